@@ -1,0 +1,22 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    // The core stays framework-free: no HTTP framework and no logger inside it.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: ['fastify', 'pino', 'fastify-plugin'], patterns: ['@fastify/*', '../http/*', '../surfaces/*'] }],
+    },
+  },
+);

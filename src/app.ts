@@ -1,0 +1,61 @@
+// buildApp(deps) → a Fastify instance with the shared hooks and every surface mounted. main.ts and
+// every test call it; nothing here reads the environment.
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import { errorsPlugin } from './http/errors.js';
+import { guardPlugin } from './http/guard.js';
+import { openapiPlugin } from './http/openapi.js';
+import type { Services } from './services.js';
+import { consoleSurface } from './surfaces/console/index.js';
+import { healthRoutes } from './surfaces/health.js';
+import { workspaceSurface } from './surfaces/workspace/index.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppDeps {
+  services: Services;
+  /** Omit for a silent app (tests that do not read logs). */
+  logger?: Logger;
+  /** PEM key and certificate: the app listens with TLS when given. */
+  tls?: { key: string; cert: string };
+  /** Extra routes (tests and benchmarks mount probe routes through this). */
+  extraRoutes?: (app: FastifyInstance) => Promise<void> | void;
+}
+
+export async function buildApp({ services, logger, tls, extraRoutes }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    ...(tls ? { https: tls } : {}),
+    // A hop count is valid at run time (proxy-addr), though Fastify's types omit it.
+    trustProxy: services.config.trustProxy as boolean | string,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }) as unknown as FastifyInstance;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  await app.register(errorsPlugin, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(cookie);
+  await app.register(openapiPlugin);
+  await app.register(guardPlugin, { services });
+
+  await app.register(healthRoutes, { services });
+  await app.register(consoleSurface, { services, prefix: '/api' });
+  await app.register(workspaceSurface, { services, prefix: '/api/v1' });
+  if (extraRoutes) await app.register(async (child) => extraRoutes(child));
+
+  services.lastUsed.start();
+  app.addHook('onClose', async () => {
+    await services.lastUsed.stop();
+  });
+  return app;
+}

@@ -1,0 +1,34 @@
+// First start on an empty store: with the demo on, create workspace "Demo" (Team plan) and its first
+// luminary. The generated password is returned so the caller can print it, once.
+import type { Services } from './services.js';
+import { hashPassword } from './identity/passwords.js';
+import { randomUrlToken } from './identity/tokens.js';
+import { membersRepo } from './store/members-repo.js';
+
+export interface BootstrapResult {
+  created: boolean;
+  workspaceId?: string;
+  adminEmail: string;
+  /** Only when it was generated here: shown once, never stored in clear. */
+  generatedPassword?: string;
+}
+
+export async function bootstrapDemo(services: Services): Promise<BootstrapResult> {
+  const { config, members } = services;
+  const adminEmail = config.admin.email;
+  if (!config.demo || (await members.countWorkspaces()) > 0) return { created: false, adminEmail };
+
+  const generatedPassword = config.admin.password ? undefined : randomUrlToken(18);
+  const passwordHash = await hashPassword(config.admin.password ?? generatedPassword!);
+  // Inside the transaction every statement goes through `trx` (on PGlite, `db` would wait for the
+  // connection the transaction holds).
+  return services.store.db.transaction().execute(async (trx) => {
+    const members = membersRepo(trx);
+    const workspace = await members.createWorkspace({ name: 'Demo', plan: 'team' });
+    const existing = await members.findUserByEmail(adminEmail);
+    const user = existing ?? (await members.createUser({ email: adminEmail, name: 'Admin', passwordHash }));
+    if (existing) await members.setPassword(existing.id, passwordHash);
+    await members.addMembership({ workspaceId: workspace.id, userId: user.id, role: 'luminary' });
+    return { created: true, workspaceId: workspace.id, adminEmail, ...(generatedPassword ? { generatedPassword } : {}) };
+  });
+}

@@ -1,0 +1,100 @@
+// The one place that reads the environment. Parsed once at start, frozen, and passed down:
+// nothing else in the code base reads process.env.
+import path from 'node:path';
+import { z } from 'zod';
+
+const onOff = z.enum(['on', 'off']);
+
+// Accepts "true/false/1/0" for TRUST_PROXY as well as a hop count or a list of addresses,
+// which is what Fastify's trustProxy option understands.
+const trustProxy = z
+  .string()
+  .transform((raw): boolean | number | string => {
+    const value = raw.trim();
+    if (value === '' || value === 'false' || value === '0') return false;
+    if (value === 'true' || value === '1') return true;
+    if (/^\d+$/.test(value)) return Number(value);
+    return value;
+  });
+
+const url = (schemes: string[]) =>
+  z.string().refine((value) => {
+    try {
+      return schemes.includes(new URL(value).protocol.replace(/:$/, ''));
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}`);
+
+const configSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    SVC_DATA_DIR: z.string().min(1).default('./.data'),
+    DATABASE_URL: url(['postgres', 'postgresql']).optional(),
+    REDIS_URL: url(['redis', 'rediss']).optional(),
+    TLS: onOff.default('on'),
+    TLS_CERT_FILE: z.string().min(1).optional(),
+    TLS_KEY_FILE: z.string().min(1).optional(),
+    TRUST_PROXY: trustProxy.default(false),
+    SVC_ADMIN_EMAIL: z.email().default('admin@example.com'),
+    SVC_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+    SVC_DEMO: onOff.default('on'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    SVC_SECRET_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes)')
+      .optional(),
+    SVC_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(12 * 60),
+    SVC_SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(7 * 24),
+  })
+  .refine((c) => Boolean(c.TLS_CERT_FILE) === Boolean(c.TLS_KEY_FILE), {
+    message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
+    path: ['TLS_CERT_FILE'],
+  });
+
+type RawConfig = z.output<typeof configSchema>;
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly tls: { readonly enabled: boolean; readonly certFile?: string; readonly keyFile?: string };
+  readonly trustProxy: boolean | number | string;
+  readonly admin: { readonly email: string; readonly password: string | undefined };
+  readonly demo: boolean;
+  readonly logLevel: RawConfig['LOG_LEVEL'];
+  readonly secretKeyHex: string | undefined;
+  readonly session: { readonly idleMinutes: number; readonly maxHours: number };
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a bad value throws a ConfigError whose message is one clear line. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "not set", as they do in most .env files and compose files.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = issue.path.join('.') || 'environment';
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message}`);
+  }
+  const c = parsed.data;
+  return Object.freeze({
+    port: c.PORT,
+    host: c.HOST,
+    dataDir: path.resolve(c.SVC_DATA_DIR),
+    databaseUrl: c.DATABASE_URL,
+    redisUrl: c.REDIS_URL,
+    tls: Object.freeze({ enabled: c.TLS === 'on', certFile: c.TLS_CERT_FILE, keyFile: c.TLS_KEY_FILE }),
+    trustProxy: c.TRUST_PROXY,
+    admin: Object.freeze({ email: c.SVC_ADMIN_EMAIL.toLowerCase(), password: c.SVC_ADMIN_PASSWORD }),
+    demo: c.SVC_DEMO === 'on',
+    logLevel: c.LOG_LEVEL,
+    secretKeyHex: c.SVC_SECRET_KEY,
+    session: Object.freeze({ idleMinutes: c.SVC_SESSION_IDLE_MINUTES, maxHours: c.SVC_SESSION_MAX_HOURS }),
+  });
+}

@@ -1,0 +1,96 @@
+// Resolves the principal of a request from its API key (surfaces A, B, C) or session cookie (console,
+// D). Every refusal says what was wrong (missing, malformed, wrong kind, unknown, revoked, expired)
+// but never which part of a secret was wrong.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, UnauthenticatedError } from '../core/errors.js';
+import { KEY_FORMATS, surfaceOfKey } from '../identity/key-formats.js';
+import type { KeyResolver } from '../identity/key-resolver.js';
+import type { Principal } from '../identity/principal.js';
+import type { SessionService } from '../identity/session-service.js';
+import type { KeySurface } from '../store/schema.js';
+import type { KeyAuth } from './route-policy.js';
+
+export const SESSION_COOKIE = 'svc_session';
+
+const SURFACE_OF_AUTH: Record<KeyAuth, KeySurface> = {
+  'question-key': 'question',
+  'workspace-key': 'workspace',
+  'structured-key': 'structured',
+};
+
+export async function authenticateKey(request: FastifyRequest, auth: KeyAuth, resolver: KeyResolver): Promise<Principal> {
+  const wanted = SURFACE_OF_AUTH[auth];
+  const expected = `${KEY_FORMATS[wanted].label} (${KEY_FORMATS[wanted].example})`;
+  const header = request.headers.authorization;
+  if (!header) {
+    throw new UnauthenticatedError(`Missing API key: send 'Authorization: Bearer <key>' with a ${expected}`, 'missing_key');
+  }
+  const match = /^Bearer +(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw new UnauthenticatedError("The Authorization header must use the Bearer scheme: 'Authorization: Bearer <key>'", 'invalid_auth_scheme');
+  }
+  const value = match[1]!;
+  const surface = surfaceOfKey(value);
+  if (!surface) throw new UnauthenticatedError(`Malformed API key: this route takes a ${expected}`, 'malformed_key');
+  if (surface !== wanted) {
+    throw new UnauthenticatedError(`Wrong kind of API key: this route takes a ${expected}, not a ${KEY_FORMATS[surface].label}`, 'wrong_key_type');
+  }
+  const resolution = await resolver.resolve(value);
+  switch (resolution.status) {
+    case 'active':
+      return resolution.principal;
+    case 'revoked':
+      throw new UnauthenticatedError('This API key has been revoked', 'key_revoked');
+    case 'expired':
+      throw new UnauthenticatedError('This API key has expired', 'key_expired');
+    case 'unknown':
+      throw new UnauthenticatedError('Invalid API key', 'invalid_key');
+  }
+}
+
+export async function authenticateSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sessions: SessionService,
+): Promise<Principal> {
+  if (/^Bearer\s/i.test(request.headers.authorization ?? '')) {
+    throw new UnauthenticatedError('This route takes a signed-in session, not an API key: sign in to the console', 'session_required');
+  }
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token) throw new UnauthenticatedError('Sign in first: this route needs a console session', 'session_required');
+  refuseCrossSiteWrite(request);
+
+  const principal = await sessions.resolve(token);
+  if (!principal) {
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    throw new UnauthenticatedError('Your session has expired or was signed out; sign in again', 'session_expired');
+  }
+  return principal;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * CSRF defence for cookie-authenticated writes: a cross-site form can send a cookie but cannot send
+ * `Content-Type: application/json` without a CORS preflight (which we never grant), and a browser
+ * always names the page's origin in `Origin`, which must then be this host.
+ */
+export function refuseCrossSiteWrite(request: FastifyRequest): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    throw new AppError(415, 'json_required', 'Console writes must be sent with Content-Type: application/json');
+  }
+  const origin = request.headers.origin;
+  if (origin !== undefined) {
+    let originHost: string | undefined;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      originHost = undefined;
+    }
+    if (originHost !== request.host) {
+      throw new AppError(403, 'cross_site_refused', 'Cross-site request refused: the Origin header does not match this host');
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import type { Attributes, KeySurface, Plan, Role } from '../store/schema.js';
+import type { MemberRow } from '../store/members.js';
+
+/** Who is making a request: resolved once by the auth hook, read by everything after it. */
+export interface Principal {
+  readonly via: 'key' | 'session';
+  readonly workspace: { readonly id: string; readonly name: string; readonly plan: Plan; readonly timezone: string };
+  readonly user: { readonly id: string; readonly email: string; readonly name: string };
+  readonly role: Role;
+  readonly attributes: Attributes;
+  /** Set when the request carried an API key. */
+  readonly key?: {
+    readonly id: string;
+    readonly surface: KeySurface;
+    readonly scopes: readonly string[];
+    readonly rateLimit: number | null;
+  };
+  /** Set when the request carried a session cookie. */
+  readonly sessionId?: string;
+}
+
+/** The principal of a member row, as both key and session lookups return it. */
+export function principalOf(
+  row: MemberRow,
+  via: Principal['via'],
+  extra: Pick<Principal, 'key' | 'sessionId'> = {},
+): Principal {
+  return {
+    via,
+    workspace: { id: row.workspace_id, name: row.workspace_name, plan: row.workspace_plan, timezone: row.workspace_timezone },
+    user: { id: row.user_id, email: row.user_email, name: row.user_name },
+    role: row.role,
+    attributes: row.attributes,
+    ...extra,
+  };
+}

@@ -1,0 +1,102 @@
+// Console sign-in: passwords checked with argon2id, failures throttled per e-mail and per client
+// address, sessions kept server-side with only a hash of the token, idle and absolute expiry.
+import type { Clock } from '../clock.js';
+import { ForbiddenError, RateLimitedError, UnauthenticatedError } from '../core/errors.js';
+import type { SharedState } from '../shared-state/shared-state.js';
+import type { MembersRepo } from '../store/members-repo.js';
+import type { SessionsRepo } from '../store/sessions.js';
+import { verifyPassword } from './passwords.js';
+import { principalOf, type Principal } from './principal.js';
+import { hashToken, randomUrlToken } from './tokens.js';
+
+export interface SessionPolicy {
+  idleMs: number;
+  maxAgeMs: number;
+}
+
+// Fixed windows of 15 minutes: 5 failures per e-mail stop a guesser aiming at one account, 50 per
+// client address stop one spraying many accounts, and neither locks a real user out for long.
+const THROTTLE_WINDOW_MS = 15 * 60_000;
+const MAX_FAILURES_PER_EMAIL = 5;
+const MAX_FAILURES_PER_ADDRESS = 50;
+// Writing last_seen_at at most this often keeps idle expiry exact to the minute without a write per request.
+const TOUCH_EVERY_MS = 60_000;
+
+export interface SignIn {
+  token: string;
+  expiresAt: Date;
+  principal: Principal;
+}
+
+export class SessionService {
+  constructor(
+    private readonly members: MembersRepo,
+    private readonly sessions: SessionsRepo,
+    private readonly shared: SharedState,
+    private readonly clock: Clock,
+    readonly policy: SessionPolicy,
+  ) {}
+
+  async login(input: { email: string; password: string; workspaceId?: string; clientAddress: string }): Promise<SignIn> {
+    const email = input.email.trim().toLowerCase();
+    const buckets = [
+      { name: `login-fail:email:${email}`, max: MAX_FAILURES_PER_EMAIL },
+      { name: `login-fail:addr:${input.clientAddress}`, max: MAX_FAILURES_PER_ADDRESS },
+    ];
+    for (const bucket of buckets) {
+      const { count, resetAtMs } = await this.shared.peek(bucket.name, THROTTLE_WINDOW_MS);
+      if (count >= bucket.max) {
+        const retryAfter = Math.max(1, Math.ceil((resetAtMs - this.clock.now().getTime()) / 1000));
+        throw new RateLimitedError(`Too many failed sign-in attempts; try again in ${Math.ceil(retryAfter / 60)} minute(s)`, retryAfter);
+      }
+    }
+
+    const user = await this.members.findUserByEmail(email);
+    const ok = await verifyPassword(user?.password_hash ?? null, input.password);
+    if (!user || !ok) {
+      await Promise.all(buckets.map((bucket) => this.shared.hit(bucket.name, THROTTLE_WINDOW_MS)));
+      throw new UnauthenticatedError('Invalid email or password', 'invalid_credentials');
+    }
+
+    const memberships = await this.members.membershipsOf(user.id);
+    const membership = input.workspaceId
+      ? memberships.find((m) => m.workspace_id === input.workspaceId)
+      : memberships[0];
+    if (!membership) throw new ForbiddenError('You are not a member of that workspace', 'no_membership');
+
+    const token = randomUrlToken(32);
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + this.policy.maxAgeMs);
+    await this.sessions.insert({
+      tokenHash: hashToken(token),
+      workspaceId: membership.workspace_id,
+      userId: user.id,
+      now,
+      expiresAt,
+    });
+    const principal = await this.resolve(token);
+    if (!principal) throw new Error('A session just created could not be read back');
+    return { token, expiresAt, principal };
+  }
+
+  /** The principal of a live session, or undefined when the token is unknown or the session expired. */
+  async resolve(token: string): Promise<Principal | undefined> {
+    const row = await this.sessions.findByHash(hashToken(token));
+    if (!row) return undefined;
+    const now = this.clock.now().getTime();
+    if (row.expires_at.getTime() <= now || row.last_seen_at.getTime() + this.policy.idleMs <= now) {
+      await this.sessions.delete(row.session_id);
+      return undefined;
+    }
+    if (now - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) await this.sessions.touch(row.session_id, new Date(now));
+    return principalOf(row, 'session', { sessionId: row.session_id });
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await this.sessions.delete(sessionId);
+  }
+
+  async sweepExpired(): Promise<void> {
+    await this.sessions.deleteExpired(this.clock.now(), this.policy.idleMs);
+  }
+}

@@ -1,0 +1,72 @@
+// `svc serve`: loadConfig → open store, migrate → buildApp → listen; graceful close on SIGTERM/SIGINT.
+import { buildApp } from './app.js';
+import { bootstrapDemo, type BootstrapResult } from './bootstrap.js';
+import type { Config } from './config.js';
+import { createLogger } from './logger.js';
+import { loadSecretKey, loadTls, type TlsMaterial } from './runtime-files.js';
+import { openRuntime } from './runtime.js';
+
+export async function serve(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  await loadSecretKey(config);
+  const runtime = await openRuntime(config, {
+    onBackgroundError: (error) => logger.error({ err: error }, 'background task failed'),
+  });
+  if (runtime.migrations.length) logger.info({ migrations: runtime.migrations }, 'migrations applied');
+  const bootstrap = await bootstrapDemo(runtime.services);
+  const tls = await loadTls(config);
+  const app = await buildApp({ services: runtime.services, logger, ...(tls ? { tls } : {}) });
+  await app.listen({ port: config.port, host: config.host });
+
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  printBanner(config, port, tls, bootstrap);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    await app.close();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function printBanner(config: Config, port: number, tls: TlsMaterial | undefined, bootstrap: BootstrapResult) {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const base = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const curl = tls ? `curl --cacert ${tls.certFile}` : 'curl';
+  const password = bootstrap.generatedPassword ?? (config.admin.password ? '<SVC_ADMIN_PASSWORD>' : '<your password>');
+  const lines = [
+    '',
+    `  Governed Analytics Service is listening on ${base}`,
+    `    API docs:      ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
+    `    Health:        ${base}/healthz, ${base}/readyz`,
+    `    Store:         ${runtimeStore(config)}; shared state: ${config.redisUrl ? 'Redis' : 'in-process'}`,
+  ];
+  if (bootstrap.created) {
+    lines.push('', `  Created workspace "Demo" (Team plan) with luminary ${bootstrap.adminEmail}.`);
+    if (bootstrap.generatedPassword) {
+      lines.push(`  Generated password (shown once, keep it): ${bootstrap.generatedPassword}`);
+    }
+  }
+  if (config.demo) {
+    lines.push(
+      '',
+      '  Try it:',
+      `    ${curl} -c cookies.txt -H 'content-type: application/json' \\`,
+      `      -d '{"email":"${bootstrap.adminEmail}","password":"${password}"}' ${base}/api/auth/login`,
+      `    ${curl} -b cookies.txt -H 'content-type: application/json' \\`,
+      `      -d '{"name":"my workspace key","surface":"workspace"}' ${base}/api/keys`,
+      `    ${curl} -H "Authorization: Bearer <value from the previous answer>" ${base}/api/v1/workspace`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+function runtimeStore(config: Config): string {
+  return config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}/metadata`;
+}

@@ -1,0 +1,41 @@
+// Opens what a running service (or a CLI command) needs: the store, migrated; the shared state; the
+// services. Closing releases them in reverse order.
+import path from 'node:path';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { createServices, type Services } from './services.js';
+import { memorySharedState } from './shared-state/memory.js';
+import { redisSharedState } from './shared-state/redis.js';
+import { openStore, type StoreLocation } from './store/db.js';
+import { migrate } from './store/migrate.js';
+
+export function storeLocation(config: Config): StoreLocation {
+  return config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'pglite', dataDir: path.join(config.dataDir, 'metadata') };
+}
+
+export async function openRuntime(
+  config: Config,
+  options: { clock?: Clock; onBackgroundError?: (error: unknown) => void } = {},
+): Promise<{ services: Services; migrations: string[]; close(): Promise<void> }> {
+  const clock = options.clock ?? systemClock;
+  const store = await openStore(storeLocation(config));
+  try {
+    const { applied } = await migrate(store);
+    const shared = config.redisUrl ? await redisSharedState(config.redisUrl) : memorySharedState(clock);
+    const services = createServices({ config, store, shared, clock, onBackgroundError: options.onBackgroundError });
+    return {
+      services,
+      migrations: applied,
+      async close() {
+        await services.lastUsed.stop();
+        await shared.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

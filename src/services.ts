@@ -1,0 +1,42 @@
+// Wires the framework-free services from their parts. The HTTP app and the CLI both start here.
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { KeyResolver } from './identity/key-resolver.js';
+import { KeyService } from './identity/key-service.js';
+import { LastUsedRecorder } from './identity/last-used.js';
+import { SessionService } from './identity/session-service.js';
+import type { SharedState } from './shared-state/shared-state.js';
+import { apiKeysRepo } from './store/api-keys.js';
+import type { Store } from './store/db.js';
+import { membersRepo } from './store/members-repo.js';
+import { sessionsRepo } from './store/sessions.js';
+
+export interface ServiceDeps {
+  config: Config;
+  store: Store;
+  shared: SharedState;
+  clock: Clock;
+  onBackgroundError?: (error: unknown) => void;
+}
+
+export function createServices({ config, store, shared, clock, onBackgroundError }: ServiceDeps) {
+  const keysRepo = apiKeysRepo(store.db);
+  const members = membersRepo(store.db);
+  const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
+  return {
+    config,
+    store,
+    shared,
+    clock,
+    members,
+    lastUsed,
+    keyResolver: new KeyResolver(keysRepo, shared, clock),
+    keys: new KeyService(keysRepo, shared, clock, lastUsed),
+    sessions: new SessionService(members, sessionsRepo(store.db), shared, clock, {
+      idleMs: config.session.idleMinutes * 60_000,
+      maxAgeMs: config.session.maxHours * 3_600_000,
+    }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

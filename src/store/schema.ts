@@ -1,0 +1,104 @@
+// Row types of the metadata store, as kysely sees them. One interface per table in migrations/.
+import type { ColumnType, Generated } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+type Json<T> = ColumnType<T, string, string>;
+
+export const ROLES = ['viewer', 'tracer', 'editor', 'luminary'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PLANS = ['free', 'team', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const KEY_SURFACES = ['question', 'workspace', 'structured'] as const;
+export type KeySurface = (typeof KEY_SURFACES)[number];
+
+export const ENGINES = ['postgres', 'mysql', 'snowflake', 'duckdb'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+export type Attributes = Record<string, string>;
+
+export interface WorkspacesTable {
+  id: Generated<string>;
+  name: string;
+  plan: Plan;
+  timezone: Generated<string>;
+  created_at: CreatedAt;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  created_at: CreatedAt;
+}
+
+export interface MembershipsTable {
+  workspace_id: string;
+  user_id: string;
+  role: Role;
+  attributes: Json<Attributes>;
+  created_at: CreatedAt;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  token_hash: string;
+  workspace_id: string;
+  user_id: string;
+  created_at: CreatedAt;
+  last_seen_at: ColumnType<Date, Date | undefined, Date>;
+  expires_at: Date;
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  workspace_id: string;
+  user_id: string;
+  name: string;
+  surface: KeySurface;
+  prefix: string;
+  secret_hash: string;
+  scopes: Json<string[]>;
+  rate_limit: number | null;
+  created_at: CreatedAt;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface ConnectionsTable {
+  id: Generated<string>;
+  workspace_id: string;
+  name: string;
+  engine: Engine;
+  config: Json<Record<string, unknown>>;
+  secret_ciphertext: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface ProjectsTable {
+  id: Generated<string>;
+  workspace_id: string;
+  name: string;
+  slug: string;
+  created_at: CreatedAt;
+}
+
+export interface SchemaMigrationsTable {
+  name: string;
+  applied_at: CreatedAt;
+}
+
+export interface Database {
+  workspaces: WorkspacesTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  sessions: SessionsTable;
+  api_keys: ApiKeysTable;
+  connections: ConnectionsTable;
+  projects: ProjectsTable;
+  schema_migrations: SchemaMigrationsTable;
+}

@@ -1,0 +1,76 @@
+// Console sign-in: POST /api/auth/login, POST /api/auth/logout, GET /api/auth/me.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Principal } from '../../identity/principal.js';
+import { SESSION_COOKIE } from '../../http/auth.js';
+import { SURFACE_POLICY } from '../../http/route-policy.js';
+import type { Services } from '../../services.js';
+import { errorSchema, meSchema } from './schemas.js';
+
+const loginBody = z.object({
+  email: z.string().trim().min(1).max(320),
+  password: z.string().min(1).max(1024),
+  workspace_id: z.uuid().optional(),
+});
+
+function describePrincipal(principal: Principal) {
+  return {
+    user: principal.user,
+    workspace: { id: principal.workspace.id, name: principal.workspace.name, plan: principal.workspace.plan },
+    role: principal.role,
+    attributes: principal.attributes,
+  };
+}
+
+export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  app.post(
+    '/auth/login',
+    {
+      config: { ...SURFACE_POLICY.public, sameOrigin: true },
+      schema: {
+        tags: ['console'],
+        summary: 'Sign in to the console; sets the session cookie',
+        body: loginBody,
+        response: { 200: meSchema, 401: errorSchema, 429: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const signIn = await services.sessions.login({
+        email: request.body.email,
+        password: request.body.password,
+        workspaceId: request.body.workspace_id,
+        clientAddress: request.ip,
+      });
+      reply.setCookie(SESSION_COOKIE, signIn.token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: request.protocol === 'https',
+        expires: signIn.expiresAt,
+      });
+      return describePrincipal(signIn.principal);
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      config: SURFACE_POLICY.console,
+      schema: { tags: ['console'], summary: 'Sign out: ends the session', response: { 204: z.null() } },
+    },
+    async (request, reply) => {
+      await services.sessions.logout(request.principal!.sessionId!);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/auth/me',
+    {
+      config: SURFACE_POLICY.console,
+      schema: { tags: ['console'], summary: 'The signed-in user, workspace and role', response: { 200: meSchema } },
+    },
+    async (request) => describePrincipal(request.principal!),
+  );
+};

@@ -1,0 +1,11 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Services } from '../../services.js';
+import { authRoutes } from './auth-routes.js';
+import { keyRoutes } from './key-routes.js';
+
+/** The admin console's session-authenticated API, mounted at /api. */
+export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+  // Pass only the services on: re-passing the whole options object would apply the prefix twice.
+  await app.register(authRoutes, { services });
+  await app.register(keyRoutes, { services });
+};
