@@ -79,7 +79,7 @@ export function refuseCrossSiteWrite(request: FastifyRequest): void {
   if (SAFE_METHODS.has(request.method)) return;
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
-    throw new AppError(415, 'json_required', 'Console writes must be sent with Content-Type: application/json');
+    throw new AppError(415, 'unsupported_media_type', 'Console writes must be sent with Content-Type: application/json');
   }
   const origin = request.headers.origin;
   if (origin !== undefined) {

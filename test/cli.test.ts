@@ -1,0 +1,108 @@
+// The `svc` command as a user runs it: a real process over an embedded store in a fresh data dir.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { request } from './helpers/http-client.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-cli-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+
+function svc(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, ['bin/svc.js', ...args], { cwd: ROOT, env: { ...ENV, ...env }, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('svc CLI', () => {
+  it('stops on a bad setting with one clear line', () => {
+    const result = svc(['migrate'], { PORT: 'eighty' });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^svc: Invalid configuration: PORT /)]);
+  });
+
+  it('prints usage for an unknown command', () => {
+    const result = svc(['frobnicate']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/Usage: svc <command>/);
+  });
+
+  it('migrates, creates a user and manages keys', () => {
+    expect(svc(['migrate']).stdout).toMatch(/Applied: 0001_platform\.sql/);
+    expect(svc(['migrate']).stdout).toMatch(/up to date/);
+
+    const user = svc(['users', 'create', '--email', 'Ops@Acme.test', '--role', 'luminary', '--new-workspace', 'Acme']);
+    expect(user.code).toBe(0);
+    expect(user.stdout).toMatch(/user: +ops@acme\.test/);
+    expect(user.stdout).toMatch(/password: +\S{20,} +\(shown once\)/);
+
+    const created = svc(['keys', 'create', '--email', 'ops@acme.test', '--surface', 'structured', '--name', 'etl', '--scopes', 'query,users:read']);
+    expect(created.code).toBe(0);
+    const value = created.stdout.split('\n')[0]!;
+    expect(value).toMatch(/^svc_api_[0-9a-f]{64}$/);
+    const id = /key ([0-9a-f-]{36})/.exec(created.stdout)![1]!;
+
+    const listed = svc(['keys', 'list', '--email', 'ops@acme.test']);
+    expect(listed.stdout).toContain(value.slice(0, 16));
+    expect(listed.stdout).not.toContain(value);
+    expect(listed.stdout).toMatch(/structured +active +etl/);
+
+    expect(svc(['keys', 'revoke', '--email', 'ops@acme.test', '--id', id]).code).toBe(0);
+    expect(svc(['keys', 'list', '--email', 'ops@acme.test']).stdout).toMatch(/structured +revoked/);
+
+    const unknown = svc(['keys', 'list', '--email', 'ghost@acme.test']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/No user ghost@acme\.test/);
+  });
+});
+
+describe('first start (svc serve, as npm start runs it)', () => {
+  it('creates the demo workspace and admin, serves TLS with a generated certificate, and prints working curl lines', async () => {
+    const fresh = mkdtempSync(path.join(tmpdir(), 'svc-first-'));
+    const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
+      cwd: ROOT,
+      env: { ...ENV, SVC_DATA_DIR: fresh, PORT: '0', LOG_LEVEL: 'warn' },
+    });
+    try {
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const deadline = Date.now() + 30_000;
+      while (!/Try it:[\s\S]*api\/v1\/workspace/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+
+      expect(output).toMatch(/Created workspace "Demo" \(Team plan\) with luminary admin@example\.com/);
+      const password = /Generated password \(shown once, keep it\): (\S+)/.exec(output)![1]!;
+      const base = /listening on (https:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
+      expect(output).toContain(`curl --cacert ${path.join(fresh, 'tls', 'cert.pem')}`);
+      const ca = readFileSync(path.join(fresh, 'tls', 'cert.pem'), 'utf8');
+
+      const login = await request(`${base}/api/auth/login`, {
+        method: 'POST',
+        ca,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@example.com', password }),
+      });
+      expect(login.status).toBe(200);
+      expect(JSON.parse(login.body)).toMatchObject({ workspace: { name: 'Demo', plan: 'team' }, role: 'luminary' });
+      const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+      const key = await request(`${base}/api/keys`, {
+        method: 'POST',
+        ca,
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ name: 'my workspace key', surface: 'workspace' }),
+      });
+      const { value } = JSON.parse(key.body);
+      const workspace = await request(`${base}/api/v1/workspace`, { ca, headers: { authorization: `Bearer ${value}` } });
+      expect(workspace.status).toBe(200);
+      expect(JSON.parse(workspace.body).workspace.name).toBe('Demo');
+      // The secret key for stored secrets was generated, readable only by its owner.
+      expect(readFileSync(path.join(fresh, 'secret.key'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('configuration', () => {
+  it('has working defaults for a laptop', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      tls: { enabled: true },
+      trustProxy: false,
+      admin: { email: 'admin@example.com', password: undefined },
+      demo: true,
+      logLevel: 'info',
+    });
+    expect(config.dataDir).toMatch(/\.data$/);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every setting', () => {
+    const config = loadConfig({
+      PORT: '8443',
+      HOST: '0.0.0.0',
+      SVC_DATA_DIR: '/var/lib/svc',
+      DATABASE_URL: 'postgres://u:p@db:5432/svc',
+      REDIS_URL: 'redis://cache:6379',
+      TLS: 'off',
+      TRUST_PROXY: '2',
+      SVC_ADMIN_EMAIL: 'Ops@Example.com',
+      SVC_ADMIN_PASSWORD: 'a long enough password',
+      SVC_DEMO: 'off',
+      LOG_LEVEL: 'warn',
+      SVC_SECRET_KEY: 'ab'.repeat(32),
+    });
+    expect(config).toMatchObject({
+      port: 8443,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/svc',
+      databaseUrl: 'postgres://u:p@db:5432/svc',
+      redisUrl: 'redis://cache:6379',
+      tls: { enabled: false },
+      trustProxy: 2,
+      admin: { email: 'ops@example.com', password: 'a long enough password' },
+      demo: false,
+      logLevel: 'warn',
+      secretKeyHex: 'ab'.repeat(32),
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^Invalid configuration: PORT /],
+    [{ PORT: '70000' }, /PORT/],
+    [{ TLS: 'maybe' }, /^Invalid configuration: TLS /],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a URL starting with postgres:\/\/ or postgresql:\/\//],
+    [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must be a URL/],
+    [{ SVC_SECRET_KEY: 'short' }, /SVC_SECRET_KEY must be 64 hexadecimal characters/],
+    [{ SVC_ADMIN_PASSWORD: 'short' }, /SVC_ADMIN_PASSWORD must be at least 12 characters/],
+    [{ SVC_ADMIN_EMAIL: 'not-an-email' }, /SVC_ADMIN_EMAIL/],
+    [{ TLS_CERT_FILE: '/tmp/cert.pem' }, /TLS_CERT_FILE and TLS_KEY_FILE must be set together/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+  ])('refuses %o with one clear line', (env, message) => {
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
+  });
+});

@@ -1,0 +1,118 @@
+// Builds the real app on a real store for a test file, and seeds workspaces with members of every role.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from '../../src/app.js';
+import type { Clock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { hashPassword } from '../../src/identity/passwords.js';
+import { createServices, type Services } from '../../src/services.js';
+import { memorySharedState } from '../../src/shared-state/memory.js';
+import { redisSharedState } from '../../src/shared-state/redis.js';
+import { openStore, type Store } from '../../src/store/db.js';
+import { migrate } from '../../src/store/migrate.js';
+import type { KeySurface, Plan, Role } from '../../src/store/schema.js';
+import { TestClock } from './clock.js';
+import { probeRoutes } from './probe-routes.js';
+
+export const PASSWORD = 'correct horse battery staple';
+
+export interface TestAppOptions {
+  /** A PostgreSQL URL, or omitted for embedded PGlite in memory. */
+  databaseUrl?: string;
+  /** Share an already open store (a second instance over the same database). */
+  store?: Store;
+  redisUrl?: string;
+  env?: Record<string, string>;
+  logger?: Logger;
+  tls?: { key: string; cert: string };
+  clock?: Clock;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  store: Store;
+  clock: TestClock;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = loadConfig({ SVC_DATA_DIR: '/tmp/svc-test-data', SVC_DEMO: 'off', ...options.env });
+  const ownsStore = !options.store;
+  const store =
+    options.store ??
+    (await openStore(options.databaseUrl ? { kind: 'postgres', url: options.databaseUrl } : { kind: 'pglite' }));
+  if (ownsStore) await migrate(store);
+  const clock = (options.clock as TestClock | undefined) ?? new TestClock();
+  const shared = options.redisUrl ? await redisSharedState(options.redisUrl) : memorySharedState(clock);
+  const services = createServices({ config, store, shared, clock });
+  const app = await buildApp({
+    services,
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.tls ? { tls: options.tls } : {}),
+    extraRoutes: probeRoutes,
+  });
+  await app.ready();
+  return {
+    app,
+    services,
+    store,
+    clock,
+    async close() {
+      await app.close();
+      await shared.close();
+      if (ownsStore) await store.close();
+    },
+  };
+}
+
+export interface SeededMember {
+  id: string;
+  email: string;
+  role: Role;
+}
+
+export interface SeededWorkspace {
+  id: string;
+  plan: Plan;
+  members: Record<Role, SeededMember>;
+}
+
+let passwordHash: Promise<string> | undefined;
+let counter = 0;
+
+/** A new workspace with one member of each role, all with PASSWORD. */
+export async function seedWorkspace(services: Services, plan: Plan = 'team'): Promise<SeededWorkspace> {
+  passwordHash ??= hashPassword(PASSWORD);
+  const hash = await passwordHash;
+  const tag = `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const workspace = await services.members.createWorkspace({ name: `Workspace ${tag}`, plan });
+  const members = {} as Record<Role, SeededMember>;
+  for (const role of ['viewer', 'tracer', 'editor', 'luminary'] as const) {
+    const user = await services.members.createUser({ email: `${role}-${tag}@example.com`, name: role, passwordHash: hash });
+    await services.members.addMembership({ workspaceId: workspace.id, userId: user.id, role });
+    members[role] = { id: user.id, email: user.email, role };
+  }
+  return { id: workspace.id, plan, members };
+}
+
+/** Creates a key for a member through the key service (as the console does) and returns its value. */
+export async function createKey(
+  services: Services,
+  workspace: SeededWorkspace,
+  role: Role,
+  surface: KeySurface,
+  extra: { expiresAt?: Date; scopes?: string[]; rateLimit?: number } = {},
+): Promise<{ id: string; value: string }> {
+  const actor = { workspace: { id: workspace.id, plan: workspace.plan }, user: { id: workspace.members[role].id }, role };
+  const created = await services.keys.create(actor, { name: `${surface} key`, surface, ...extra });
+  return { id: created.key.id, value: created.value };
+}
+
+/** Signs in through the real route and returns the Cookie header to send. */
+export async function signIn(app: FastifyInstance, email: string, password = PASSWORD): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+  const cookie = response.cookies.find((c) => c.name === 'svc_session');
+  return `svc_session=${cookie!.value}`;
+}

@@ -1,0 +1,47 @@
+// Real services for tests: PostgreSQL and Redis on this machine (URLs overridable). With
+// REQUIRE_SERVICES=1 (CI) a missing service fails the run; otherwise its tests are reported skipped.
+import net from 'node:net';
+import pg from 'pg';
+import { randomHex } from '../../src/identity/tokens.js';
+
+export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REQUIRED = process.env.REQUIRE_SERVICES === '1';
+
+function reachable(url: string, defaultPort: number): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || defaultPort) });
+    socket.setTimeout(1000);
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+}
+
+/** True when the service answers; with REQUIRE_SERVICES=1 a missing service throws instead. */
+export async function hasService(name: 'postgres' | 'redis'): Promise<boolean> {
+  const ok = name === 'postgres' ? await reachable(POSTGRES_URL, 5432) : await reachable(REDIS_URL, 6379);
+  if (!ok && REQUIRED) throw new Error(`${name} is required (REQUIRE_SERVICES=1) but does not answer`);
+  return ok;
+}
+
+/** A fresh, empty PostgreSQL database for one test file; drop() removes it. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `svc_test_${randomHex(6)}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// Rate limits of spec section 8 against the real guard: in-process counters with a movable clock, and
+// two app instances sharing Redis (and PostgreSQL) that together never admit more than the budget.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey, seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
+import { PROBES } from './helpers/probe-routes.js';
+import { createTestDatabase, hasService, REDIS_URL } from './helpers/services.js';
+
+const HTTPS = { 'x-forwarded-proto': 'https' };
+
+function hitter(t: TestApp, url: string, value: string) {
+  return () => t.app.inject({ method: 'GET', url, headers: { ...HTTPS, authorization: `Bearer ${value}` } });
+}
+
+describe('in-process counters', () => {
+  let t: TestApp;
+  let ws: SeededWorkspace;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { TRUST_PROXY: 'true' } });
+    ws = await seedWorkspace(t.services);
+  });
+  afterAll(() => t.close());
+
+  /** Moves the test clock to the start of the next window, so a test never straddles two. */
+  function toWindowStart(windowMs: number) {
+    const now = t.clock.now().getTime();
+    t.clock.advance(windowMs - (now % windowMs) + 5);
+  }
+
+  it('A: 100 per key per clock hour, each key its own budget, then 429 with Retry-After until the next hour', async () => {
+    toWindowStart(3_600_000);
+    const first = await createKey(t.services, ws, 'viewer', 'question');
+    const second = await createKey(t.services, ws, 'viewer', 'question');
+    const hit = hitter(t, PROBES.question, first.value);
+    for (let i = 0; i < 100; i++) expect((await hit()).statusCode).toBe(200);
+    t.clock.advance(30 * 60_000);
+    const limited = await hit();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error).toMatch(/100 requests per hour for this key/);
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(29 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(30 * 60);
+
+    expect((await hitter(t, PROBES.question, second.value)()).statusCode).toBe(200);
+    t.clock.advance(retryAfter * 1000);
+    expect((await hit()).statusCode).toBe(200);
+  });
+
+  it("A: a key's own rate_limit replaces the default", async () => {
+    toWindowStart(3_600_000);
+    const key = await createKey(t.services, ws, 'luminary', 'question', { rateLimit: 3 });
+    const hit = hitter(t, PROBES.question, key.value);
+    for (let i = 0; i < 3; i++) expect((await hit()).statusCode).toBe(200);
+    expect((await hit()).statusCode).toBe(429);
+  });
+
+  it('B: 60 per minute per key, X-RateLimit-* on every response including the 429', async () => {
+    toWindowStart(60_000);
+    const key = await createKey(t.services, ws, 'viewer', 'workspace');
+    const hit = hitter(t, PROBES.workspace, key.value);
+    const windowEnd = (Math.floor(t.clock.now().getTime() / 60_000) + 1) * 60; // epoch seconds
+    for (let i = 1; i <= 60; i++) {
+      const response = await hit();
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['x-ratelimit-limit']).toBe('60');
+      expect(response.headers['x-ratelimit-remaining']).toBe(String(60 - i));
+      expect(Number(response.headers['x-ratelimit-reset'])).toBe(windowEnd);
+    }
+    const limited = await hit();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers).toMatchObject({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+    t.clock.advance(60_000);
+    const next = await hit();
+    expect(next.statusCode).toBe(200);
+    expect(next.headers['x-ratelimit-remaining']).toBe('59');
+  });
+
+  it('C: 1000 per minute per workspace, shared by all its keys', async () => {
+    toWindowStart(60_000);
+    const own = await seedWorkspace(t.services);
+    const keys = [await createKey(t.services, own, 'viewer', 'structured'), await createKey(t.services, own, 'editor', 'structured')];
+    for (let i = 0; i < 1000; i++) {
+      expect((await hitter(t, PROBES.structured, keys[i % 2]!.value)()).statusCode).toBe(200);
+    }
+    const limited = await hitter(t, PROBES.structured, keys[0]!.value)();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error).toMatch(/1000 requests per minute for this workspace/);
+    expect(limited.headers['retry-after']).toBeDefined();
+    // Another workspace is unaffected.
+    const elsewhere = await createKey(t.services, ws, 'viewer', 'structured');
+    expect((await hitter(t, PROBES.structured, elsewhere.value)()).statusCode).toBe(200);
+  });
+});
+
+const shared = (await hasService('redis')) && (await hasService('postgres'));
+
+describe.skipIf(!shared)('two instances sharing Redis and PostgreSQL', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let one: TestApp;
+  let two: TestApp;
+  let ws: SeededWorkspace;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    one = await startTestApp({ databaseUrl: db.url, redisUrl: REDIS_URL, env: { TRUST_PROXY: 'true' } });
+    // A second instance: its own pool, caches and Redis connection, over the same database.
+    two = await startTestApp({ databaseUrl: db.url, redisUrl: REDIS_URL, env: { TRUST_PROXY: 'true' } });
+    ws = await seedWorkspace(one.services);
+  });
+  afterAll(async () => {
+    await one?.close();
+    await two?.close();
+    await db?.drop();
+  });
+
+  it('never admit more than the budget together, under concurrency', async () => {
+    const key = await createKey(one.services, ws, 'viewer', 'question', {});
+    const statuses = await Promise.all(
+      Array.from({ length: 260 }, (_, i) => hitter(i % 2 ? one : two, PROBES.question, key.value)().then((r) => r.statusCode)),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(100);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(160);
+  });
+
+  it('share the B budget and report the same remaining count', async () => {
+    const key = await createKey(one.services, ws, 'viewer', 'workspace');
+    const a = await hitter(one, PROBES.workspace, key.value)();
+    const b = await hitter(two, PROBES.workspace, key.value)();
+    expect([a.headers['x-ratelimit-remaining'], b.headers['x-ratelimit-remaining']]).toEqual(['59', '58']);
+    expect(a.headers['x-ratelimit-reset']).toBe(b.headers['x-ratelimit-reset']);
+  });
+
+  it('see a revocation made on the other instance on the very next request', async () => {
+    const key = await createKey(one.services, ws, 'luminary', 'structured');
+    expect((await hitter(two, PROBES.structured, key.value)()).statusCode).toBe(200); // cached on two
+    await one.services.keys.revoke({ workspace: ws, user: { id: ws.members.luminary.id }, role: 'luminary' }, key.id);
+    const after = await hitter(two, PROBES.structured, key.value)();
+    expect(after.statusCode).toBe(401);
+    expect(after.json().code).toBe('key_revoked');
+  });
+});
