@@ -44,7 +44,7 @@ export async function buildApp({ services, logger, tls, extraRoutes }: AppDeps):
   });
 
   await app.register(errorsPlugin, { bodyLimit: BODY_LIMIT_BYTES });
-  await app.register(cookie);
+  await app.register(cookie, { hook: false });
   await app.register(openapiPlugin);
   await app.register(guardPlugin, { services });
 

@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, UnauthenticatedError } from '../core/errors.js';
 import { KEY_FORMATS, surfaceOfKey } from '../identity/key-formats.js';
-import type { KeyResolver } from '../identity/key-resolver.js';
+import type { KeyResolution } from '../identity/key-resolver.js';
 import type { Principal } from '../identity/principal.js';
 import type { SessionService } from '../identity/session-service.js';
 import type { KeySurface } from '../store/schema.js';
@@ -18,7 +18,8 @@ const SURFACE_OF_AUTH: Record<KeyAuth, KeySurface> = {
   'structured-key': 'structured',
 };
 
-export async function authenticateKey(request: FastifyRequest, auth: KeyAuth, resolver: KeyResolver): Promise<Principal> {
+/** The key value from `Authorization: Bearer …`, checked against the format the route takes. */
+export function keyFromHeader(request: FastifyRequest, auth: KeyAuth): string {
   const wanted = SURFACE_OF_AUTH[auth];
   const expected = `${KEY_FORMATS[wanted].label} (${KEY_FORMATS[wanted].example})`;
   const header = request.headers.authorization;
@@ -35,7 +36,11 @@ export async function authenticateKey(request: FastifyRequest, auth: KeyAuth, re
   if (surface !== wanted) {
     throw new UnauthenticatedError(`Wrong kind of API key: this route takes a ${expected}, not a ${KEY_FORMATS[surface].label}`, 'wrong_key_type');
   }
-  const resolution = await resolver.resolve(value);
+  return value;
+}
+
+/** The principal of an active key; a 401 saying why for any other. */
+export function activePrincipal(resolution: KeyResolution): Principal {
   switch (resolution.status) {
     case 'active':
       return resolution.principal;
@@ -56,7 +61,8 @@ export async function authenticateSession(
   if (/^Bearer\s/i.test(request.headers.authorization ?? '')) {
     throw new UnauthenticatedError('This route takes a signed-in session, not an API key: sign in to the console', 'session_required');
   }
-  const token = request.cookies[SESSION_COOKIE];
+  // Cookies are parsed here, on session routes only, rather than for every request.
+  const token = request.headers.cookie ? request.server.parseCookie(request.headers.cookie)[SESSION_COOKIE] : undefined;
   if (!token) throw new UnauthenticatedError('Sign in first: this route needs a console session', 'session_required');
   refuseCrossSiteWrite(request);
 

@@ -1,12 +1,15 @@
-// The shared onRequest hook: for every route, in this order, HTTPS rule → authentication → rate limit
-// → authorization (role, plan, scope). The route's config says which steps apply.
-import type { FastifyInstance } from 'fastify';
+// The shared request guard. For every route, in this order: HTTPS rule → authentication → rate limit
+// → authorization (role, plan, scope), as the route's config says. The guard is attached to each
+// route when it is registered, closed over that route's policy, so public routes pay nothing for it.
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError } from '../core/errors.js';
 import { planIncludesApi, roleAtLeast } from '../identity/roles.js';
 import type { Services } from '../services.js';
-import { authenticateKey, authenticateSession, refuseCrossSiteWrite } from './auth.js';
-import { enforceRateLimit } from './rate-limit.js';
+import { authenticateSession, refuseCrossSiteWrite } from './auth.js';
+import { admitKey, spenderOf, type Admission } from './key-admission.js';
+import { applyRateLimit, countRequest } from './rate-limit.js';
+import type { RateLimitPolicyName, RoutePolicy } from './route-policy.js';
 
 export const DOCS_PREFIX = '/docs';
 
@@ -14,47 +17,60 @@ export const guardPlugin = fp(
   async (app: FastifyInstance, { services }: { services: Services }) => {
     app.decorateRequest('principal', undefined);
 
-    // Fail closed: a route that forgot to declare who may call it refuses to start. The API docs
-    // pages, registered by their own plugin under /docs, are public.
     app.addHook('onRoute', (route) => {
-      if (route.config?.auth) return;
-      if (route.prefix === DOCS_PREFIX) route.config = { ...route.config, auth: 'public' };
-      else throw new Error(`Route ${String(route.method)} ${route.url} declares no auth policy`);
-    });
-
-    app.addHook('onRequest', async (request, reply) => {
-      const policy = request.routeOptions.config;
-      // Unknown routes have no policy; the not-found handler answers them.
-      if (!policy?.auth) return;
-      if (policy.https === 'required' && request.protocol !== 'https') {
-        throw new ForbiddenError('HTTPS is required', 'https_required');
+      let policy = route.config as Partial<RoutePolicy> | undefined;
+      if (!policy?.auth) {
+        // Fail closed: a route that forgot to declare who may call it refuses to start. The API docs
+        // pages, registered by their own plugin under /docs, are public.
+        if (route.prefix !== DOCS_PREFIX) throw new Error(`Route ${String(route.method)} ${route.url} declares no auth policy`);
+        policy = { ...policy, auth: 'public' };
+        route.config = policy;
       }
-      if (policy.auth === 'public') {
-        if (policy.sameOrigin) refuseCrossSiteWrite(request);
-        return;
-      }
-
-      const principal =
-        policy.auth === 'session'
-          ? await authenticateSession(request, reply, services.sessions)
-          : await authenticateKey(request, policy.auth, services.keyResolver);
-      request.principal = principal;
-      if (principal.key) services.lastUsed.touch(principal.key.id, services.clock.now());
-
-      if (policy.rateLimit) {
-        await enforceRateLimit(services.shared, policy.rateLimit, principal, reply, services.clock.now().getTime());
-      }
-
-      if (policy.plan === 'team' && !planIncludesApi(principal.workspace.plan)) {
-        throw new ForbiddenError('API access requires the Team plan', 'plan_required');
-      }
-      if (policy.role && !roleAtLeast(principal.role, policy.role)) {
-        throw new ForbiddenError(`This action needs the ${policy.role} role or above; yours is ${principal.role}`, 'role_required');
-      }
-      if (policy.scope && !principal.key?.scopes.includes(policy.scope)) {
-        throw new ForbiddenError(`This key lacks the ${policy.scope} scope`, 'scope_required');
-      }
+      const guard = guardFor(policy as RoutePolicy, services);
+      if (guard) route.onRequest = [guard, ...(route.onRequest ? [route.onRequest].flat() : [])];
     });
   },
   { name: 'guard' },
 );
+
+function guardFor(policy: RoutePolicy, services: Services): onRequestAsyncHookHandler | undefined {
+  if (policy.auth === 'public') {
+    if (!policy.sameOrigin) return undefined;
+    return async (request: FastifyRequest) => refuseCrossSiteWrite(request);
+  }
+  const { auth } = policy;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (policy.https === 'required' && request.protocol !== 'https') {
+      throw new ForbiddenError('HTTPS is required', 'https_required');
+    }
+
+    const { principal, window } =
+      auth === 'session'
+        ? await admitSession(request, reply, policy.rateLimit, services)
+        : await admitKey(request, auth, policy.rateLimit, services);
+    request.principal = principal;
+    const now = services.clock.now();
+    if (principal.key) services.lastUsed.touch(principal.key.id, now);
+    if (policy.rateLimit && window) applyRateLimit(reply, policy.rateLimit, spenderOf(principal), window, now.getTime());
+
+    if (policy.plan === 'team' && !planIncludesApi(principal.workspace.plan)) {
+      throw new ForbiddenError('API access requires the Team plan', 'plan_required');
+    }
+    if (policy.role && !roleAtLeast(principal.role, policy.role)) {
+      throw new ForbiddenError(`This action needs the ${policy.role} role or above; yours is ${principal.role}`, 'role_required');
+    }
+    if (policy.scope && !principal.key?.scopes.includes(policy.scope)) {
+      throw new ForbiddenError(`This key lacks the ${policy.scope} scope`, 'scope_required');
+    }
+  };
+}
+
+async function admitSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rateLimit: RateLimitPolicyName | undefined,
+  services: Services,
+): Promise<Admission> {
+  const principal = await authenticateSession(request, reply, services.sessions);
+  return rateLimit ? { principal, window: await countRequest(services.shared, rateLimit, spenderOf(principal)) } : { principal };
+}

@@ -3,8 +3,7 @@
 // is the end of the current window in Unix epoch seconds; a 429 adds Retry-After in seconds.
 import type { FastifyReply } from 'fastify';
 import { RateLimitedError } from '../core/errors.js';
-import type { Principal } from '../identity/principal.js';
-import type { SharedState } from '../shared-state/shared-state.js';
+import type { SharedState, WindowCount } from '../shared-state/shared-state.js';
 import type { RateLimitPolicyName } from './route-policy.js';
 
 interface RateLimitPolicy {
@@ -36,22 +35,35 @@ export const RATE_LIMITS: Record<RateLimitPolicyName, RateLimitPolicy> = {
   },
 };
 
-export async function enforceRateLimit(
-  shared: SharedState,
-  policyName: RateLimitPolicyName,
-  principal: Principal,
-  reply: FastifyReply,
-  nowMs: number,
-): Promise<void> {
-  const policy = RATE_LIMITS[policyName];
-  const owner = policy.per === 'key' && principal.key ? `key:${principal.key.id}` : `ws:${principal.workspace.id}`;
-  const limit = (policy.per === 'key' ? principal.key?.rateLimit : undefined) ?? policy.limit;
-  const { count, resetAtMs } = await shared.hit(`${policyName}:${owner}`, policy.windowMs);
+/** Who is spending a budget: the key's id and workspace never change for a key, so a cached row will do. */
+export interface Spender {
+  keyId: string | undefined;
+  workspaceId: string;
+  /** The key's own limit, replacing the policy's for per-key budgets. */
+  keyLimit: number | null | undefined;
+}
 
+/** Counts this request against its budget; `generationName` is read in the same round trip. */
+export function countRequest(shared: SharedState, policyName: RateLimitPolicyName, spender: Spender, generationName?: string) {
+  const policy = RATE_LIMITS[policyName];
+  const owner = policy.per === 'key' && spender.keyId ? `key:${spender.keyId}` : `ws:${spender.workspaceId}`;
+  return shared.hit(`${policyName}:${owner}`, policy.windowMs, generationName);
+}
+
+/** Sets the X-RateLimit headers for a counted request, and refuses it with 429 when over budget. */
+export function applyRateLimit(
+  reply: FastifyReply,
+  policyName: RateLimitPolicyName,
+  spender: Spender,
+  window: WindowCount,
+  nowMs: number,
+): void {
+  const policy = RATE_LIMITS[policyName];
+  const limit = (policy.per === 'key' ? spender.keyLimit : undefined) ?? policy.limit;
   reply.header('X-RateLimit-Limit', limit);
-  reply.header('X-RateLimit-Remaining', Math.max(0, limit - count));
-  reply.header('X-RateLimit-Reset', Math.ceil(resetAtMs / 1000));
-  if (count > limit) {
-    throw new RateLimitedError(policy.describe(limit), Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000)));
+  reply.header('X-RateLimit-Remaining', Math.max(0, limit - window.count));
+  reply.header('X-RateLimit-Reset', Math.ceil(window.resetAtMs / 1000));
+  if (window.count > limit) {
+    throw new RateLimitedError(policy.describe(limit), Math.max(1, Math.ceil((window.resetAtMs - nowMs) / 1000)));
   }
 }

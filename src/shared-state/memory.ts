@@ -28,10 +28,11 @@ export function memorySharedState(clock: Clock): SharedState {
 
   return {
     kind: 'memory',
-    async hit(bucket, windowMs): Promise<WindowCount> {
+    async hit(bucket, windowMs, generationName) {
       const entry = current(bucket, windowMs);
       entry.count += 1;
-      return { count: entry.count, resetAtMs: entry.resetAtMs };
+      const generation = generationName ? (generations.get(generationName) ?? 0) : 0;
+      return { count: entry.count, resetAtMs: entry.resetAtMs, generation };
     },
     async peek(bucket, windowMs): Promise<WindowCount> {
       const entry = current(bucket, windowMs);

@@ -16,7 +16,9 @@ if ARGV[2] == '1' then
 else
   count = tonumber(redis.call('GET', key) or '0')
 end
-return {count, (index + 1) * window_ms}
+local generation = 0
+if KEYS[2] then generation = tonumber(redis.call('GET', KEYS[2]) or '0') end
+return {count, (index + 1) * window_ms, generation}
 `;
 
 const PREFIX = 'svc:';
@@ -25,15 +27,23 @@ export async function redisSharedState(url: string): Promise<SharedState> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true });
   redis.on('error', () => {}); // reported by the command that fails; the client reconnects by itself
   await redis.connect();
-  redis.defineCommand('svcWindow', { numberOfKeys: 1, lua: HIT_SCRIPT });
-  const run = (bucket: string, windowMs: number, add: boolean) =>
-    (redis as unknown as WindowCommand).svcWindow(`${PREFIX}rl:${bucket}:${windowMs}`, windowMs, add ? '1' : '0');
+  // Called with one key (the counter) or two (the counter and a generation to read back).
+  redis.defineCommand('svcWindow1', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  redis.defineCommand('svcWindow2', { numberOfKeys: 2, lua: HIT_SCRIPT });
+  const commands = redis as unknown as WindowCommands;
+  const run = (bucket: string, windowMs: number, add: boolean, generationName?: string) => {
+    const counter = `${PREFIX}rl:${bucket}:${windowMs}`;
+    const flag = add ? '1' : '0';
+    return generationName
+      ? commands.svcWindow2(counter, `${PREFIX}gen:${generationName}`, windowMs, flag)
+      : commands.svcWindow1(counter, windowMs, flag);
+  };
 
   return {
     kind: 'redis',
-    async hit(bucket, windowMs): Promise<WindowCount> {
-      const [count, resetAtMs] = await run(bucket, windowMs, true);
-      return { count, resetAtMs };
+    async hit(bucket, windowMs, generationName) {
+      const [count, resetAtMs, generation] = await run(bucket, windowMs, true, generationName);
+      return { count, resetAtMs, generation };
     },
     async peek(bucket, windowMs): Promise<WindowCount> {
       const [count, resetAtMs] = await run(bucket, windowMs, false);
@@ -51,6 +61,7 @@ export async function redisSharedState(url: string): Promise<SharedState> {
   };
 }
 
-interface WindowCommand {
-  svcWindow(key: string, windowMs: number, add: '0' | '1'): Promise<[number, number]>;
+interface WindowCommands {
+  svcWindow1(counter: string, windowMs: number, add: '0' | '1'): Promise<[number, number, number]>;
+  svcWindow2(counter: string, generation: string, windowMs: number, add: '0' | '1'): Promise<[number, number, number]>;
 }

@@ -11,8 +11,11 @@ export interface WindowCount {
 
 export interface SharedState {
   readonly kind: 'memory' | 'redis';
-  /** Counts one event in the clock-aligned window of `windowMs` that contains now. Atomic. */
-  hit(bucket: string, windowMs: number): Promise<WindowCount>;
+  /**
+   * Counts one event in the clock-aligned window of `windowMs` that contains now. Atomic. When
+   * `generationName` is given, that generation is read in the same round trip (see key-resolver.ts).
+   */
+  hit(bucket: string, windowMs: number, generationName?: string): Promise<WindowCount & { generation: number }>;
   /** The current window's count without adding to it. */
   peek(bucket: string, windowMs: number): Promise<WindowCount>;
   /** A number that changes whenever `bump(name)` is called, on any instance. */
