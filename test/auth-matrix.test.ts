@@ -155,3 +155,15 @@ describe('authorization after authentication', () => {
     expect(after.last_used_at?.toISOString()).toBe(listed.last_used_at);
   });
 });
+
+describe('key cache', () => {
+  it('re-reads a key at least every 10 s even when no generation change was seen', async () => {
+    // What another instance without Redis relies on: a revocation it could not be told about.
+    const key = await createKey(t.services, ws, 'luminary', 'question');
+    expect((await get(PROBES.question, `Bearer ${key.value}`)).statusCode).toBe(200);
+    await t.store.db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', key.id).execute();
+    expect((await get(PROBES.question, `Bearer ${key.value}`)).statusCode).toBe(200); // still cached
+    t.clock.advance(10_000);
+    expect((await get(PROBES.question, `Bearer ${key.value}`)).statusCode).toBe(401);
+  });
+});

@@ -18,9 +18,16 @@ export type KeyResolution =
 export interface CachedKey {
   readonly generation: number;
   readonly row: ResolvedKeyRow | undefined;
+  readonly loadedAtMs: number;
 }
 
 const MAX_ENTRIES = 10_000;
+/**
+ * However current its generation, a found key is re-read at least this often. With Redis this is only
+ * defence in depth (a row edited by hand); without it, it bounds how long another instance, which
+ * cannot see this process's generation, may keep a revoked key: see docs/operations.md.
+ */
+export const KEY_CACHE_MAX_AGE_MS = 10_000;
 
 export class KeyResolver {
   private readonly cache = new Map<string, CachedKey>();
@@ -47,7 +54,10 @@ export class KeyResolver {
   /** Checks a peeked entry against a generation the caller read (before this call), reloading if it moved. */
   async confirm(hash: string, cached: CachedKey | undefined, generation: number): Promise<KeyResolution> {
     // An unknown hash stays unknown: new keys are fresh 256-bit secrets, never a hash seen before.
-    const fresh = cached && (cached.generation === generation || cached.row === undefined);
+    const fresh =
+      cached &&
+      (cached.row === undefined ||
+        (cached.generation === generation && this.clock.now().getTime() - cached.loadedAtMs < KEY_CACHE_MAX_AGE_MS));
     const row = fresh ? cached.row : await this.load(hash, generation);
     return this.classify(row);
   }
@@ -55,7 +65,7 @@ export class KeyResolver {
   private async load(hash: string, generation: number): Promise<ResolvedKeyRow | undefined> {
     const row = await this.keys.findByHash(hash);
     if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(hash, { generation, row });
+    this.cache.set(hash, { generation, row, loadedAtMs: this.clock.now().getTime() });
     return row;
   }
 
