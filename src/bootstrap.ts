@@ -7,6 +7,8 @@ import { membersRepo } from './store/members-repo.js';
 
 export interface BootstrapResult {
   created: boolean;
+  /** No workspace exists (the demo is off on an empty store): someone must create one with the CLI. */
+  empty: boolean;
   workspaceId?: string;
   adminEmail: string;
   /** Only when it was generated here: shown once, never stored in clear. */
@@ -16,7 +18,8 @@ export interface BootstrapResult {
 export async function bootstrapDemo(services: Services): Promise<BootstrapResult> {
   const { config, members } = services;
   const adminEmail = config.admin.email;
-  if (!config.demo || (await members.countWorkspaces()) > 0) return { created: false, adminEmail };
+  const empty = (await members.countWorkspaces()) === 0;
+  if (!config.demo || !empty) return { created: false, empty, adminEmail };
 
   const generatedPassword = config.admin.password ? undefined : randomUrlToken(18);
   const passwordHash = await hashPassword(config.admin.password ?? generatedPassword!);
@@ -29,6 +32,6 @@ export async function bootstrapDemo(services: Services): Promise<BootstrapResult
     const user = existing ?? (await members.createUser({ email: adminEmail, name: 'Admin', passwordHash }));
     if (existing) await members.setPassword(existing.id, passwordHash);
     await members.addMembership({ workspaceId: workspace.id, userId: user.id, role: 'luminary' });
-    return { created: true, workspaceId: workspace.id, adminEmail, ...(generatedPassword ? { generatedPassword } : {}) };
+    return { created: true, empty: false, workspaceId: workspace.id, adminEmail, ...(generatedPassword ? { generatedPassword } : {}) };
   });
 }

@@ -53,6 +53,13 @@ function printBanner(config: Config, port: number, tls: TlsMaterial | undefined,
       lines.push(`  Generated password (shown once, keep it): ${bootstrap.generatedPassword}`);
     }
   }
+  if (bootstrap.empty) {
+    lines.push(
+      '',
+      '  The store has no workspace yet (SVC_DEMO=off). Create one and its first luminary with:',
+      "    npm run svc -- users create --email you@example.com --role luminary --new-workspace 'My team'",
+    );
+  }
   if (config.demo) {
     lines.push(
       '',

@@ -1,7 +1,7 @@
 // Every way a key can be wrong, on a route of each key surface, against the real guard and store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeySurface } from '../src/store/schema.js';
-import { createKey, seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
+import { createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
 import { PROBES } from './helpers/probe-routes.js';
 
 let t: TestApp;
@@ -165,5 +165,31 @@ describe('key cache', () => {
     expect((await get(PROBES.question, `Bearer ${key.value}`)).statusCode).toBe(200); // still cached
     t.clock.advance(10_000);
     expect((await get(PROBES.question, `Bearer ${key.value}`)).statusCode).toBe(401);
+  });
+});
+
+describe('studio surface (D): console session, tracer role or above', () => {
+  const studio = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: PROBES.studio, headers });
+
+  it('401 without a session, and for any API key', async () => {
+    expect((await studio({})).statusCode).toBe(401);
+    const key = await createKey(t.services, ws, 'luminary', 'question');
+    const withKey = await studio({ authorization: `Bearer ${key.value}` });
+    expect(withKey.statusCode).toBe(401);
+    expect(withKey.json().code).toBe('session_required');
+    expect((await studio({ cookie: 'svc_session=forged' })).statusCode).toBe(401);
+  });
+
+  it('403 for a viewer, naming the role needed; 200 for tracer and above in their own workspace', async () => {
+    const viewer = await studio({ cookie: await signIn(t.app, ws.members.viewer.email) });
+    expect(viewer.statusCode).toBe(403);
+    expect(viewer.json()).toEqual({ error: 'This action needs the tracer role or above; yours is viewer', code: 'role_required' });
+    for (const role of ['tracer', 'editor', 'luminary'] as const) {
+      const response = await studio({ cookie: await signIn(t.app, ws.members[role].email) });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ workspace_id: ws.id, user_id: ws.members[role].id });
+    }
+    const elsewhere = await studio({ cookie: await signIn(t.app, other.members.tracer.email) });
+    expect(elsewhere.json().workspace_id).toBe(other.id);
   });
 });

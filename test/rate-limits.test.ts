@@ -76,6 +76,16 @@ describe('in-process counters', () => {
     expect(next.headers['x-ratelimit-remaining']).toBe('59');
   });
 
+  it('HEAD requests (routed from GET) are guarded and counted exactly once', async () => {
+    toWindowStart(60_000);
+    const key = await createKey(t.services, ws, 'viewer', 'workspace');
+    const headers = { ...HTTPS, authorization: `Bearer ${key.value}` };
+    expect((await t.app.inject({ method: 'HEAD', url: PROBES.workspace, headers: HTTPS })).statusCode).toBe(401);
+    const head = await t.app.inject({ method: 'HEAD', url: PROBES.workspace, headers });
+    const get = await t.app.inject({ method: 'GET', url: PROBES.workspace, headers });
+    expect([head.statusCode, head.headers['x-ratelimit-remaining'], get.headers['x-ratelimit-remaining']]).toEqual([200, '59', '58']);
+  });
+
   it('C: 1000 per minute per workspace, shared by all its keys', async () => {
     toWindowStart(60_000);
     const own = await seedWorkspace(t.services);

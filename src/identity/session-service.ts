@@ -62,7 +62,12 @@ export class SessionService {
     const membership = input.workspaceId
       ? memberships.find((m) => m.workspace_id === input.workspaceId)
       : memberships[0];
-    if (!membership) throw new ForbiddenError('You are not a member of that workspace', 'no_membership');
+    if (!membership) {
+      throw new ForbiddenError(
+        input.workspaceId ? 'You are not a member of that workspace' : 'This account is not a member of any workspace',
+        'no_membership',
+      );
+    }
 
     const token = randomUrlToken(32);
     const now = this.clock.now();
