@@ -76,6 +76,18 @@ describe('in-process counters', () => {
     expect(next.headers['x-ratelimit-remaining']).toBe('59');
   });
 
+  it("C: a revoked key cannot spend its workspace's budget by hammering", async () => {
+    toWindowStart(60_000);
+    const own = await seedWorkspace(t.services);
+    const gone = await createKey(t.services, own, 'luminary', 'structured');
+    const kept = await createKey(t.services, own, 'luminary', 'structured');
+    expect((await hitter(t, PROBES.structured, gone.value)()).statusCode).toBe(200); // counted: 1
+    await t.services.keys.revoke({ workspace: own, user: { id: own.members.luminary.id }, role: 'luminary' }, gone.id);
+    for (let i = 0; i < 20; i++) expect((await hitter(t, PROBES.structured, gone.value)()).statusCode).toBe(401); // the first may count: 2
+    const next = await hitter(t, PROBES.structured, kept.value)(); // counted: 3
+    expect(next.headers['x-ratelimit-remaining']).toBe('997');
+  });
+
   it('HEAD requests (routed from GET) are guarded and counted exactly once', async () => {
     toWindowStart(60_000);
     const key = await createKey(t.services, ws, 'viewer', 'workspace');

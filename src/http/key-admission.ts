@@ -29,7 +29,9 @@ export async function admitKey(
   { keyResolver, shared }: Pick<Services, 'keyResolver' | 'shared'>,
 ): Promise<Admission> {
   const hash = hashToken(keyFromHeader(request, auth));
-  const cached = keyResolver.peek(hash);
+  // Only a key last seen active takes the one-round-trip path: a revoked or expired key must not keep
+  // spending a budget (for surface C, its whole workspace's) with every refused request.
+  const cached = keyResolver.peekActive(hash);
   if (rateLimit && cached?.row) {
     const { row } = cached;
     const window = await countRequest(shared, rateLimit, { keyId: row.key_id, workspaceId: row.workspace_id, keyLimit: row.rate_limit }, IDENTITY_GENERATION);

@@ -38,9 +38,13 @@ export class KeyResolver {
     private readonly clock: Clock,
   ) {}
 
-  /** The cached lookup of a key hash, possibly stale; no I/O. */
-  peek(hash: string): CachedKey | undefined {
-    return this.cache.get(hash);
+  /**
+   * The cached lookup of a key hash when it was active as last read (possibly stale: `confirm` it);
+   * undefined when not cached, or cached as unknown, revoked or expired. No I/O.
+   */
+  peekActive(hash: string): CachedKey | undefined {
+    const cached = this.cache.get(hash);
+    return cached && this.statusOf(cached.row) === 'active' ? cached : undefined;
   }
 
   /** Looks the key up, reading the current generation first. */
@@ -69,12 +73,19 @@ export class KeyResolver {
     return row;
   }
 
+  private statusOf(row: ResolvedKeyRow | undefined): KeyResolution['status'] {
+    if (!row) return 'unknown';
+    if (row.revoked_at) return 'revoked';
+    if (row.expires_at && row.expires_at.getTime() <= this.clock.now().getTime()) return 'expired';
+    return 'active';
+  }
+
   private classify(row: ResolvedKeyRow | undefined): KeyResolution {
     if (!row) return { status: 'unknown' };
-    if (row.revoked_at) return { status: 'revoked' };
-    if (row.expires_at && row.expires_at.getTime() <= this.clock.now().getTime()) return { status: 'expired' };
+    const status = this.statusOf(row);
+    if (status !== 'active') return { status };
     return {
-      status: 'active',
+      status,
       principal: principalOf(row, 'key', {
         key: { id: row.key_id, surface: row.surface, scopes: row.scopes, rateLimit: row.rate_limit },
       }),
