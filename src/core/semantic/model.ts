@@ -1,0 +1,149 @@
+// The linked semantic model: what the CML linker produces and the SQL compiler consumes. Immutable
+// data, no behaviour. Every SQL fragment written in CML is kept as a template whose references the
+// linker has resolved; the compiler renders templates per dialect, so nothing here is engine-specific.
+
+export const DIMENSION_TYPES = ['string', 'number', 'boolean', 'date', 'timestamp'] as const;
+export type DimensionType = (typeof DIMENSION_TYPES)[number];
+
+export const MEASURE_TYPES = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max', 'number'] as const;
+export type MeasureType = (typeof MEASURE_TYPES)[number];
+
+export const GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
+export type Granularity = (typeof GRANULARITIES)[number];
+
+export const RELATIONSHIPS = ['many_to_one', 'one_to_many', 'one_to_one'] as const;
+export type Relationship = (typeof RELATIONSHIPS)[number];
+
+/** Where something was written: 1-based lines and columns; end is exclusive. */
+export interface SourceSpan {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+}
+
+/**
+ * A resolved SQL fragment. `text` is copied verbatim (whitespace included); the other parts are
+ * references the linker resolved:
+ * - `table`: the source of `node` (`${TABLE}` inside a node, `${orders.TABLE}` elsewhere), rendered as
+ *   that node's alias in the query;
+ * - `dimension` / `measure`: a field, rendered by expanding its own template (dimension: a row-level
+ *   expression; measure: only inside another measure or a metric, as the aggregate);
+ * - `metric`: another metric of the same reveal (only inside a metric's `expr`).
+ */
+export type SqlPart =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'table'; readonly node: string }
+  | { readonly kind: 'dimension'; readonly node: string; readonly name: string }
+  | { readonly kind: 'measure'; readonly node: string; readonly name: string }
+  | { readonly kind: 'metric'; readonly reveal: string; readonly name: string };
+
+export type SqlTemplate = readonly SqlPart[];
+
+export interface Dimension {
+  readonly node: string;
+  readonly name: string;
+  readonly label: string;
+  readonly description: string;
+  readonly type: DimensionType;
+  /** Row-level expression. Default when CML gives none: `${TABLE}.<name>`. */
+  readonly sql: SqlTemplate;
+  readonly primaryKey: boolean;
+  readonly hidden: boolean;
+  readonly span: SourceSpan;
+}
+
+export interface Measure {
+  readonly node: string;
+  readonly name: string;
+  readonly label: string;
+  readonly description: string;
+  readonly type: MeasureType;
+  /**
+   * For count: absent (count of rows) or the expression counted when not null.
+   * For count_distinct, sum, avg, min, max: the row-level expression aggregated.
+   * For number: an expression over other measures (parts of kind `measure`), evaluated after aggregation.
+   */
+  readonly sql?: SqlTemplate;
+  /** Row-level condition: only rows where it holds are aggregated (not allowed on `number`). */
+  readonly filter?: SqlTemplate;
+  readonly format?: string;
+  readonly hidden: boolean;
+  readonly span: SourceSpan;
+}
+
+export interface Join {
+  /** The node that declares the join. */
+  readonly from: string;
+  readonly to: string;
+  readonly relationship: Relationship;
+  /** Condition over both nodes (parts of kind `dimension` or `table` of `from` and `to`). */
+  readonly on: SqlTemplate;
+  readonly span: SourceSpan;
+}
+
+/** Rows of `node` are limited to those whose `dimension` equals the user's `attribute` value. */
+export interface DataKey {
+  readonly node: string;
+  readonly name: string;
+  readonly dimension: string;
+  readonly attribute: string;
+  readonly span: SourceSpan;
+}
+
+export type NodeSource = { readonly kind: 'table'; readonly table: string } | { readonly kind: 'sql'; readonly sql: string };
+
+export interface SemanticNode {
+  readonly name: string;
+  readonly label: string;
+  readonly description: string;
+  readonly domain?: string;
+  /** Name of the warehouse connection the node reads from. */
+  readonly connection: string;
+  readonly source: NodeSource;
+  readonly tags: readonly string[];
+  /** In declaration order. */
+  readonly dimensions: ReadonlyMap<string, Dimension>;
+  readonly measures: ReadonlyMap<string, Measure>;
+  /** Joins declared by this node. */
+  readonly joins: readonly Join[];
+  readonly dataKeys: readonly DataKey[];
+  readonly file: string;
+  readonly span: SourceSpan;
+}
+
+export interface Metric {
+  readonly reveal: string;
+  readonly name: string;
+  readonly label: string;
+  readonly description: string;
+  readonly unit: string;
+  readonly synonyms: readonly string[];
+  readonly format?: string;
+  /** Exactly one of `measure` and `expr`. */
+  readonly measure?: { readonly node: string; readonly name: string };
+  /** Over other metrics (kind `metric`) and measures (kind `measure`). */
+  readonly expr?: SqlTemplate;
+  readonly span: SourceSpan;
+}
+
+export interface Reveal {
+  readonly name: string;
+  readonly domain: string;
+  readonly label: string;
+  readonly description: string;
+  /** The node queries of this reveal start from. */
+  readonly base: string;
+  /** Default time dimension for periods and freshness. */
+  readonly time?: { readonly node: string; readonly dimension: string };
+  /** In declaration order. */
+  readonly metrics: ReadonlyMap<string, Metric>;
+  readonly file: string;
+  readonly span: SourceSpan;
+}
+
+export interface SemanticModel {
+  readonly nodes: ReadonlyMap<string, SemanticNode>;
+  readonly reveals: ReadonlyMap<string, Reveal>;
+}

@@ -1,0 +1,69 @@
+// The one interface every warehouse driver implements. Every run is read-only whatever the SQL, bounded
+// in time (server-side limit plus a client-side watchdog) and in rows (enforced while reading, never by
+// rewriting the SQL).
+
+export const WAREHOUSE_ENGINES = ['postgres', 'mysql', 'snowflake', 'duckdb'] as const;
+export type WarehouseEngine = (typeof WAREHOUSE_ENGINES)[number];
+
+export interface ColumnInfo {
+  readonly name: string;
+  /** The engine's type name as it reports it, upper case (e.g. INTEGER, VARCHAR, TIMESTAMP). */
+  readonly type: string;
+}
+
+export interface RunOptions {
+  /** Rows kept; reading stops after one more row proves there are more (then `truncated`). */
+  readonly maxRows: number;
+  readonly timeoutMs: number;
+}
+
+/**
+ * Values are JSON-ready and the same across engines: integers and decimals as numbers (as strings only
+ * beyond ±2^53), booleans as booleans, dates as `YYYY-MM-DD`, timestamps without a time zone as
+ * `YYYY-MM-DDTHH:mm:ss.SSS`, timestamps with a time zone as the UTC instant `YYYY-MM-DDTHH:mm:ss.SSSZ`,
+ * null as null, anything else as a string.
+ */
+export type WarehouseValue = string | number | boolean | null;
+export type WarehouseRow = Record<string, WarehouseValue>;
+
+export interface RunResult {
+  readonly columns: readonly ColumnInfo[];
+  readonly rows: readonly WarehouseRow[];
+  readonly rowCount: number;
+  readonly durationMs: number;
+  readonly truncated: boolean;
+}
+
+export interface SchemaTable {
+  readonly schema: string;
+  readonly name: string;
+  readonly columns: readonly ColumnInfo[];
+}
+
+export interface Warehouse {
+  readonly engine: WarehouseEngine;
+  /**
+   * Runs ONE statement with bound parameters (placeholders in the engine's own style: `$1` for
+   * postgres and duckdb, `?` for mysql and snowflake) in a read-only transaction that is always rolled
+   * back. Throws WarehouseError.
+   */
+  run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult>;
+  /** Tables and views the connection's user can read, with typed columns (system schemas excluded). */
+  schema(): Promise<SchemaTable[]>;
+  close(): Promise<void>;
+}
+
+export type ConnectionConfig =
+  | { engine: 'postgres'; host: string; port?: number; database: string; user: string; password?: string; ssl?: boolean }
+  | { engine: 'mysql'; host: string; port?: number; database: string; user: string; password?: string; ssl?: boolean }
+  | { engine: 'duckdb'; path: string }
+  | {
+      engine: 'snowflake';
+      account: string;
+      username: string;
+      password?: string;
+      warehouse?: string;
+      database?: string;
+      schema?: string;
+      role?: string;
+    };
