@@ -1,0 +1,303 @@
+// The semantic compiler: linked model + query + the user's attributes → SQL tree → dialect text and
+// bound parameters. Two plans:
+// - one grouped SELECT, when no join can meet a row of a measured node with several rows;
+// - otherwise one aggregation per measured node, each over that node's distinct rows (found through
+//   its primary key), joined back on the dimensions. Sums across a one-to-many join are then exact.
+import { BadRequestError, NotFoundError } from '../errors.js';
+import { and, col, param, raw, type Expr, type FromItem, type JoinItem, type OrderItem, type Select, type SelectItem } from '../sql/ast.js';
+import type { Dialect } from '../sql/dialect.js';
+import { FieldResolver, type DimensionRef, type MeasureRef } from './fields.js';
+import { filterToExpr, resolveFilter, type FilterRenderContext, type ResolvedFilter } from './filters.js';
+import { buildJoinTree, multipliesRowsOf, type JoinTree } from './join-tree.js';
+import { aggregateOf, sensitiveToDuplicates } from './measures.js';
+import type { Measure, SemanticModel, SemanticNode } from './model.js';
+import type { SemanticQuery } from './query.js';
+import { TemplateExpander } from './templates.js';
+import { assertTimeZone } from './time.js';
+
+export interface CompileOptions {
+  readonly dialect: Dialect;
+  /** The user's attributes, for data keys. */
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly now: Date;
+  /** Used when the query names none. */
+  readonly timezone?: string;
+  readonly defaultLimit?: number;
+}
+
+export interface OutputColumn {
+  readonly key: string;
+  readonly kind: 'dimension' | 'measure';
+  readonly type: string;
+}
+
+export interface CompiledQuery {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  readonly columns: readonly OutputColumn[];
+  readonly node: string;
+  readonly connection: string;
+  readonly timezone: string;
+  /** Nodes the query reads, for cache invalidation and audit. */
+  readonly nodes: readonly string[];
+}
+
+/** An attribute value that grants every row of a data key. */
+export const ALL_ROWS = '*';
+
+export function compileQuery(model: SemanticModel, query: SemanticQuery, options: CompileOptions): CompiledQuery {
+  const base = model.nodes.get(query.node);
+  if (!base) throw new NotFoundError(`Unknown node "${query.node}"`, 'unknown_node');
+  const timezone = query.timezone ?? options.timezone ?? 'UTC';
+  assertTimeZone(timezone);
+
+  const resolver = new FieldResolver(model, base);
+  const dims = unique(query.dimensions, 'dimension').map((id) => resolver.dimension(id));
+  const measures = unique(query.measures, 'measure').map((id) => resolver.measure(id));
+  if (dims.length + measures.length === 0) throw new BadRequestError('A query needs at least one dimension or measure', 'empty_query');
+
+  const filters = query.filters.map((filter) => resolveFilter(filter, resolver));
+  const whereFilters = filters.filter((f) => f.place === 'dimension').map((f) => f.resolved);
+  const havingFilters = filters.filter((f) => f.place === 'measure').map((f) => f.resolved);
+  const filterOnlyMeasures = measuresIn(havingFilters).filter((m) => !measures.some((s) => s.id === m.id));
+  const computed = [...measures, ...filterOnlyMeasures];
+
+  const needed = new Set([base.name, ...dims.map((d) => d.dimension.node), ...computed.map((m) => m.measure.node)]);
+  for (const ref of dimensionsIn(whereFilters)) needed.add(ref.dimension.node);
+  const tree = buildJoinTree(model, base.name, needed);
+
+  const context = new QueryContext(model, tree, timezone, options);
+  const where = and([...whereFilters.map((f) => filterToExpr(f, context.filterContext())), ...context.dataKeyConditions()]);
+
+  const lookup = (node: string, name: string) => model.nodes.get(node)!.measures.get(name)!;
+  const fanned = new Set(
+    computed.filter((m) => sensitiveToDuplicates(m.measure, lookup) && multipliesRowsOf(tree, m.measure.node)).map((m) => m.measure.node),
+  );
+  const plan = fanned.size === 0 ? singleSelect : perNodeSelect;
+  const select = plan({ context, dims, measures, computed, where, havingFilters, fanned, query, options });
+
+  const columns: OutputColumn[] = [
+    ...dims.map((d) => ({ key: d.id, kind: 'dimension' as const, type: d.part ? 'number' : d.granularity ? 'timestamp' : d.dimension.type })),
+    ...measures.map((m) => ({ key: m.id, kind: 'measure' as const, type: 'number' })),
+  ];
+  const { sql, params } = options.dialect.render(select);
+  return { sql, params, columns, node: base.name, connection: base.connection, timezone, nodes: tree.nodes };
+}
+
+interface PlanInput {
+  context: QueryContext;
+  dims: DimensionRef[];
+  measures: MeasureRef[];
+  computed: MeasureRef[];
+  where: Expr | undefined;
+  havingFilters: ResolvedFilter[];
+  fanned: Set<string>;
+  query: SemanticQuery;
+  options: CompileOptions;
+}
+
+function singleSelect({ context, dims, measures, where, havingFilters, query, options }: PlanInput): Select {
+  const items: SelectItem[] = [
+    ...dims.map((d) => ({ expr: context.dimensionExpr(d), alias: d.id })),
+    ...measures.map((m) => ({ expr: context.aggregate(m.measure), alias: m.id })),
+  ];
+  const filterContext = { ...context.filterContext(), measureExpr: (ref: MeasureRef) => context.aggregate(ref.measure) };
+  return {
+    items,
+    from: context.source(context.tree.root),
+    joins: context.joins(),
+    ...(where ? { where } : {}),
+    ...(dims.length && measures.length + havingFilters.length ? { groupBy: dims.map((_, i) => i + 1) } : {}),
+    ...(dims.length && !measures.length && !havingFilters.length ? { distinct: true } : {}),
+    ...(havingFilters.length ? { having: and(havingFilters.map((f) => filterToExpr(f, filterContext))) } : {}),
+    orderBy: ordering(query, dims, measures),
+    limit: query.limit ?? options.defaultLimit ?? 5000,
+  };
+}
+
+function perNodeSelect({ context, dims, measures, computed, where, havingFilters, fanned, query, options }: PlanInput): Select {
+  const dimAlias = (i: number) => `d${i}`;
+  const byNode = new Map<string, MeasureRef[]>();
+  for (const ref of computed) byNode.set(ref.measure.node, [...(byNode.get(ref.measure.node) ?? []), ref]);
+
+  const ctes: Array<{ name: string; select: Select }> = [];
+  const measureColumn = new Map<string, Expr>();
+  [...byNode].forEach(([node, refs], g) => {
+    const name = `g${g}`;
+    refs.forEach((ref, j) => measureColumn.set(ref.id, col(name, `m${j}`)));
+    const groupBy = dims.length ? { groupBy: dims.map((_, i) => i + 1) } : {};
+    if (!fanned.has(node)) {
+      const items = [...dims.map((d, i) => ({ expr: context.dimensionExpr(d), alias: dimAlias(i) })), ...refs.map((r, j) => ({ expr: context.aggregate(r.measure), alias: `m${j}` }))];
+      ctes.push({ name, select: { items, from: context.source(context.tree.root), joins: context.joins(), ...(where ? { where } : {}), ...groupBy } });
+      return;
+    }
+    // The node's distinct rows per dimension combination, then its measures over exactly those rows.
+    const key = context.primaryKey(node, refs[0]!.measure);
+    const keys: Select = {
+      distinct: true,
+      items: [...dims.map((d, i) => ({ expr: context.dimensionExpr(d), alias: dimAlias(i) })), { expr: key, alias: 'row_key' }],
+      from: context.source(context.tree.root),
+      joins: context.joins(),
+      ...(where ? { where } : {}),
+    };
+    const items = [
+      ...dims.map((_, i) => ({ expr: col('k', dimAlias(i)), alias: dimAlias(i) })),
+      ...refs.map((r, j) => ({ expr: context.aggregate(r.measure, key), alias: `m${j}` })),
+    ];
+    const join: JoinItem = { type: 'left', from: context.source(node), on: { kind: 'binary', op: '=', left: key, right: col('k', 'row_key') } };
+    ctes.push({ name, select: { items, from: { kind: 'select', select: keys, alias: 'k' }, joins: [join], ...groupBy } });
+  });
+
+  // Every combination of dimensions any node produced (nulls included), with each node's measures.
+  const spine: FromItem = dims.length ? { kind: 'cte', name: 'spine', alias: 'spine' } : { kind: 'cte', name: ctes[0]!.name, alias: ctes[0]!.name };
+  const allCtes: NonNullable<Select['with']>[number][] = [...ctes];
+  if (dims.length) {
+    const parts = ctes.map((cte) => ({ items: dims.map((_, i) => ({ expr: col(cte.name, dimAlias(i)), alias: dimAlias(i) })), from: { kind: 'cte' as const, name: cte.name, alias: cte.name } }));
+    allCtes.push({ name: 'spine', select: { kind: 'union', selects: parts } });
+  }
+  const joins: JoinItem[] = ctes
+    .filter((cte) => dims.length || cte !== ctes[0])
+    .map((cte) => ({
+      type: 'left',
+      from: { kind: 'cte', name: cte.name, alias: cte.name },
+      on: dims.length
+        ? and(dims.map((_, i): Expr => ({ kind: 'nullSafeEq', left: col('spine', dimAlias(i)), right: col(cte.name, dimAlias(i)) })))!
+        : { kind: 'binary', op: '=', left: raw('1'), right: raw('1') },
+    }));
+  const filterContext = { ...context.filterContext(), measureExpr: (ref: MeasureRef) => measureColumn.get(ref.id)! };
+  return {
+    with: allCtes,
+    items: [
+      ...dims.map((d, i) => ({ expr: col(spine.alias, dimAlias(i)), alias: d.id })),
+      ...measures.map((m) => ({ expr: measureColumn.get(m.id)!, alias: m.id })),
+    ],
+    from: spine,
+    joins,
+    ...(havingFilters.length ? { where: and(havingFilters.map((f) => filterToExpr(f, filterContext))) } : {}),
+    orderBy: ordering(query, dims, measures),
+    limit: query.limit ?? options.defaultLimit ?? 5000,
+  };
+}
+
+/** Requested sorts, else time ascending / first measure descending; then every dimension, for stable results. */
+function ordering(query: SemanticQuery, dims: DimensionRef[], measures: MeasureRef[]): OrderItem[] {
+  const selected = new Set([...dims.map((d) => d.id), ...measures.map((m) => m.id)]);
+  const order: OrderItem[] = [];
+  const used = new Set<string>();
+  const push = (id: string, direction: 'asc' | 'desc') => {
+    if (used.has(id)) return;
+    used.add(id);
+    order.push({ expr: col(undefined, id), direction });
+  };
+  for (const sort of query.sorts) {
+    if (!selected.has(sort.field)) {
+      throw new BadRequestError(`Cannot sort by ${sort.field}: sort fields must be among the query's dimensions and measures`, 'invalid_sort');
+    }
+    push(sort.field, sort.direction);
+  }
+  if (!query.sorts.length) {
+    const time = dims.find((d) => d.granularity);
+    if (time) push(time.id, 'asc');
+    else if (measures[0]) push(measures[0].id, 'desc');
+  }
+  for (const d of dims) push(d.id, 'asc');
+  return order;
+}
+
+class QueryContext {
+  private readonly expander: TemplateExpander;
+
+  constructor(
+    readonly model: SemanticModel,
+    readonly tree: JoinTree,
+    readonly timezone: string,
+    private readonly options: CompileOptions,
+  ) {
+    this.expander = new TemplateExpander(model, (measure) => this.aggregate(measure));
+  }
+
+  dimensionExpr(ref: DimensionRef): Expr {
+    let expr = this.expander.expand(ref.dimension.sql);
+    if (ref.dimension.type === 'timestamp' && this.timezone !== 'UTC') expr = { kind: 'toTimeZone', expr, timezone: this.timezone };
+    if (ref.granularity) expr = { kind: 'truncate', granularity: ref.granularity, expr };
+    if (ref.part) expr = { kind: 'datePart', part: ref.part, expr };
+    return expr;
+  }
+
+  aggregate(measure: Measure, rowKey?: Expr): Expr {
+    if (!rowKey) return aggregateOf(measure, this.expander);
+    const expander: TemplateExpander = new TemplateExpander(this.model, (m): Expr => aggregateOf(m, expander, rowKey));
+    return aggregateOf(measure, expander, rowKey);
+  }
+
+  filterContext(): FilterRenderContext {
+    return {
+      dimensionExpr: (ref) => this.dimensionExpr(ref),
+      measureExpr: (ref) => this.aggregate(ref.measure),
+      timezone: this.timezone,
+      now: this.options.now,
+    };
+  }
+
+  source(name: string): FromItem {
+    const node = this.node(name);
+    return node.source.kind === 'table'
+      ? { kind: 'table', name: node.source.table, alias: node.name }
+      : { kind: 'sql', sql: node.source.sql, alias: node.name };
+  }
+
+  joins(): JoinItem[] {
+    return this.tree.nodes.slice(1).map((name) => ({ type: 'left', from: this.source(name), on: this.expander.expand(this.tree.edges.get(name)!.on) }));
+  }
+
+  /** Data keys of every node the query reads: fail closed when the user lacks the attribute. */
+  dataKeyConditions(): Expr[] {
+    const conditions: Expr[] = [];
+    for (const name of this.tree.nodes) {
+      for (const key of this.node(name).dataKeys) {
+        const value = this.options.attributes[key.attribute];
+        if (value === ALL_ROWS) continue;
+        if (value === undefined) {
+          conditions.push({ kind: 'binary', op: '=', left: raw('1'), right: raw('0') });
+          continue;
+        }
+        const dimension = this.expander.dimension(name, key.dimension);
+        conditions.push({ kind: 'binary', op: '=', left: { kind: 'paren', expr: this.expander.expand(dimension.sql) }, right: param(value) });
+      }
+    }
+    return conditions;
+  }
+
+  primaryKey(name: string, measure: Measure): Expr {
+    const key = [...this.node(name).dimensions.values()].find((d) => d.primaryKey);
+    if (!key) {
+      throw new BadRequestError(
+        `${name}.${measure.name} would be counted more than once through a one-to-many join in this query; ` +
+          `give node ${name} a primary_key dimension so it can be computed exactly`,
+        'fan_out',
+      );
+    }
+    return { kind: 'paren', expr: this.expander.expand(key.sql) };
+  }
+
+  private node(name: string): SemanticNode {
+    return this.model.nodes.get(name)!;
+  }
+}
+
+function unique(ids: readonly string[], kind: string): string[] {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) throw new BadRequestError(`The ${kind} ${id} is listed twice`, 'duplicate_field');
+    seen.add(id);
+  }
+  return [...ids];
+}
+
+function measuresIn(filters: ResolvedFilter[]): MeasureRef[] {
+  return filters.flatMap((f) => (f.kind === 'group' ? measuresIn(f.items) : 'measure' in f.target ? [f.target.measure] : []));
+}
+
+function dimensionsIn(filters: ResolvedFilter[]): DimensionRef[] {
+  return filters.flatMap((f) => (f.kind === 'group' ? dimensionsIn(f.items) : 'dimension' in f.target ? [f.target.dimension] : []));
+}

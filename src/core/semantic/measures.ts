@@ -1,0 +1,36 @@
+// Aggregate expressions of measures: `filter` becomes a CASE inside the aggregate, derived (`number`)
+// measures expand their references into the referenced aggregates.
+import { raw, type Expr } from '../sql/ast.js';
+import type { Measure } from './model.js';
+import type { TemplateExpander } from './templates.js';
+
+const ADDITIVE = new Set(['count', 'sum', 'avg']);
+
+/**
+ * True when joining extra rows to the measure's node would change its value: counts, sums and
+ * averages (and derived measures over them); count_distinct, min and max are immune to duplicates.
+ */
+export function sensitiveToDuplicates(measure: Measure, lookup: (node: string, name: string) => Measure): boolean {
+  if (measure.type !== 'number') return ADDITIVE.has(measure.type);
+  return (measure.sql ?? []).some((part) => part.kind === 'measure' && sensitiveToDuplicates(lookup(part.node, part.name), lookup));
+}
+
+/**
+ * @param rowKey When set, what a `count` without sql counts (a node's primary key after a LEFT JOIN,
+ *   where COUNT(*) would also count the missing rows).
+ */
+export function aggregateOf(measure: Measure, expander: TemplateExpander, rowKey?: Expr): Expr {
+  if (measure.type === 'number') return expander.expand(measure.sql ?? []);
+  const value = measure.sql ? expander.expand(measure.sql) : (rowKey ?? raw('1'));
+  const filtered: Expr = measure.filter ? { kind: 'case', when: expander.expand(measure.filter), then: value } : value;
+  switch (measure.type) {
+    case 'count':
+      return measure.sql || measure.filter || rowKey
+        ? { kind: 'aggregate', fn: 'count', distinct: false, expr: filtered }
+        : { kind: 'aggregate', fn: 'count', distinct: false };
+    case 'count_distinct':
+      return { kind: 'aggregate', fn: 'count', distinct: true, expr: filtered };
+    default:
+      return { kind: 'aggregate', fn: measure.type, distinct: false, expr: filtered };
+  }
+}

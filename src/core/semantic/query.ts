@@ -1,0 +1,81 @@
+// A semantic query, as surface C receives it (spec 4.3.1) and the other surfaces build it. The zod
+// schema is the single source of its shape; meaning (which fields exist) is checked against the model.
+import { z } from 'zod';
+
+export const FILTER_OPERATORS = [
+  'equals',
+  'notEquals',
+  'in',
+  'notIn',
+  'contains',
+  'notContains',
+  'startsWith',
+  'endsWith',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'between',
+  'notBetween',
+  'isNull',
+  'notNull',
+  'before',
+  'after',
+  'onOrBefore',
+  'onOrAfter',
+  'inDateRange',
+  'inThePast',
+  'inTheCurrent',
+] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+/** Symbols accepted as aliases of the named operators. */
+export const OPERATOR_ALIASES: Readonly<Record<string, FilterOperator>> = {
+  '=': 'equals',
+  '!=': 'notEquals',
+  '<>': 'notEquals',
+  '>': 'gt',
+  '>=': 'gte',
+  '<': 'lt',
+  '<=': 'lte',
+};
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export interface FieldFilter {
+  field: string;
+  operator: string;
+  value?: z.infer<typeof scalar> | Array<z.infer<typeof scalar>>;
+}
+export type Filter = FieldFilter | { and: Filter[] } | { or: Filter[] };
+
+export const filterSchema: z.ZodType<Filter> = z.lazy(() =>
+  z.union([
+    z.object({ and: z.array(filterSchema).min(1) }).strict(),
+    z.object({ or: z.array(filterSchema).min(1) }).strict(),
+    z
+      .object({
+        field: z.string().min(1),
+        operator: z.string().min(1),
+        value: z.union([scalar, z.array(scalar)]).optional(),
+      })
+      .strict(),
+  ]),
+);
+
+export const sortSchema = z.object({ field: z.string().min(1), direction: z.enum(['asc', 'desc']).default('asc') }).strict();
+
+export const semanticQuerySchema = z
+  .object({
+    node: z.string().min(1),
+    dimensions: z.array(z.string().min(1)).max(50).default([]),
+    measures: z.array(z.string().min(1)).max(50).default([]),
+    filters: z.array(filterSchema).max(100).default([]),
+    sorts: z.array(sortSchema).max(20).default([]),
+    limit: z.number().int().min(1).optional(),
+    timezone: z.string().min(1).max(64).optional(),
+  })
+  .strict();
+
+export type SemanticQuery = z.output<typeof semanticQuerySchema>;
+export type SemanticQueryInput = z.input<typeof semanticQuerySchema>;

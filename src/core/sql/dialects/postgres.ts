@@ -1,0 +1,25 @@
+import type { DatePart } from '../ast.js';
+import { Dialect } from '../dialect.js';
+
+const PARTS: Record<DatePart, string> = {
+  hour_of_day: 'HOUR',
+  day_of_week: 'ISODOW',
+  day_of_month: 'DAY',
+  day_of_year: 'DOY',
+  week_of_year: 'WEEK',
+  month_of_year: 'MONTH',
+  quarter_of_year: 'QUARTER',
+};
+
+export class PostgresDialect extends Dialect {
+  readonly engine = 'postgres' as const;
+
+  protected toTimeZone(expr: string, timezone: string): string {
+    // timestamp AT TIME ZONE 'UTC' → timestamptz; timestamptz AT TIME ZONE tz → wall time there.
+    return `((${expr}) AT TIME ZONE 'UTC' AT TIME ZONE ${timezone})`;
+  }
+
+  protected datePart(part: DatePart, expr: string): string {
+    return `CAST(EXTRACT(${PARTS[part]} FROM ${expr}) AS INTEGER)`;
+  }
+}

@@ -1,0 +1,137 @@
+// A hand-built linked model over the demo schema, so that the compiler is tested apart from the parser.
+import type { Dimension, Join, Measure, SemanticModel, SemanticNode, SqlPart, SqlTemplate } from '../../src/core/semantic/model.js';
+
+const span = { file: 'fixture.cml', line: 1, column: 1, endLine: 1, endColumn: 2 };
+
+/** `${TABLE}.x`, `${dim}` style templates: 'T.amount', '{status} = \'completed\'' */
+function tpl(node: string, text: string): SqlTemplate {
+  const parts: SqlPart[] = [];
+  for (const piece of text.split(/(T\.|\{[\w.]+\}|\[[\w.]+\])/)) {
+    if (!piece) continue;
+    if (piece === 'T.') parts.push({ kind: 'table', node }, { kind: 'text', text: '.' });
+    else if (piece.startsWith('{')) {
+      const [n, f] = piece.slice(1, -1).includes('.') ? piece.slice(1, -1).split('.') : [node, piece.slice(1, -1)];
+      parts.push({ kind: 'dimension', node: n!, name: f! });
+    } else if (piece.startsWith('[')) parts.push({ kind: 'measure', node, name: piece.slice(1, -1) });
+    else parts.push({ kind: 'text', text: piece });
+  }
+  return parts;
+}
+
+type DimSpec = [name: string, type: Dimension['type'], sql?: string, primaryKey?: boolean];
+type MeasureSpec = [name: string, type: Measure['type'], sql?: string, filter?: string];
+
+function node(
+  name: string,
+  table: string,
+  dims: DimSpec[],
+  measures: MeasureSpec[],
+  joins: Array<[to: string, relationship: Join['relationship'], on: string]> = [],
+  dataKeys: Array<[dimension: string, attribute: string]> = [],
+): SemanticNode {
+  return {
+    name,
+    label: name,
+    description: '',
+    connection: 'warehouse',
+    source: { kind: 'table', table },
+    tags: [],
+    dimensions: new Map(
+      dims.map(([n, type, sql, pk]) => [
+        n,
+        { node: name, name: n, label: n, description: '', type, sql: tpl(name, sql ?? `T.${n}`), primaryKey: Boolean(pk), hidden: false, span },
+      ]),
+    ),
+    measures: new Map(
+      measures.map(([n, type, sql, filter]) => [
+        n,
+        {
+          node: name,
+          name: n,
+          label: n,
+          description: '',
+          type,
+          ...(sql ? { sql: tpl(name, sql) } : {}),
+          ...(filter ? { filter: tpl(name, filter) } : {}),
+          hidden: false,
+          span,
+        },
+      ]),
+    ),
+    joins: joins.map(([to, relationship, on]) => ({ from: name, to, relationship, on: tpl(name, on), span })),
+    dataKeys: dataKeys.map(([dimension, attribute]) => ({ node: name, name: dimension, dimension, attribute, span })),
+    file: 'fixture.cml',
+    span,
+  };
+}
+
+export function demoModel(): SemanticModel {
+  const nodes = [
+    node(
+      'orders',
+      'shop.orders',
+      [
+        ['id', 'number', undefined, true],
+        ['customer_id', 'number'],
+        ['status', 'string'],
+        ['channel', 'string'],
+        ['region', 'string', 'T.ship_region'],
+        ['created_at', 'timestamp'],
+        ['is_completed', 'boolean', "T.status = 'completed'"],
+      ],
+      [
+        ['order_count', 'count'],
+        ['revenue', 'sum', 'T.amount'],
+        ['completed_revenue', 'sum', 'T.amount', "{status} = 'completed'"],
+        ['avg_order_value', 'avg', 'T.amount'],
+        ['buyers', 'count_distinct', 'T.customer_id'],
+        ['first_order_at', 'min', 'T.created_at'],
+        ['revenue_per_order', 'number', '[revenue] / NULLIF([order_count], 0)'],
+      ],
+      [['customers', 'many_to_one', '{orders.customer_id} = {customers.id}']],
+      [['region', 'region']],
+    ),
+    node(
+      'customers',
+      'shop.customers',
+      [
+        ['id', 'number', undefined, true],
+        ['name', 'string'],
+        ['region', 'string'],
+        ['segment', 'string'],
+        ['signup_at', 'timestamp'],
+      ],
+      [['customer_count', 'count']],
+    ),
+    node(
+      'order_items',
+      'shop.order_items',
+      [
+        ['id', 'number', undefined, true],
+        ['order_id', 'number'],
+        ['product_id', 'number'],
+        ['quantity', 'number'],
+      ],
+      [
+        ['units', 'sum', 'T.quantity'],
+        ['item_revenue', 'sum', 'T.quantity * T.unit_price'],
+        ['line_count', 'count'],
+      ],
+      [
+        ['orders', 'many_to_one', '{order_items.order_id} = {orders.id}'],
+        ['products', 'many_to_one', '{order_items.product_id} = {products.id}'],
+      ],
+    ),
+    node(
+      'products',
+      'shop.products',
+      [
+        ['id', 'number', undefined, true],
+        ['name', 'string'],
+        ['category', 'string'],
+      ],
+      [['product_count', 'count']],
+    ),
+  ];
+  return { nodes: new Map(nodes.map((n) => [n.name, n])), reveals: new Map() };
+}
