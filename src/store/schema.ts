@@ -87,6 +87,25 @@ export interface ProjectsTable {
   created_at: CreatedAt;
 }
 
+export interface CmlFilesTable {
+  project_id: string;
+  path: string;
+  content: string;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface DeploymentsTable {
+  id: Generated<string>;
+  workspace_id: string;
+  project_id: string;
+  deployed_at: CreatedAt;
+  deployed_by: string | null;
+  deployed_by_email: string;
+  message: string | null;
+  pr_url: string | null;
+  changed_nodes: Json<string[]>;
+}
+
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: CreatedAt;
@@ -100,5 +119,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   connections: ConnectionsTable;
   projects: ProjectsTable;
+  cml_files: CmlFilesTable;
+  deployments: DeploymentsTable;
   schema_migrations: SchemaMigrationsTable;
 }

@@ -1,11 +1,13 @@
-// Real services for tests: PostgreSQL and Redis on this machine (URLs overridable). With
+// Real services for tests: PostgreSQL, Redis and MySQL/MariaDB on this machine (URLs overridable). With
 // REQUIRE_SERVICES=1 (CI) a missing service fails the run; otherwise its tests are reported skipped.
 import net from 'node:net';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { randomHex } from '../../src/identity/tokens.js';
 
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const REQUIRED = process.env.REQUIRE_SERVICES === '1';
 
 function reachable(url: string, defaultPort: number): Promise<boolean> {
@@ -20,8 +22,13 @@ function reachable(url: string, defaultPort: number): Promise<boolean> {
 }
 
 /** True when the service answers; with REQUIRE_SERVICES=1 a missing service throws instead. */
-export async function hasService(name: 'postgres' | 'redis'): Promise<boolean> {
-  const ok = name === 'postgres' ? await reachable(POSTGRES_URL, 5432) : await reachable(REDIS_URL, 6379);
+export async function hasService(name: 'postgres' | 'redis' | 'mysql'): Promise<boolean> {
+  const ok =
+    name === 'postgres'
+      ? await reachable(POSTGRES_URL, 5432)
+      : name === 'mysql'
+        ? await reachable(MYSQL_URL, 3306)
+        : await reachable(REDIS_URL, 6379);
   if (!ok && REQUIRED) throw new Error(`${name} is required (REQUIRE_SERVICES=1) but does not answer`);
   return ok;
 }
@@ -41,6 +48,25 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
       const client = new pg.Client({ connectionString: POSTGRES_URL });
       await client.connect();
       await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** A fresh, empty MySQL/MariaDB database for one test file; drop() removes it. */
+export async function createTestMysqlDatabase(): Promise<{ url: string; database: string; drop(): Promise<void> }> {
+  const name = `svc_test_${randomHex(6)}`;
+  const admin = await mysql.createConnection(MYSQL_URL);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(MYSQL_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    database: name,
+    async drop() {
+      const client = await mysql.createConnection(MYSQL_URL);
+      await client.query(`drop database if exists ${name}`);
       await client.end();
     },
   };

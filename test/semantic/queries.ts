@@ -17,7 +17,7 @@ export const GOLDEN_QUERIES: Record<string, SemanticQueryInput> = {
     measures: ['buyers', 'avg_order_value'],
     filters: [
       { field: 'status', operator: 'in', value: ['completed', 'refunded'] },
-      { field: 'customers.name', operator: 'contains', value: 'a_b%' },
+      { field: 'customers.name', operator: 'contains', value: 'an' },
     ],
     sorts: [{ field: 'buyers', direction: 'desc' }],
     limit: 10,

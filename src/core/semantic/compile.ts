@@ -217,7 +217,8 @@ class QueryContext {
   }
 
   dimensionExpr(ref: DimensionRef): Expr {
-    let expr = this.expander.expand(ref.dimension.sql);
+    // In parentheses: a dimension may be a condition (`status = 'x'`) compared again by a filter.
+    let expr: Expr = { kind: 'paren', expr: this.expander.expand(ref.dimension.sql) };
     if (ref.dimension.type === 'timestamp' && this.timezone !== 'UTC') expr = { kind: 'toTimeZone', expr, timezone: this.timezone };
     if (ref.granularity) expr = { kind: 'truncate', granularity: ref.granularity, expr };
     if (ref.part) expr = { kind: 'datePart', part: ref.part, expr };

@@ -71,7 +71,7 @@ export interface Select {
   readonly groupBy?: readonly number[];
   readonly having?: Expr;
   readonly orderBy?: readonly OrderItem[];
-  readonly limit?: number;
+  readonly limit?: number | undefined;
 }
 
 /** UNION (distinct) of selects with the same columns. */

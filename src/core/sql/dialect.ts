@@ -47,11 +47,13 @@ export abstract class Dialect {
   /** Converts a time-zone-less UTC timestamp into the wall time of `timezone` (bound as a parameter). */
   protected abstract toTimeZone(expr: string, timezone: string): string;
 
-  protected truncate(granularity: Granularity, expr: string): string {
-    return `DATE_TRUNC('${granularity}', ${expr})`;
+  // `expr` renders the operand each time it is called: a dialect that needs the operand twice calls it
+  // twice, so that a `?` placeholder inside is bound twice (a `$n` could be repeated, a `?` cannot).
+  protected truncate(granularity: Granularity, expr: () => string): string {
+    return `DATE_TRUNC('${granularity}', ${expr()})`;
   }
 
-  protected abstract datePart(part: DatePart, expr: string): string;
+  protected abstract datePart(part: DatePart, expr: () => string): string;
 
   protected like(expr: string, pattern: string, negate: boolean): string {
     return `${expr} ${negate ? 'NOT ILIKE' : 'ILIKE'} ${pattern} ESCAPE '!'`;
@@ -76,6 +78,15 @@ export abstract class Dialect {
     if (s.with?.length) {
       const ctes = s.with.map((cte) => `${this.quoteIdentifier(cte.name)} AS (${this.selectOrUnion(cte.select, sink)})`);
       parts.push(`WITH ${ctes.join(', ')}`);
+    }
+    if (s.orderBy?.length && !this.supportsNullsLast) {
+      // Emulating NULLS LAST takes an expression over the output columns, which MySQL accepts only
+      // as columns of a derived table (not as aliases of aggregates): order the wrapped query.
+      const inner = this.select({ ...s, with: [], orderBy: [], limit: undefined }, sink);
+      parts.push(`SELECT * FROM (${inner}) AS ${this.quoteIdentifier('ordered')}`);
+      parts.push(`ORDER BY ${s.orderBy.flatMap((o) => this.orderItem(o, sink)).join(', ')}`);
+      if (s.limit !== undefined) parts.push(this.limit(s.limit));
+      return parts.join('\n');
     }
     const items = s.items.map((item) => `${this.expr(item.expr, sink)} AS ${this.quoteIdentifier(item.alias)}`);
     parts.push(`SELECT ${s.distinct ? 'DISTINCT ' : ''}${items.join(', ')}`);
@@ -153,9 +164,9 @@ export abstract class Dialect {
       case 'toTimeZone':
         return this.toTimeZone(this.expr(e.expr, sink), this.placeholder(sink.add(e.timezone)));
       case 'truncate':
-        return this.truncate(e.granularity, this.expr(e.expr, sink));
+        return this.truncate(e.granularity, () => this.expr(e.expr, sink));
       case 'datePart':
-        return this.datePart(e.part, this.expr(e.expr, sink));
+        return this.datePart(e.part, () => this.expr(e.expr, sink));
       case 'paren':
         return `(${this.expr(e.expr, sink)})`;
       case 'literal':

@@ -1,4 +1,4 @@
-SELECT CAST(EXTRACT(ISODOW FROM "orders".created_at) AS INTEGER) AS "created_at.day_of_week", CAST(EXTRACT(QUARTER FROM "orders".created_at) AS INTEGER) AS "created_at.quarter_of_year", COUNT(*) AS "order_count"
+SELECT CAST(EXTRACT(ISODOW FROM ("orders".created_at)) AS INTEGER) AS "created_at.day_of_week", CAST(EXTRACT(QUARTER FROM ("orders".created_at)) AS INTEGER) AS "created_at.quarter_of_year", COUNT(*) AS "order_count"
 FROM shop.orders AS "orders"
 WHERE ("orders".ship_region) = $1
 GROUP BY 1, 2

@@ -1,4 +1,4 @@
-SELECT DAYOFWEEKISO("orders".created_at) AS "created_at.day_of_week", QUARTER("orders".created_at) AS "created_at.quarter_of_year", COUNT(*) AS "order_count"
+SELECT DAYOFWEEKISO(("orders".created_at)) AS "created_at.day_of_week", QUARTER(("orders".created_at)) AS "created_at.quarter_of_year", COUNT(*) AS "order_count"
 FROM shop.orders AS "orders"
 WHERE ("orders".ship_region) = ?
 GROUP BY 1, 2

@@ -1,10 +1,10 @@
 WITH "g0" AS (SELECT "k"."d0" AS "d0", SUM("orders".amount) AS "m0"
-FROM (SELECT DISTINCT "orders".status AS "d0", ("orders".id) AS "row_key"
+FROM (SELECT DISTINCT ("orders".status) AS "d0", ("orders".id) AS "row_key"
 FROM shop.orders AS "orders"
 LEFT JOIN shop.order_items AS "order_items" ON ("order_items".order_id) = ("orders".id)
 WHERE ("orders".ship_region) = $1) AS "k"
 LEFT JOIN shop.orders AS "orders" ON ("orders".id) = "k"."row_key"
-GROUP BY 1), "g1" AS (SELECT "orders".status AS "d0", SUM("order_items".quantity) AS "m0"
+GROUP BY 1), "g1" AS (SELECT ("orders".status) AS "d0", SUM("order_items".quantity) AS "m0"
 FROM shop.orders AS "orders"
 LEFT JOIN shop.order_items AS "order_items" ON ("order_items".order_id) = ("orders".id)
 WHERE ("orders".ship_region) = $2

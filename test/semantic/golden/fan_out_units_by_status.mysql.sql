@@ -1,10 +1,10 @@
 WITH `g0` AS (SELECT `k`.`d0` AS `d0`, SUM(`orders`.amount) AS `m0`
-FROM (SELECT DISTINCT `orders`.status AS `d0`, (`orders`.id) AS `row_key`
+FROM (SELECT DISTINCT (`orders`.status) AS `d0`, (`orders`.id) AS `row_key`
 FROM shop.orders AS `orders`
 LEFT JOIN shop.order_items AS `order_items` ON (`order_items`.order_id) = (`orders`.id)
 WHERE (`orders`.ship_region) = ?) AS `k`
 LEFT JOIN shop.orders AS `orders` ON (`orders`.id) = `k`.`row_key`
-GROUP BY 1), `g1` AS (SELECT `orders`.status AS `d0`, SUM(`order_items`.quantity) AS `m0`
+GROUP BY 1), `g1` AS (SELECT (`orders`.status) AS `d0`, SUM(`order_items`.quantity) AS `m0`
 FROM shop.orders AS `orders`
 LEFT JOIN shop.order_items AS `order_items` ON (`order_items`.order_id) = (`orders`.id)
 WHERE (`orders`.ship_region) = ?
@@ -13,10 +13,10 @@ FROM `g0` AS `g0`
 UNION
 SELECT `g1`.`d0` AS `d0`
 FROM `g1` AS `g1`)
-SELECT `spine`.`d0` AS `status`, `g0`.`m0` AS `revenue`, `g1`.`m0` AS `order_items.units`
+SELECT * FROM (SELECT `spine`.`d0` AS `status`, `g0`.`m0` AS `revenue`, `g1`.`m0` AS `order_items.units`
 FROM `spine` AS `spine`
 LEFT JOIN `g0` AS `g0` ON `spine`.`d0` <=> `g0`.`d0`
-LEFT JOIN `g1` AS `g1` ON `spine`.`d0` <=> `g1`.`d0`
+LEFT JOIN `g1` AS `g1` ON `spine`.`d0` <=> `g1`.`d0`) AS `ordered`
 ORDER BY CASE WHEN `revenue` IS NULL THEN 1 ELSE 0 END, `revenue` DESC, CASE WHEN `status` IS NULL THEN 1 ELSE 0 END, `status` ASC
 LIMIT 5000
 -- params: ["Europe","Europe"]

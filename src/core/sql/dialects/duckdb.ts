@@ -19,12 +19,12 @@ export class DuckDbDialect extends Dialect {
     return `timezone(${timezone}, timezone('UTC', CAST(${expr} AS TIMESTAMP)))`;
   }
 
-  protected override truncate(granularity: Parameters<Dialect['truncate']>[0], expr: string): string {
+  protected override truncate(granularity: Parameters<Dialect['truncate']>[0], expr: () => string): string {
     // DuckDB returns a DATE when truncating a DATE; a timestamp keeps results alike across engines.
-    return `CAST(DATE_TRUNC('${granularity}', ${expr}) AS TIMESTAMP)`;
+    return `CAST(DATE_TRUNC('${granularity}', ${expr()}) AS TIMESTAMP)`;
   }
 
-  protected datePart(part: DatePart, expr: string): string {
-    return `CAST(${PARTS[part]}(${expr}) AS INTEGER)`;
+  protected datePart(part: DatePart, expr: () => string): string {
+    return `CAST(${PARTS[part]}(${expr()}) AS INTEGER)`;
   }
 }

@@ -19,7 +19,7 @@ export class PostgresDialect extends Dialect {
     return `((${expr}) AT TIME ZONE 'UTC' AT TIME ZONE ${timezone})`;
   }
 
-  protected datePart(part: DatePart, expr: string): string {
-    return `CAST(EXTRACT(${PARTS[part]} FROM ${expr}) AS INTEGER)`;
+  protected datePart(part: DatePart, expr: () => string): string {
+    return `CAST(EXTRACT(${PARTS[part]} FROM ${expr()}) AS INTEGER)`;
   }
 }

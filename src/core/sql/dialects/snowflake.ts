@@ -26,12 +26,12 @@ export class SnowflakeDialect extends Dialect {
     return `CONVERT_TIMEZONE('UTC', ${timezone}, ${expr})`;
   }
 
-  protected override truncate(granularity: Parameters<Dialect['truncate']>[0], expr: string): string {
+  protected override truncate(granularity: Parameters<Dialect['truncate']>[0], expr: () => string): string {
     // WEEK follows the session's WEEK_START; the driver sets it to 1 (Monday) for ISO weeks.
-    return `CAST(DATE_TRUNC('${granularity.toUpperCase()}', ${expr}) AS TIMESTAMP_NTZ)`;
+    return `CAST(DATE_TRUNC('${granularity.toUpperCase()}', ${expr()}) AS TIMESTAMP_NTZ)`;
   }
 
-  protected datePart(part: DatePart, expr: string): string {
-    return `${PARTS[part]}(${expr})`;
+  protected datePart(part: DatePart, expr: () => string): string {
+    return `${PARTS[part]}(${expr()})`;
   }
 }

@@ -1,0 +1,145 @@
+// DuckDB driver (embedded). Read-only by construction:
+// - the file is opened with access_mode=READ_ONLY, external access off (no files, no network, no
+//   ATTACH of other files), extension autoload/autoinstall off, and the configuration locked so that
+//   a statement cannot `SET` any of it back;
+// - exactly one statement, and only a SELECT or EXPLAIN one (statement types checked after parsing);
+// - every run gets its own connection, closed afterwards, so temporary tables, variables and prepared
+//   statements cannot reach the next run;
+// - a timer interrupts the connection past the time limit.
+// A file another process is writing cannot be opened read-only at the same time: loaders close first.
+import {
+  DuckDBConnection,
+  DuckDBInstance,
+  type DuckDBPreparedStatement,
+  type DuckDBResult,
+  type DuckDBValue,
+  StatementType,
+} from '@duckdb/node-api';
+import { duckDbConverter } from './duckdb-values.js';
+import { queryFailed, readOnlyRefused, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
+import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames } from './run-support.js';
+import { groupSchemaRows } from './schema-rows.js';
+import type { ColumnInfo, ConnectionConfig, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+
+type DuckDbConfig = Extract<ConnectionConfig, { engine: 'duckdb' }>;
+
+const ENGINE = 'DuckDB';
+
+/** Settings applied when the file is opened; lock_configuration makes them final. */
+export const DUCKDB_READ_ONLY_SETTINGS: Readonly<Record<string, string>> = {
+  access_mode: 'READ_ONLY',
+  enable_external_access: 'false',
+  autoload_known_extensions: 'false',
+  autoinstall_known_extensions: 'false',
+  allow_community_extensions: 'false',
+  lock_configuration: 'true',
+};
+
+const ALLOWED_STATEMENTS = new Set<StatementType>([StatementType.SELECT, StatementType.EXPLAIN]);
+
+const SCHEMA_SQL = `
+  select schema_name as schema, table_name as name, column_name, data_type as column_type
+  from duckdb_columns()
+  where not internal and database_name = current_database()
+    and schema_name not in ('information_schema', 'pg_catalog')
+  order by schema_name, table_name, column_index`;
+
+export class DuckDbWarehouse implements Warehouse {
+  readonly engine = 'duckdb' as const;
+  private instance: Promise<DuckDBInstance> | undefined;
+
+  constructor(private readonly config: DuckDbConfig) {}
+
+  async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
+    checkRunOptions(ENGINE, options);
+    const startedAt = performance.now();
+    const connection = await this.connect();
+    let interrupted = false;
+    // DuckDB has no server-side statement timeout: the timer is the limit.
+    const timer = setTimeout(() => {
+      interrupted = true;
+      connection.interrupt();
+    }, options.timeoutMs);
+    let prepared: DuckDBPreparedStatement | undefined;
+    try {
+      prepared = await prepareOne(connection, sql);
+      prepared.bind(params as DuckDBValue[]);
+      const result = await prepared.stream();
+      const { columns, rows } = await readRows(result, options.maxRows + 1);
+      if (interrupted) throw timedOut(ENGINE, options.timeoutMs);
+      return buildResult(columns, rows, options.maxRows, startedAt);
+    } catch (error) {
+      throw translate(error, options.timeoutMs, interrupted);
+    } finally {
+      clearTimeout(timer);
+      prepared?.destroySync();
+      connection.closeSync();
+    }
+  }
+
+  async schema(): Promise<SchemaTable[]> {
+    const result = await this.run(SCHEMA_SQL, [], SCHEMA_RUN_OPTIONS);
+    return groupSchemaRows(result.rows);
+  }
+
+  async close(): Promise<void> {
+    const instance = this.instance;
+    this.instance = undefined;
+    if (instance) (await instance.catch(() => undefined))?.closeSync();
+  }
+
+  private async connect(): Promise<DuckDBConnection> {
+    this.instance ??= DuckDBInstance.create(this.config.path, { ...DUCKDB_READ_ONLY_SETTINGS });
+    try {
+      return await (await this.instance).connect();
+    } catch (error) {
+      // A failed open is not cached: the file may appear (or its writer close) later.
+      this.instance = undefined;
+      throw unreachable(ENGINE, messageOf(error));
+    }
+  }
+}
+
+/** Parses the SQL and prepares it only when it is exactly one allowed statement. */
+async function prepareOne(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
+  const extracted = await connection.extractStatements(sql);
+  if (extracted.count !== 1) {
+    throw statementRefused(ENGINE, extracted.count === 0 ? 'no statement to run' : 'only one statement can run at a time');
+  }
+  const prepared = await extracted.prepare(0);
+  if (!ALLOWED_STATEMENTS.has(prepared.statementType)) {
+    prepared.destroySync();
+    throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, SHOW, DESCRIBE, EXPLAIN)');
+  }
+  return prepared;
+}
+
+/** Reads chunk by chunk until `limit` rows are kept; the rest of the result is never fetched. */
+async function readRows(result: DuckDBResult, limit: number): Promise<{ columns: ColumnInfo[]; rows: WarehouseValue[][] }> {
+  const names = uniqueNames(result.columnNames());
+  const types = result.columnTypes();
+  const columns = names.map((name, i) => ({ name, type: types[i]!.toString().toUpperCase() }));
+  const converters = types.map((type) => duckDbConverter(type.typeId));
+  const rows: WarehouseValue[][] = [];
+  while (rows.length < limit) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    for (const values of chunk.getRows()) {
+      if (rows.length >= limit) break;
+      rows.push(values.map((v, i) => converters[i]!(v)));
+    }
+  }
+  return { columns, rows };
+}
+
+function translate(error: unknown, timeoutMs: number, interrupted: boolean): WarehouseError {
+  if (error instanceof WarehouseError) return error;
+  if (interrupted) return timedOut(ENGINE, timeoutMs);
+  const message = messageOf(error);
+  if (/read-only mode|read only mode|attached in read-only/i.test(message)) return readOnlyRefused(ENGINE, message);
+  return queryFailed(ENGINE, message);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

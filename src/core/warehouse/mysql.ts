@@ -1,0 +1,226 @@
+// MySQL / MariaDB driver. Read-only by construction:
+// - one statement only (`multipleStatements: false`) and no LOAD DATA LOCAL (`-LOCAL_FILES`);
+// - `SET SESSION TRANSACTION READ ONLY` as well as `START TRANSACTION READ ONLY`: DDL commits the
+//   open transaction implicitly and would then run in a fresh one, which the session setting keeps
+//   read-only too;
+// - the statement is prepared first and refused unless it returns columns, which stops what a
+//   read-only transaction lets through: `SELECT … INTO OUTFILE/DUMPFILE` (a file on the server),
+//   `SELECT … INTO @var`, `SET`, `DO`, `CALL`, `LOCK TABLES`;
+// - a session time limit (`max_statement_time` on MariaDB, `max_execution_time` on MySQL), ROLLBACK,
+//   `RELEASE_ALL_LOCKS()` and COM_RESET_CONNECTION before the connection goes back to the pool.
+// The user should still be minimal: SUPER can change global variables and FILE can read server
+// files with LOAD_FILE() inside a SELECT.
+import mysql, { type FieldPacket, type PoolConnection } from 'mysql2';
+import { queryFailed, readOnlyRefused, scrubSecrets, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
+import { mysqlConverter, mysqlTypeName } from './mysql-values.js';
+import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
+import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames, Watchdog, WATCHDOG_SLACK_MS } from './run-support.js';
+import { groupSchemaRows } from './schema-rows.js';
+import type { ColumnInfo, ConnectionConfig, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+
+type MysqlConfig = Extract<ConnectionConfig, { engine: 'mysql' }>;
+
+const ENGINE = 'MySQL';
+
+// When more rows than needed are still arriving, how long to drain them before dropping the
+// connection instead (dropping costs a reconnect; draining a small overshoot is cheaper).
+const DRAIN_GRACE_MS = 100;
+
+const SCHEMA_SQL = `
+  select c.table_schema as \`schema\`, c.table_name as name, c.column_name, upper(c.data_type) as column_type
+  from information_schema.columns c
+  where c.table_schema not in ('mysql', 'information_schema', 'performance_schema', 'sys')
+  order by c.table_schema, c.table_name, c.ordinal_position`;
+
+// Server error numbers with a meaning of their own.
+const ER_READ_ONLY_TRANSACTION = 1792;
+const ER_QUERY_INTERRUPTED = 1317;
+const ER_STATEMENT_TIMEOUT_MARIADB = 1969;
+const ER_QUERY_TIMEOUT_MYSQL = 3024;
+const ER_OPTION_PREVENTS_STATEMENT = 1290;
+
+type PreparedStatement = { columns: FieldPacket[]; execute(params: unknown[]): mysql.Query; close(): void };
+
+export class MysqlWarehouse implements Warehouse {
+  readonly engine = 'mysql' as const;
+  private readonly pool: mysql.Pool;
+  private readonly connectionOptions: mysql.ConnectionOptions;
+  private isMariaDb: boolean | undefined;
+
+  constructor(
+    private readonly config: MysqlConfig,
+    options: PoolOptions = {},
+  ) {
+    this.connectionOptions = {
+      host: config.host,
+      port: config.port ?? 3306,
+      database: config.database,
+      user: config.user,
+      password: config.password,
+      ssl: config.ssl ? {} : undefined,
+      multipleStatements: false,
+      flags: ['-LOCAL_FILES'],
+      // Text for dates, BIGINT and DECIMAL: no JS Date in the local time zone, no precision lost.
+      dateStrings: true,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      // Arrays keep every column, even when two share a name.
+      rowsAsArray: true,
+      connectTimeout: 10_000,
+    };
+    this.pool = mysql.createPool({ ...this.connectionOptions, connectionLimit: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
+  }
+
+  async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
+    checkRunOptions(ENGINE, options);
+    const startedAt = performance.now();
+    const connection = await this.connect();
+    let usable = true;
+    const watchdog = new Watchdog(options.timeoutMs + WATCHDOG_SLACK_MS, () => {
+      usable = false;
+      this.killQuery(connection.threadId);
+      connection.destroy();
+    });
+    try {
+      await this.startReadOnly(connection, options.timeoutMs);
+      const statement = await call<PreparedStatement>((cb) => connection.prepare(sql, cb as never));
+      if (statement.columns.length === 0) {
+        throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN)');
+      }
+      const read = await readRows(connection, statement, [...params], options.maxRows + 1);
+      if (!read.complete) usable = false;
+      const names = uniqueNames(read.fields.map((f) => f.name));
+      const columns: ColumnInfo[] = read.fields.map((f, i) => ({ name: names[i]!, type: mysqlTypeName(f) }));
+      return buildResult(columns, read.rows, options.maxRows, startedAt);
+    } catch (error) {
+      throw this.translate(error, options.timeoutMs, watchdog.fired);
+    } finally {
+      watchdog.stop();
+      if (usable) await this.resetAndRelease(connection);
+      else connection.destroy();
+    }
+  }
+
+  async schema(): Promise<SchemaTable[]> {
+    const result = await this.run(SCHEMA_SQL, [], SCHEMA_RUN_OPTIONS);
+    return groupSchemaRows(result.rows);
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.pool.end(() => resolve()));
+  }
+
+  private async connect(): Promise<PoolConnection> {
+    try {
+      return await call<PoolConnection>((cb) => this.pool.getConnection(cb));
+    } catch (error) {
+      throw unreachable(ENGINE, scrubSecrets(messageOf(error), this.config.password));
+    }
+  }
+
+  private async startReadOnly(connection: PoolConnection, timeoutMs: number): Promise<void> {
+    if (this.isMariaDb === undefined) {
+      const [row] = await query<string[][]>(connection, 'SELECT VERSION()');
+      this.isMariaDb = /mariadb/i.test(row?.[0] ?? '');
+    }
+    // MariaDB counts in seconds (fractions allowed) and covers every statement; MySQL counts in
+    // milliseconds and covers SELECT only, which is all that can run here.
+    const limit = this.isMariaDb
+      ? `max_statement_time = ${(Math.ceil(timeoutMs) / 1000).toFixed(3)}`
+      : `max_execution_time = ${Math.ceil(timeoutMs)}`;
+    await query(connection, 'SET SESSION TRANSACTION READ ONLY');
+    await query(connection, `SET SESSION time_zone = '+00:00', SESSION ${limit}`);
+    await query(connection, 'START TRANSACTION READ ONLY');
+  }
+
+  /** Rolls back and resets the session (user variables, temporary tables, locks, settings). */
+  private async resetAndRelease(connection: PoolConnection): Promise<void> {
+    try {
+      await query(connection, 'ROLLBACK');
+      // Named locks (GET_LOCK) outlive transactions; COM_RESET_CONNECTION frees them on MySQL but
+      // not on every MariaDB version, so they are released explicitly.
+      await query(connection, 'SELECT RELEASE_ALL_LOCKS()');
+      await call<void>((cb) => connection.reset(cb as never));
+      connection.release();
+    } catch {
+      connection.destroy();
+    }
+  }
+
+  /** Stops the statement server-side, over a separate connection (the busy one cannot be used). */
+  private killQuery(threadId: number): void {
+    const killer = mysql.createConnection(this.connectionOptions);
+    killer.on('error', () => undefined);
+    killer.query(`KILL QUERY ${Number(threadId)}`, () => killer.end());
+  }
+
+  private translate(error: unknown, timeoutMs: number, watchdogFired: boolean): WarehouseError {
+    if (error instanceof WarehouseError) return error;
+    if (watchdogFired) return timedOut(ENGINE, timeoutMs);
+    const errno = (error as { errno?: unknown }).errno;
+    const message = scrubSecrets(messageOf(error), this.config.password);
+    if (errno === ER_READ_ONLY_TRANSACTION || errno === ER_OPTION_PREVENTS_STATEMENT) return readOnlyRefused(ENGINE, message);
+    if (errno === ER_STATEMENT_TIMEOUT_MARIADB || errno === ER_QUERY_TIMEOUT_MYSQL || errno === ER_QUERY_INTERRUPTED) {
+      return timedOut(ENGINE, timeoutMs);
+    }
+    if ((error as { fatal?: unknown }).fatal === true) return unreachable(ENGINE, message);
+    return queryFailed(ENGINE, message);
+  }
+}
+
+interface ReadRows {
+  fields: FieldPacket[];
+  rows: WarehouseValue[][];
+  /** False when reading stopped before the server finished: the connection must then be dropped. */
+  complete: boolean;
+}
+
+/** Executes the prepared statement and keeps at most `limit` rows, converting them as they arrive. */
+function readRows(connection: PoolConnection, statement: PreparedStatement, params: unknown[], limit: number): Promise<ReadRows> {
+  return new Promise((resolve, reject) => {
+    const rows: WarehouseValue[][] = [];
+    let fields: FieldPacket[] = [];
+    let converters: ((value: unknown) => WarehouseValue)[] = [];
+    let drainTimer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const finish = (complete: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(drainTimer);
+      resolve({ fields, rows, complete });
+    };
+    const command = statement.execute(params);
+    command.on('fields', (packets: FieldPacket[]) => {
+      fields = packets;
+      converters = packets.map(mysqlConverter);
+    });
+    command.on('result', (row: unknown) => {
+      if (rows.length >= limit) return;
+      const values = Array.isArray(row) ? row : fields.map((f) => (row as Record<string, unknown>)[f.name]);
+      rows.push(values.map((v, i) => converters[i]!(v)));
+      // Enough rows: give the rest a moment to arrive, else stop reading and drop the connection.
+      if (rows.length >= limit) drainTimer = setTimeout(() => (connection.pause(), finish(false)), DRAIN_GRACE_MS);
+    });
+    command.on('error', (error: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(drainTimer);
+      reject(error);
+    });
+    command.on('end', () => finish(true));
+  });
+}
+
+function query<T = unknown>(connection: PoolConnection, sql: string): Promise<T> {
+  return call<T>((cb) => connection.query(sql, cb as never));
+}
+
+function call<T>(start: (cb: (err: unknown, value: T) => void) => unknown): Promise<T> {
+  return new Promise((resolve, reject) => {
+    start((err, value) => (err ? reject(err) : resolve(value)));
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

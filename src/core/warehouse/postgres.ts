@@ -1,0 +1,199 @@
+// PostgreSQL driver. Read-only by construction:
+// - the user's SQL goes through pg-cursor, i.e. the extended protocol (Parse/Bind/Execute), which
+//   accepts exactly one statement: `SELECT 1; DELETE …` is refused by the server itself;
+// - it runs inside `BEGIN READ ONLY`, always rolled back, with `SET LOCAL statement_timeout`;
+// - before a connection goes back to the pool, `DISCARD ALL` (plus an explicit advisory unlock) drops
+//   whatever session state the statement could have left (prepared statements, advisory locks…).
+// - statements that return no rows (COPY, PREPARE, LOCK, SET, DO, CALL…) are refused before they run.
+// The role used should still be minimal (no superuser, no pg_write_server_files): functions such as
+// lo_export() write to the server's disk from inside a SELECT, read-only transaction or not.
+import pg from 'pg';
+import Cursor, { type CursorResult } from 'pg-cursor';
+import { queryFailed, readOnlyRefused, scrubSecrets, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
+import { describeStatement } from './postgres-describe.js';
+import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
+import { pgTypes } from './postgres-values.js';
+import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames, Watchdog, WATCHDOG_SLACK_MS } from './run-support.js';
+import { groupSchemaRows } from './schema-rows.js';
+import type { ColumnInfo, ConnectionConfig, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+
+type PostgresConfig = Extract<ConnectionConfig, { engine: 'postgres' }>;
+
+const ENGINE = 'PostgreSQL';
+const READ_BATCH = 500;
+
+const SCHEMA_SQL = `
+  select n.nspname as schema, c.relname as name, a.attname as column_name,
+         pg_catalog.upper(pg_catalog.format_type(a.atttypid, null)) as column_type
+  from pg_catalog.pg_class c
+  join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+  join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+  where c.relkind in ('r', 'v', 'm', 'p', 'f')
+    and n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')
+    and n.nspname not like 'pg\\_temp\\_%' and n.nspname not like 'pg\\_toast\\_temp\\_%'
+    and pg_catalog.has_table_privilege(c.oid, 'SELECT')
+  order by 1, 2, a.attnum`;
+
+// SQLSTATEs with a meaning of their own; everything else is the user's SQL failing.
+const READ_ONLY_VIOLATION = '25006';
+const QUERY_CANCELED = '57014';
+const SYNTAX_ERROR = '42601';
+
+export class PostgresWarehouse implements Warehouse {
+  readonly engine = 'postgres' as const;
+  private readonly pool: pg.Pool;
+  private readonly clientConfig: pg.ClientConfig;
+  private readonly typeNames = new Map<number, string>();
+
+  constructor(
+    private readonly config: PostgresConfig,
+    options: PoolOptions = {},
+  ) {
+    this.clientConfig = {
+      host: config.host,
+      port: config.port ?? 5432,
+      database: config.database,
+      user: config.user,
+      password: config.password,
+      ssl: config.ssl ? true : undefined,
+      application_name: 'analytics-warehouse',
+      connectionTimeoutMillis: 10_000,
+    };
+    this.pool = new pg.Pool({
+      ...this.clientConfig,
+      max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+      idleTimeoutMillis: 30_000,
+      // Per-pool parsers: the global pg type parsers are shared with the metadata store.
+      types: pgTypes,
+    });
+    // An idle connection dropped by the server must not crash the process; the pool replaces it.
+    this.pool.on('error', () => undefined);
+  }
+
+  async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
+    checkRunOptions(ENGINE, options);
+    const startedAt = performance.now();
+    const client = await this.connect();
+    let cursor: Cursor | undefined;
+    // The server-side limit should fire first; the watchdog cancels from outside if it does not
+    // (for example when the statement itself changed statement_timeout).
+    const watchdog = new Watchdog(options.timeoutMs + WATCHDOG_SLACK_MS, () => {
+      if (cursor) sendCancel(this.clientConfig, client, cursor);
+    });
+    try {
+      await client.query(
+        `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.ceil(options.timeoutMs)}; ` +
+          `SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL IntervalStyle = 'iso_8601'; SET LOCAL TimeZone = 'UTC'`,
+      );
+      if ((await describeStatement(client, sql)) === 'no-rows') {
+        throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN)');
+      }
+      cursor = client.query(new Cursor(sql, params, { rowMode: 'array', types: pgTypes }));
+      const { rows, fields } = await readRows(cursor, options.maxRows + 1);
+      await cursor.close();
+      const columns = await this.columnsOf(client, fields);
+      return buildResult(columns, rows as WarehouseValue[][], options.maxRows, startedAt);
+    } catch (error) {
+      throw this.translate(error, options.timeoutMs, watchdog.fired);
+    } finally {
+      watchdog.stop();
+      await this.resetAndRelease(client, !watchdog.fired);
+    }
+  }
+
+  async schema(): Promise<SchemaTable[]> {
+    const result = await this.run(SCHEMA_SQL, [], SCHEMA_RUN_OPTIONS);
+    return groupSchemaRows(result.rows);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private async connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      throw unreachable(ENGINE, scrubSecrets(messageOf(error), this.config.password));
+    }
+  }
+
+  /** Rolls back and wipes the session; a connection that cannot be wiped is destroyed instead. */
+  private async resetAndRelease(client: pg.PoolClient, usable: boolean): Promise<void> {
+    if (!usable) {
+      // After the watchdog cancelled, the protocol state is uncertain: a fresh connection is cheaper than doubt.
+      client.release(true);
+      return;
+    }
+    try {
+      await client.query('ROLLBACK');
+      await client.query('DISCARD ALL');
+      await client.query('SELECT pg_catalog.pg_advisory_unlock_all()');
+      client.release();
+    } catch (error) {
+      client.release(error instanceof Error ? error : true);
+    }
+  }
+
+  /** Column types as PostgreSQL names them, looked up once per type OID. */
+  private async columnsOf(client: pg.PoolClient, fields: CursorResult['fields']): Promise<ColumnInfo[]> {
+    const unknown = [...new Set(fields.map((f) => f.dataTypeID).filter((oid) => !this.typeNames.has(oid)))];
+    if (unknown.length > 0) {
+      const found = await client.query<{ oid: number; name: string }>(
+        'select t.oid::int4 as oid, pg_catalog.upper(pg_catalog.format_type(t.oid, null)) as name ' +
+          'from pg_catalog.pg_type t where t.oid = any($1::oid[])',
+        [unknown],
+      );
+      for (const row of found.rows) this.typeNames.set(row.oid, row.name);
+    }
+    const names = uniqueNames(fields.map((f) => f.name));
+    return fields.map((f, i) => ({ name: names[i]!, type: this.typeNames.get(f.dataTypeID) ?? 'UNKNOWN' }));
+  }
+
+  private translate(error: unknown, timeoutMs: number, watchdogFired: boolean): WarehouseError {
+    if (error instanceof WarehouseError) return error;
+    if (watchdogFired) return timedOut(ENGINE, timeoutMs);
+    const code = (error as { code?: unknown }).code;
+    const message = scrubSecrets(messageOf(error), this.config.password);
+    if (code === READ_ONLY_VIOLATION) return readOnlyRefused(ENGINE, message);
+    if (code === QUERY_CANCELED) return timedOut(ENGINE, timeoutMs);
+    if (code === SYNTAX_ERROR && /multiple commands/.test(message)) {
+      return statementRefused(ENGINE, 'only one statement can run at a time');
+    }
+    if (typeof code === 'string' && /^(08|57P|53)/.test(code)) return unreachable(ENGINE, message);
+    if (typeof code !== 'string' && /ECONN|ETIMEDOUT|terminated|Connection/i.test(message)) return unreachable(ENGINE, message);
+    return queryFailed(ENGINE, message);
+  }
+}
+
+/** Reads up to `limit` rows through the cursor, in batches, so that a huge result is never fetched. */
+function readRows(cursor: Cursor, limit: number): Promise<{ rows: unknown[][]; fields: CursorResult['fields'] }> {
+  const rows: unknown[][] = [];
+  let fields: CursorResult['fields'] = [];
+  return new Promise((resolve, reject) => {
+    const next = () => {
+      cursor.read(Math.min(READ_BATCH, limit - rows.length), (err, batch: unknown[], result) => {
+        if (err) return reject(err);
+        // Once the cursor is exhausted it answers without a result: keep the fields seen before.
+        if (result?.fields) fields = result.fields;
+        for (const row of batch) rows.push(row as unknown[]);
+        if (batch.length === 0 || rows.length >= limit) return resolve({ rows, fields });
+        next();
+      });
+    };
+    next();
+  });
+}
+
+/**
+ * Asks the server to cancel what `client` is running, over a separate connection (the protocol's
+ * CancelRequest). pg implements it but does not declare it in its types.
+ */
+function sendCancel(config: pg.ClientConfig, client: pg.PoolClient, running: Cursor): void {
+  const canceller = new pg.Client(config) as unknown as { cancel(target: pg.PoolClient, query: unknown): void };
+  canceller.cancel(client, running);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

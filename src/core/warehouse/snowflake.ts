@@ -1,0 +1,146 @@
+// Snowflake driver. The SDK is large and most installations never use it, so it is imported on the
+// first run only. Snowflake has no read-only transaction: every run opens its own session (nothing
+// a statement leaves in it reaches another run), sets one statement per call, a time limit and
+// autocommit off, runs the statement and rolls back. The role in the connection must be minimal
+// (USAGE and SELECT only): DDL commits by itself and no session setting prevents it.
+import type { Column, Connection, RowStatement } from 'snowflake-sdk';
+import { queryFailed, scrubSecrets, timedOut, unreachable, WarehouseError } from './errors.js';
+import type { PoolOptions } from './pool-options.js';
+import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames, Watchdog, WATCHDOG_SLACK_MS } from './run-support.js';
+import { groupSchemaRows } from './schema-rows.js';
+import { snowflakeConnectionOptions, snowflakeSessionSql, type SnowflakeConfig } from './snowflake-options.js';
+import { snowflakeConverter, snowflakeTypeName } from './snowflake-values.js';
+import type { ColumnInfo, RunOptions, RunResult, SchemaTable, Warehouse } from './types.js';
+
+const ENGINE = 'Snowflake';
+
+// Snowflake's "statement reached its statement or warehouse timeout" error number.
+const STATEMENT_TIMEOUT = '000630';
+
+const SCHEMA_SQL = `
+  select table_schema as "schema", table_name as "name", column_name as "column_name", data_type as "column_type"
+  from information_schema.columns
+  where table_schema <> 'INFORMATION_SCHEMA'
+  order by table_schema, table_name, ordinal_position`;
+
+type Sdk = typeof import('snowflake-sdk');
+let sdk: Promise<Sdk> | undefined;
+
+function loadSdk(): Promise<Sdk> {
+  sdk ??= import('snowflake-sdk').then((module) => {
+    const loaded = ((module as { default?: Sdk }).default ?? module) as Sdk;
+    loaded.configure({ logLevel: 'ERROR' });
+    return loaded;
+  });
+  return sdk;
+}
+
+export class SnowflakeWarehouse implements Warehouse {
+  readonly engine = 'snowflake' as const;
+
+  constructor(
+    private readonly config: SnowflakeConfig,
+    // Sessions are not pooled (see above); the option is accepted for a uniform constructor.
+    _options: PoolOptions = {},
+  ) {}
+
+  async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
+    checkRunOptions(ENGINE, options);
+    const startedAt = performance.now();
+    const connection = await this.connect();
+    let running: RowStatement | undefined;
+    const watchdog = new Watchdog(options.timeoutMs + WATCHDOG_SLACK_MS, () => running?.cancel());
+    try {
+      await execute(connection, snowflakeSessionSql(options.timeoutMs), []);
+      const { statement, rows } = await streamRows(connection, sql, params, options.maxRows + 1, (s) => (running = s));
+      const sdkColumns = statement.getColumns() ?? [];
+      const names = uniqueNames(sdkColumns.map((c) => c.getName()));
+      const columns: ColumnInfo[] = sdkColumns.map((c, i) => ({ name: names[i]!, type: typeOf(c) }));
+      const converters = sdkColumns.map((c) => snowflakeConverter(c.getType()));
+      const values = rows.map((row) => row.map((v, i) => converters[i]!(v)));
+      await execute(connection, 'ROLLBACK', []);
+      return buildResult(columns, values, options.maxRows, startedAt);
+    } catch (error) {
+      throw this.translate(error, options.timeoutMs, watchdog.fired);
+    } finally {
+      watchdog.stop();
+      connection.destroy(() => undefined);
+    }
+  }
+
+  async schema(): Promise<SchemaTable[]> {
+    const result = await this.run(SCHEMA_SQL, [], SCHEMA_RUN_OPTIONS);
+    return groupSchemaRows(result.rows);
+  }
+
+  async close(): Promise<void> {
+    // Nothing is kept open between runs.
+  }
+
+  private async connect(): Promise<Connection> {
+    const snowflake = await loadSdk();
+    try {
+      return await snowflake.createConnection(snowflakeConnectionOptions(this.config)).connectAsync();
+    } catch (error) {
+      throw unreachable(ENGINE, scrubSecrets(messageOf(error), this.config.password));
+    }
+  }
+
+  private translate(error: unknown, timeoutMs: number, watchdogFired: boolean): WarehouseError {
+    if (error instanceof WarehouseError) return error;
+    const message = scrubSecrets(messageOf(error), this.config.password);
+    const code = String((error as { code?: unknown }).code ?? '');
+    if (watchdogFired || code === STATEMENT_TIMEOUT || code === '630') return timedOut(ENGINE, timeoutMs);
+    if ((error as { isFatal?: unknown }).isFatal === true) return unreachable(ENGINE, message);
+    return queryFailed(ENGINE, message);
+  }
+}
+
+function typeOf(column: Column): string {
+  return snowflakeTypeName(column.getType(), column.getPrecision(), column.getScale());
+}
+
+function execute(connection: Connection, sqlText: string, binds: readonly unknown[]): Promise<RowStatement> {
+  return new Promise((resolve, reject) => {
+    connection.execute({
+      sqlText,
+      binds: binds as never,
+      parameters: { MULTI_STATEMENT_COUNT: 1 },
+      complete: (error, statement) => (error ? reject(error) : resolve(statement)),
+    });
+  });
+}
+
+/** Streams at most `limit` rows; the SDK fetches result chunks only as the stream asks for them. */
+function streamRows(
+  connection: Connection,
+  sqlText: string,
+  binds: readonly unknown[],
+  limit: number,
+  started: (statement: RowStatement) => void,
+): Promise<{ statement: RowStatement; rows: unknown[][] }> {
+  return new Promise((resolve, reject) => {
+    const statement = connection.execute({
+      sqlText,
+      binds: binds as never,
+      streamResult: true,
+      parameters: { MULTI_STATEMENT_COUNT: 1 },
+      complete: (error, stmt) => {
+        if (error) return reject(error);
+        const rows: unknown[][] = [];
+        const total = stmt.getNumRows?.() ?? limit;
+        if (total === 0) return resolve({ statement: stmt, rows });
+        stmt
+          .streamRows({ start: 0, end: Math.min(limit, total) - 1 })
+          .on('error', reject)
+          .on('data', (row: unknown[]) => rows.push(row))
+          .on('end', () => resolve({ statement: stmt, rows }));
+      },
+    });
+    started(statement);
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
