@@ -25,6 +25,7 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY migrations ./migrations
+COPY demo ./demo
 COPY bin ./bin
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -1,11 +1,13 @@
 // `npm run bench [section…]`: every benchmark of the service, or the named sections
 // (platform, compile, cml, demo). Each section prints its own figures and targets.
+import { benchCml } from './cml-bench.js';
 import { benchCompile } from './compile-bench.js';
 import { benchDemo } from './demo-bench.js';
 import { benchPlatform } from './platform-bench.js';
 import { demoModel } from '../test/semantic/fixture.js';
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
+  cml: benchCml,
   compile: () => benchCompile(demoModel(), 'demo model'),
   demo: benchDemo,
   platform: benchPlatform,

@@ -3,6 +3,7 @@
 import type { Services } from './services.js';
 import { hashPassword } from './identity/passwords.js';
 import { randomUrlToken } from './identity/tokens.js';
+import { setUpDemo } from './demo-setup.js';
 import { membersRepo } from './store/members-repo.js';
 
 export interface BootstrapResult {
@@ -13,6 +14,8 @@ export interface BootstrapResult {
   adminEmail: string;
   /** Only when it was generated here: shown once, never stored in clear. */
   generatedPassword?: string;
+  /** The demo warehouse and model, when set up on this start. */
+  demo?: { warehouseFile: string; orders: number; elapsedMs: number };
 }
 
 export async function bootstrapDemo(services: Services): Promise<BootstrapResult> {
@@ -25,13 +28,15 @@ export async function bootstrapDemo(services: Services): Promise<BootstrapResult
   const passwordHash = await hashPassword(config.admin.password ?? generatedPassword!);
   // Inside the transaction every statement goes through `trx` (on PGlite, `db` would wait for the
   // connection the transaction holds).
-  return services.store.db.transaction().execute(async (trx) => {
+  const { workspaceId, userId } = await services.store.db.transaction().execute(async (trx) => {
     const members = membersRepo(trx);
     const workspace = await members.createWorkspace({ name: 'Demo', plan: 'team' });
     const existing = await members.findUserByEmail(adminEmail);
     const user = existing ?? (await members.createUser({ email: adminEmail, name: 'Admin', passwordHash }));
     if (existing) await members.setPassword(existing.id, passwordHash);
     await members.addMembership({ workspaceId: workspace.id, userId: user.id, role: 'luminary' });
-    return { created: true, empty: false, workspaceId: workspace.id, adminEmail, ...(generatedPassword ? { generatedPassword } : {}) };
+    return { workspaceId: workspace.id, userId: user.id };
   });
+  const demo = await setUpDemo(services, { workspaceId, userId, email: adminEmail });
+  return { created: true, empty: false, workspaceId, adminEmail, demo, ...(generatedPassword ? { generatedPassword } : {}) };
 }

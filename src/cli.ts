@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // The `svc` command: serve, migrate, users create, keys create|list|revoke.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatDiagnostic, validateDirectory } from './core/cml/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { AppError } from './core/errors.js';
 import { hashPassword } from './identity/passwords.js';
 import { randomUrlToken } from './identity/tokens.js';
+import { readModelDir } from './demo-setup.js';
 import { serve } from './main.js';
+import { ModelValidationError } from './modeling/model-service.js';
 import { openRuntime } from './runtime.js';
 import type { Services } from './services.js';
 import { KEY_SURFACES, PLANS, ROLES, type KeySurface, type Plan, type Role } from './store/schema.js';
@@ -20,6 +24,8 @@ const USAGE = `Usage: svc <command>
                [--workspace ID] [--expires-at ISO] [--scopes a,b]
   keys list    --email E [--workspace ID]
   keys revoke  --email E --id KEY_ID [--workspace ID]
+  model validate DIR                      check the CML files in DIR; prints file:line:col: severity CODE message
+  model deploy DIR --project SLUG --email E [--workspace ID] [--message M] [--pr-url URL]
 
 Configuration comes from the environment (see README).`;
 
@@ -39,13 +45,17 @@ async function main(argv: string[]): Promise<number> {
       'expires-at': { type: 'string' },
       scopes: { type: 'string' },
       id: { type: 'string' },
+      project: { type: 'string' },
+      message: { type: 'string' },
+      'pr-url': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const [command = 'serve', sub] = positionals;
+  const [command = 'serve', sub, target] = positionals;
   if (values.help || command === 'help') return print(USAGE, 0);
   const config = loadConfig();
 
+  if (command === 'model' && sub === 'validate' && target) return validateModel(target);
   if (command === 'serve') {
     await serve(config);
     return -1; // keeps running
@@ -59,7 +69,34 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'keys' && (sub === 'create' || sub === 'list' || sub === 'revoke')) {
     return withServices(config, (s) => keysCommand(s, sub, values));
   }
+  if (command === 'model' && sub === 'deploy' && target) return withServices(config, (s) => deployModel(s, target, values));
   return print(USAGE, 2);
+}
+
+async function validateModel(dir: string): Promise<number> {
+  const { files, diagnostics } = await validateDirectory(dir);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  for (const d of diagnostics) process.stdout.write(`${formatDiagnostic({ ...d, file: path.join(dir, d.file) })}\n`);
+  process.stdout.write(`${files.length} file(s), ${errors} error(s), ${diagnostics.length - errors} warning(s)\n`);
+  return errors ? 1 : 0;
+}
+
+async function deployModel(services: Services, dir: string, values: Options): Promise<number> {
+  const actor = await actorFor(services, need(values, 'email'), values.workspace as string | undefined);
+  const files = await readModelDir(dir);
+  try {
+    const deployment = await services.models.deploy(
+      { workspaceId: actor.workspace.id, userId: actor.user.id, email: need(values, 'email') },
+      need(values, 'project'),
+      files,
+      { message: values.message as string | undefined, prUrl: values['pr-url'] as string | undefined },
+    );
+    return print(`Deployed ${files.length} file(s) to ${values.project}; changed nodes: ${deployment.changed_nodes.join(', ') || 'none'}`, 0);
+  } catch (error) {
+    if (!(error instanceof ModelValidationError)) throw error;
+    for (const d of error.diagnostics) process.stdout.write(`${formatDiagnostic({ ...d, file: path.join(dir, d.file) })}\n`);
+    return print(error.message, 1);
+  }
 }
 
 type Options = Record<string, string | boolean | undefined>;

@@ -49,6 +49,12 @@ function printBanner(config: Config, port: number, tls: TlsMaterial | undefined,
   ];
   if (bootstrap.created) {
     lines.push('', `  Created workspace "Demo" (Team plan) with luminary ${bootstrap.adminEmail}.`);
+    if (bootstrap.demo) {
+      lines.push(
+        `  Demo warehouse: ${bootstrap.demo.orders.toLocaleString('en-US')} orders in ${bootstrap.demo.warehouseFile} (DuckDB, connection "warehouse"),`,
+        `  demo model deployed as project "demo" (${(bootstrap.demo.elapsedMs / 1000).toFixed(1)} s).`,
+      );
+    }
     if (bootstrap.generatedPassword) {
       lines.push(`  Generated password (shown once, keep it): ${bootstrap.generatedPassword}`);
     }

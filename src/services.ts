@@ -5,6 +5,7 @@ import { KeyResolver } from './identity/key-resolver.js';
 import { KeyService } from './identity/key-service.js';
 import { LastUsedRecorder } from './identity/last-used.js';
 import { SessionService } from './identity/session-service.js';
+import { ModelService } from './modeling/model-service.js';
 import type { SharedState } from './shared-state/shared-state.js';
 import { apiKeysRepo } from './store/api-keys.js';
 import type { Store } from './store/db.js';
@@ -32,6 +33,7 @@ export function createServices({ config, store, shared, clock, onBackgroundError
     lastUsed,
     keyResolver: new KeyResolver(keysRepo, shared, clock),
     keys: new KeyService(keysRepo, shared, clock, lastUsed),
+    models: new ModelService(store, shared, clock),
     sessions: new SessionService(members, sessionsRepo(store.db), shared, clock, {
       idleMs: config.session.idleMinutes * 60_000,
       maxAgeMs: config.session.maxHours * 3_600_000,

@@ -1,6 +1,6 @@
 // The `svc` command as a user runs it: a real process over an embedded store in a fresh data dir.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,23 @@ describe('svc CLI', () => {
   });
 });
 
+describe('svc model validate', () => {
+  it('prints file:line:col diagnostics and exits 1 on errors, 0 for the demo model', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-cml-'));
+    try {
+      writeFileSync(path.join(dir, 'bad.cml'), 'node broken {\n  connection: warehouse\n  table: shop.x\n  dimension a { type: strng }\n}\n');
+      const bad = svc(['model', 'validate', dir]);
+      expect(bad.code).toBe(1);
+      expect(bad.stdout).toMatch(new RegExp(`^${path.join(dir, 'bad.cml')}:4:\\d+: error \\S+ .*strng`, 'm'));
+      const demo = svc(['model', 'validate', 'demo/model']);
+      expect(demo.code).toBe(0);
+      expect(demo.stdout).toMatch(/0 error\(s\), 0 warning\(s\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('first start (svc serve, as npm start runs it)', () => {
   it('creates the demo workspace and admin, serves TLS with a generated certificate, and prints working curl lines', async () => {
     const fresh = mkdtempSync(path.join(tmpdir(), 'svc-first-'));
@@ -73,6 +90,7 @@ describe('first start (svc serve, as npm start runs it)', () => {
       while (!/Try it:[\s\S]*api\/v1\/workspace/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 
       expect(output).toMatch(/Created workspace "Demo" \(Team plan\) with luminary admin@example\.com/);
+      expect(output).toMatch(/Demo warehouse: 100,000 orders in .*warehouse\.duckdb/);
       const password = /Generated password \(shown once, keep it\): (\S+)/.exec(output)![1]!;
       const base = /listening on (https:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
       expect(output).toContain(`curl --cacert ${path.join(fresh, 'tls', 'cert.pem')}`);

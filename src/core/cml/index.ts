@@ -1,0 +1,41 @@
+// CML, the modelling language: source files in, a linked SemanticModel and diagnostics out.
+// See CONTEXT.md for the design and docs/cml.md for the language itself.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { SemanticModel } from '../semantic/model.js';
+import { DiagnosticSink, type Diagnostic } from './diagnostics.js';
+import { link } from './linker.js';
+import { parseDocument } from './parser.js';
+
+export { DIAGNOSTIC_CODES, formatDiagnostic, type Diagnostic, type DiagnosticCode, type Severity } from './diagnostics.js';
+
+export interface CmlFile {
+  /** How diagnostics name the file (relative to the model directory when read from one). */
+  path: string;
+  content: string;
+}
+
+export interface CompileResult {
+  /** Undefined exactly when some diagnostic is an error. */
+  model: SemanticModel | undefined;
+  /** Sorted by file and position. */
+  diagnostics: Diagnostic[];
+}
+
+export function compileModel(files: CmlFile[]): CompileResult {
+  const sink = new DiagnosticSink();
+  const documents = files.map((file) => parseDocument(file.path, file.content, sink));
+  const model = link(documents, sink);
+  return { model: sink.hasErrors ? undefined : model, diagnostics: sink.sorted() };
+}
+
+/** Reads every `*.cml` under `dir` (recursively, in a stable order) and compiles them together. */
+export async function validateDirectory(dir: string): Promise<CompileResult & { files: CmlFile[] }> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const paths = entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.cml'))
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .sort();
+  const files = await Promise.all(paths.map(async (p) => ({ path: p, content: await readFile(path.join(dir, p), 'utf8') })));
+  return { files, ...compileModel(files) };
+}

@@ -1,0 +1,82 @@
+// Which properties each kind of block takes, and what kind of value each one wants. The parser only
+// needs SQL_KEYS (their values are read by the SQL rules); everything else is checked by the linker.
+import { DIMENSION_TYPES, MEASURE_TYPES, RELATIONSHIPS } from '../semantic/model.js';
+
+/**
+ * - text: a quoted string;  name: one bare name;  word: a bare name or a quoted string;
+ * - ref: `name` or `node.name`;  table: a dotted name or a quoted string;  boolean: `true` / `false`;
+ * - list: `[a, "b c"]` of names or strings;  sql: SQL text with `${...}` references.
+ */
+export type ValueKind = 'text' | 'name' | 'word' | 'ref' | 'table' | 'boolean' | 'list' | 'sql';
+
+export interface PropertySpec {
+  readonly kind: ValueKind;
+  /** When set, the value must be one of these names. */
+  readonly oneOf?: readonly string[];
+}
+
+export type BlockSchema = Readonly<Record<string, PropertySpec>>;
+
+export const FORMATS = ['number', 'currency', 'percent'] as const;
+
+const described = { label: { kind: 'text' }, description: { kind: 'text' } } as const satisfies BlockSchema;
+
+export const NODE_SCHEMA: BlockSchema = {
+  ...described,
+  domain: { kind: 'name' },
+  connection: { kind: 'name' },
+  table: { kind: 'table' },
+  sql: { kind: 'sql' },
+  tags: { kind: 'list' },
+};
+
+export const DIMENSION_SCHEMA: BlockSchema = {
+  ...described,
+  type: { kind: 'name', oneOf: DIMENSION_TYPES },
+  sql: { kind: 'sql' },
+  primary_key: { kind: 'boolean' },
+  hidden: { kind: 'boolean' },
+};
+
+export const MEASURE_SCHEMA: BlockSchema = {
+  ...described,
+  type: { kind: 'name', oneOf: MEASURE_TYPES },
+  sql: { kind: 'sql' },
+  filter: { kind: 'sql' },
+  format: { kind: 'name', oneOf: FORMATS },
+  hidden: { kind: 'boolean' },
+};
+
+export const JOIN_SCHEMA: BlockSchema = {
+  relationship: { kind: 'name', oneOf: RELATIONSHIPS },
+  on: { kind: 'sql' },
+};
+
+export const DATA_KEY_SCHEMA: BlockSchema = {
+  dimension: { kind: 'name' },
+  attribute: { kind: 'word' },
+};
+
+export const REVEAL_SCHEMA: BlockSchema = {
+  ...described,
+  domain: { kind: 'name' },
+  base: { kind: 'name' },
+  time: { kind: 'ref' },
+};
+
+export const METRIC_SCHEMA: BlockSchema = {
+  ...described,
+  unit: { kind: 'word' },
+  synonyms: { kind: 'list' },
+  format: { kind: 'name', oneOf: FORMATS },
+  measure: { kind: 'ref' },
+  expr: { kind: 'sql' },
+};
+
+/** Properties whose value is SQL: the lexer reads them with the SQL rules, not as tokens. */
+export const SQL_KEYS: ReadonlySet<string> = new Set(['sql', 'filter', 'on', 'expr']);
+
+/** Every property name of every block: `key:` inside one-line SQL is almost surely a misplaced property. */
+export const ALL_PROPERTY_KEYS: ReadonlySet<string> = new Set(
+  [NODE_SCHEMA, DIMENSION_SCHEMA, MEASURE_SCHEMA, JOIN_SCHEMA, DATA_KEY_SCHEMA, REVEAL_SCHEMA, METRIC_SCHEMA].flatMap((s) => Object.keys(s)),
+);

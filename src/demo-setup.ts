@@ -1,0 +1,54 @@
+// The demo on first start: a DuckDB warehouse of generated commerce data in the data dir, the
+// connection `warehouse` to it, and the `demo` project's model deployed. The demo's luminary gets the
+// attribute region = "*" so the data key on orders shows them every region.
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CmlFile } from './core/cml/index.js';
+import { DEFAULT_DEMO_ORDERS, loadDuckDb } from './core/demo/index.js';
+import { ALL_ROWS } from './core/semantic/compile.js';
+import { IDENTITY_GENERATION } from './identity/generations.js';
+import type { Services } from './services.js';
+
+export const DEMO_MODEL_DIR = fileURLToPath(new URL('../demo/model/', import.meta.url));
+export const DEMO_CONNECTION = 'warehouse';
+export const DEMO_PROJECT = 'demo';
+
+export async function readModelDir(dir: string): Promise<CmlFile[]> {
+  const names = (await readdir(dir)).filter((name) => name.endsWith('.cml')).sort();
+  return Promise.all(names.map(async (name) => ({ path: name, content: await readFile(path.join(dir, name), 'utf8') })));
+}
+
+export async function setUpDemo(
+  services: Services,
+  demo: { workspaceId: string; userId: string; email: string },
+  options: { orders?: number } = {},
+): Promise<{ warehouseFile: string; orders: number; elapsedMs: number }> {
+  const started = performance.now();
+  const warehouseFile = path.join(services.config.dataDir, 'warehouse.duckdb');
+  const orders = options.orders ?? DEFAULT_DEMO_ORDERS;
+  if (!existsSync(warehouseFile)) await loadDuckDb(warehouseFile, { orders, now: services.clock.now() });
+
+  const db = services.store.db;
+  await db
+    .insertInto('connections')
+    .values({ workspace_id: demo.workspaceId, name: DEMO_CONNECTION, engine: 'duckdb', config: JSON.stringify({ path: warehouseFile }) })
+    .onConflict((oc) => oc.columns(['workspace_id', 'name']).doNothing())
+    .execute();
+  await db
+    .updateTable('memberships')
+    .set({ attributes: JSON.stringify({ region: ALL_ROWS }) })
+    .where('workspace_id', '=', demo.workspaceId)
+    .where('user_id', '=', demo.userId)
+    .execute();
+  await services.shared.bump(IDENTITY_GENERATION);
+
+  await services.models.deploy(
+    { workspaceId: demo.workspaceId, userId: demo.userId, email: demo.email },
+    DEMO_PROJECT,
+    await readModelDir(DEMO_MODEL_DIR),
+    { message: 'Demo model', projectName: 'Demo' },
+  );
+  return { warehouseFile, orders, elapsedMs: Math.round(performance.now() - started) };
+}

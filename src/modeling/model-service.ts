@@ -1,0 +1,130 @@
+// The live semantic model of each workspace: the union of its projects' deployed CML files, linked
+// once and cached in memory. A deploy validates the whole workspace model with the new files, writes
+// them and a deployment record in one transaction, then bumps the workspace's model generation so
+// every instance relinks on its next request. Models are immutable: a query that started on the old
+// model finishes on it.
+import type { Clock } from '../clock.js';
+import { compileModel, type CmlFile, type Diagnostic } from '../core/cml/index.js';
+import { AppError } from '../core/errors.js';
+import type { SemanticModel } from '../core/semantic/model.js';
+import type { SharedState } from '../shared-state/shared-state.js';
+import type { Store } from '../store/db.js';
+import { modelsRepo, type DeploymentRow, type ModelsRepo } from '../store/models-repo.js';
+import { changedNodes } from './model-diff.js';
+
+export interface LiveModel {
+  readonly model: SemanticModel;
+  /** Which project each node and reveal came from. */
+  readonly projectOf: ReadonlyMap<string, string>;
+}
+
+export interface Deployer {
+  workspaceId: string;
+  userId: string | null;
+  email: string;
+}
+
+const EMPTY: LiveModel = { model: { nodes: new Map(), reveals: new Map() }, projectOf: new Map() };
+
+/** 422: the model has error-level diagnostics; nothing was changed. */
+export class ModelValidationError extends AppError {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+    super(422, 'cml_invalid', `The model has ${errors} error${errors === 1 ? '' : 's'}; nothing was deployed`, { diagnostics });
+  }
+}
+
+export class ModelService {
+  private readonly cache = new Map<string, { generation: number; live: Promise<LiveModel> }>();
+  private readonly repo: ModelsRepo;
+
+  constructor(
+    private readonly store: Store,
+    private readonly shared: SharedState,
+    private readonly clock: Clock,
+  ) {
+    this.repo = modelsRepo(store.db);
+  }
+
+  /** The workspace's live model (empty before the first deploy). */
+  async live(workspaceId: string): Promise<LiveModel> {
+    const generation = await this.shared.generation(generationName(workspaceId));
+    const cached = this.cache.get(workspaceId);
+    if (cached && cached.generation === generation) return cached.live;
+    const live = this.load(workspaceId);
+    this.cache.set(workspaceId, { generation, live });
+    live.catch(() => this.cache.delete(workspaceId)); // a failed load is retried by the next request
+    return live;
+  }
+
+  /** Diagnostics for `files` as they would be deployed to `projectSlug`, other projects included. */
+  async validate(workspaceId: string, projectSlug: string, files: CmlFile[]): Promise<{ valid: boolean; diagnostics: Diagnostic[] }> {
+    const { diagnostics } = await this.compileWith(workspaceId, projectSlug, files);
+    return { valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
+  }
+
+  async deploy(
+    by: Deployer,
+    projectSlug: string,
+    files: CmlFile[],
+    options: { message?: string | undefined; prUrl?: string | undefined; projectName?: string | undefined } = {},
+  ): Promise<DeploymentRow> {
+    const before = await this.live(by.workspaceId);
+    const { model, diagnostics } = await this.compileWith(by.workspaceId, projectSlug, files);
+    if (!model) throw new ModelValidationError(diagnostics);
+
+    const now = this.clock.now();
+    const deployment = await this.store.db.transaction().execute(async (trx) => {
+      const repo = modelsRepo(trx);
+      const project =
+        (await repo.findProject(by.workspaceId, projectSlug)) ??
+        (await repo.createProject(by.workspaceId, projectSlug, options.projectName ?? projectSlug));
+      await repo.replaceProjectFiles(project.id, files, now);
+      return repo.insertDeployment({
+        workspaceId: by.workspaceId,
+        projectId: project.id,
+        deployedAt: now,
+        deployedBy: by.userId,
+        deployedByEmail: by.email,
+        message: options.message ?? null,
+        prUrl: options.prUrl ?? null,
+        changedNodes: changedNodes(before.model, model),
+      });
+    });
+    await this.shared.bump(generationName(by.workspaceId));
+    return deployment;
+  }
+
+  private async load(workspaceId: string): Promise<LiveModel> {
+    const rows = await this.repo.workspaceFiles(workspaceId);
+    if (!rows.length) return EMPTY;
+    const { model } = compileModel(rows.map((r) => ({ path: `${r.slug}/${r.path}`, content: r.content })));
+    // Deployed files passed validation when deployed; should they not link now, serve nothing
+    // rather than half a model.
+    if (!model) return EMPTY;
+    return { model, projectOf: projectsOf(model) };
+  }
+
+  private async compileWith(workspaceId: string, projectSlug: string, files: CmlFile[]) {
+    const others = (await this.repo.workspaceFiles(workspaceId)).filter((r) => r.slug !== projectSlug);
+    const prefix = `${projectSlug}/`;
+    const result = compileModel([
+      ...others.map((r) => ({ path: `${r.slug}/${r.path}`, content: r.content })),
+      ...files.map((f) => ({ path: `${prefix}${f.path}`, content: f.content })),
+    ]);
+    // The deploying project's files are reported by their own paths; other projects' keep their slug.
+    const diagnostics = result.diagnostics.map((d) => (d.file.startsWith(prefix) ? { ...d, file: d.file.slice(prefix.length) } : d));
+    return { model: result.model, diagnostics };
+  }
+}
+
+function generationName(workspaceId: string): string {
+  return `model:${workspaceId}`;
+}
+
+function projectsOf(model: SemanticModel): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const node of model.nodes.values()) map.set(node.name, node.file.split('/')[0]!);
+  for (const reveal of model.reveals.values()) map.set(reveal.name, reveal.file.split('/')[0]!);
+  return map;
+}
