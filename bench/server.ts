@@ -1,5 +1,6 @@
 // A server for the benchmark, in its own process (the load generator gets the other core). It mounts
 // the probe routes and prints one JSON line with its port and a question key once it listens.
+import { randomBytes } from 'node:crypto';
 import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
@@ -18,7 +19,7 @@ const config = loadConfig({ TLS: 'off', SVC_DEMO: 'off', LOG_LEVEL: 'silent' });
 const store = await openStore(databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite' });
 await migrate(store);
 const shared = redisUrl ? await redisSharedState(redisUrl) : memorySharedState(systemClock);
-const services = createServices({ config, store, shared, clock: systemClock });
+const services = createServices({ config, secretKey: randomBytes(32), store, shared, clock: systemClock });
 
 const workspace = await services.members.createWorkspace({ name: `Bench ${Date.now()}`, plan: 'team' });
 const user = await services.members.createUser({

@@ -30,13 +30,11 @@ export async function setUpDemo(
   const orders = options.orders ?? DEFAULT_DEMO_ORDERS;
   if (!existsSync(warehouseFile)) await loadDuckDb(warehouseFile, { orders, now: services.clock.now() });
 
-  const db = services.store.db;
-  await db
-    .insertInto('connections')
-    .values({ workspace_id: demo.workspaceId, name: DEMO_CONNECTION, engine: 'duckdb', config: JSON.stringify({ path: warehouseFile }) })
-    .onConflict((oc) => oc.columns(['workspace_id', 'name']).doNothing())
-    .execute();
-  await db
+  const existing = await services.connections.list(demo.workspaceId);
+  if (!existing.some((c) => c.name === DEMO_CONNECTION)) {
+    await services.connections.create(demo.workspaceId, { name: DEMO_CONNECTION, engine: 'duckdb', settings: { path: warehouseFile } });
+  }
+  await services.store.db
     .updateTable('memberships')
     .set({ attributes: JSON.stringify({ region: ALL_ROWS }) })
     .where('workspace_id', '=', demo.workspaceId)

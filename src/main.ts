@@ -3,12 +3,11 @@ import { buildApp } from './app.js';
 import { bootstrapDemo, type BootstrapResult } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createLogger } from './logger.js';
-import { loadSecretKey, loadTls, type TlsMaterial } from './runtime-files.js';
+import { loadTls, type TlsMaterial } from './runtime-files.js';
 import { openRuntime } from './runtime.js';
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
-  await loadSecretKey(config);
   const runtime = await openRuntime(config, {
     onBackgroundError: (error) => logger.error({ err: error }, 'background task failed'),
   });

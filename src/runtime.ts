@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { loadSecretKey } from './runtime-files.js';
 import { createServices, type Services } from './services.js';
 import { memorySharedState } from './shared-state/memory.js';
 import { redisSharedState } from './shared-state/redis.js';
@@ -24,12 +25,14 @@ export async function openRuntime(
   try {
     const { applied } = await migrate(store);
     const shared = config.redisUrl ? await redisSharedState(config.redisUrl) : memorySharedState(clock);
-    const services = createServices({ config, store, shared, clock, onBackgroundError: options.onBackgroundError });
+    const secretKey = await loadSecretKey(config);
+    const services = createServices({ config, secretKey, store, shared, clock, onBackgroundError: options.onBackgroundError });
     return {
       services,
       migrations: applied,
       async close() {
         await services.lastUsed.stop();
+        await services.connections.close();
         await shared.close();
         await store.close();
       },

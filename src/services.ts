@@ -1,5 +1,7 @@
 // Wires the framework-free services from their parts. The HTTP app and the CLI both start here.
 import type { Clock } from './clock.js';
+import { ConnectionService } from './connections/connection-service.js';
+import { SecretBox } from './crypto/secret-box.js';
 import type { Config } from './config.js';
 import { KeyResolver } from './identity/key-resolver.js';
 import { KeyService } from './identity/key-service.js';
@@ -14,13 +16,15 @@ import { sessionsRepo } from './store/sessions.js';
 
 export interface ServiceDeps {
   config: Config;
+  /** 32 bytes: seals secrets kept in the store (SVC_SECRET_KEY). */
+  secretKey: Buffer;
   store: Store;
   shared: SharedState;
   clock: Clock;
   onBackgroundError?: (error: unknown) => void;
 }
 
-export function createServices({ config, store, shared, clock, onBackgroundError }: ServiceDeps) {
+export function createServices({ config, secretKey, store, shared, clock, onBackgroundError }: ServiceDeps) {
   const keysRepo = apiKeysRepo(store.db);
   const members = membersRepo(store.db);
   const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
@@ -34,6 +38,7 @@ export function createServices({ config, store, shared, clock, onBackgroundError
     keyResolver: new KeyResolver(keysRepo, shared, clock),
     keys: new KeyService(keysRepo, shared, clock, lastUsed),
     models: new ModelService(store, shared, clock),
+    connections: new ConnectionService(store, new SecretBox(secretKey), config.dataDir),
     sessions: new SessionService(members, sessionsRepo(store.db), shared, clock, {
       idleMs: config.session.idleMinutes * 60_000,
       maxAgeMs: config.session.maxHours * 3_600_000,

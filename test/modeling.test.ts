@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileQuery } from '../src/core/semantic/compile.js';
 import { semanticQuerySchema } from '../src/core/semantic/query.js';
 import { DIALECTS } from '../src/core/sql/dialects.js';
-import { openWarehouse } from '../src/core/warehouse/index.js';
 import { DEMO_MODEL_DIR, readModelDir, setUpDemo } from '../src/demo-setup.js';
 import { ModelService, ModelValidationError } from '../src/modeling/model-service.js';
 import { seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
@@ -102,7 +101,8 @@ describe('the demo', () => {
     }
     expect((await readModelDir(DEMO_MODEL_DIR)).length).toBeGreaterThan(0);
 
-    const warehouse = openWarehouse({ engine: 'duckdb', path: setup.warehouseFile });
+    expect(setup.orders).toBe(2000);
+    const { warehouse } = await t.services.connections.warehouse(demoWs.id, 'warehouse');
     try {
       const compiled = compileQuery(live.model, semanticQuerySchema.parse({ node: 'orders', dimensions: ['status'], measures: ['order_count'] }), {
         dialect: DIALECTS.duckdb,
@@ -112,7 +112,7 @@ describe('the demo', () => {
       const result = await warehouse.run(compiled.sql, compiled.params, { maxRows: 100, timeoutMs: 10_000 });
       expect(result.rows.reduce((sum, row) => sum + Number(row.order_count), 0)).toBe(2000);
     } finally {
-      await warehouse.close();
+      await t.services.connections.registry.closeAll();
     }
   });
 });

@@ -1,4 +1,5 @@
 // Builds the real app on a real store for a test file, and seeds workspaces with members of every role.
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../../src/app.js';
@@ -45,7 +46,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   if (ownsStore) await migrate(store);
   const clock = (options.clock as TestClock | undefined) ?? new TestClock();
   const shared = options.redisUrl ? await redisSharedState(options.redisUrl) : memorySharedState(clock);
-  const services = createServices({ config, store, shared, clock });
+  const services = createServices({ config, secretKey: randomBytes(32), store, shared, clock });
   const app = await buildApp({
     services,
     ...(options.logger ? { logger: options.logger } : {}),
@@ -60,6 +61,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     async close() {
       await app.close();
+      await services.connections.close();
       await shared.close();
       if (ownsStore) await store.close();
     },
