@@ -38,6 +38,7 @@ describe('Snowflake connection options', () => {
     expect(sql).toContain('STATEMENT_TIMEOUT_IN_SECONDS = 3');
     expect(sql).toContain('AUTOCOMMIT = FALSE');
     expect(sql).toContain("TIMEZONE = 'UTC'");
+    expect(sql).toContain('WEEK_START = 1');
     expect(snowflakeSessionSql(10)).toContain('STATEMENT_TIMEOUT_IN_SECONDS = 1');
   });
 });

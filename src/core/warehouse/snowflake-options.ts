@@ -36,6 +36,8 @@ export function snowflakeSessionSql(timeoutMs: number): string {
     `STATEMENT_TIMEOUT_IN_SECONDS = ${seconds},`,
     'AUTOCOMMIT = FALSE,',
     "TIMEZONE = 'UTC',",
+    // ISO weeks (Monday first) for DATE_TRUNC('WEEK'), whatever the account's default.
+    'WEEK_START = 1,',
     "DATE_OUTPUT_FORMAT = 'YYYY-MM-DD',",
     `TIMESTAMP_NTZ_OUTPUT_FORMAT = 'YYYY-MM-DD"T"HH24:MI:SS.FF3',`,
     `TIMESTAMP_LTZ_OUTPUT_FORMAT = 'YYYY-MM-DD"T"HH24:MI:SS.FF3TZH:TZM',`,
