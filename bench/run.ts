@@ -1,9 +1,10 @@
 // `npm run bench [section…]`: every benchmark of the service, or the named sections
-// (platform, compile, cml, demo). Each section prints its own figures and targets.
+// (platform, compile, cml, demo, raw-sql). Each section prints its own figures and targets.
 import { benchCml } from './cml-bench.js';
 import { benchCompile } from './compile-bench.js';
 import { benchDemo } from './demo-bench.js';
 import { benchPlatform } from './platform-bench.js';
+import { benchRawQueries } from './raw-query-bench.js';
 import { demoModel } from '../test/semantic/fixture.js';
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
@@ -11,6 +12,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   compile: () => benchCompile(demoModel(), 'demo model'),
   demo: benchDemo,
   platform: benchPlatform,
+  'raw-sql': benchRawQueries,
 };
 
 const wanted = process.argv.slice(2);

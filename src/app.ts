@@ -11,6 +11,7 @@ import { openapiPlugin } from './http/openapi.js';
 import type { Services } from './services.js';
 import { consoleSurface } from './surfaces/console/index.js';
 import { healthRoutes } from './surfaces/health.js';
+import { studioSurface } from './surfaces/studio/index.js';
 import { workspaceSurface } from './surfaces/workspace/index.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -51,10 +52,12 @@ export async function buildApp({ services, logger, tls, extraRoutes }: AppDeps):
   await app.register(healthRoutes, { services });
   await app.register(consoleSurface, { services, prefix: '/api' });
   await app.register(workspaceSurface, { services, prefix: '/api/v1' });
+  await app.register(studioSurface, { services, prefix: '/api/studio' });
   if (extraRoutes) await app.register(async (child) => extraRoutes(child));
 
   services.lastUsed.start();
   app.addHook('onClose', async () => {
+    await services.rawSql.flush();
     await services.lastUsed.stop();
   });
   return app;

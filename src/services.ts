@@ -11,8 +11,14 @@ import { ModelService } from './modeling/model-service.js';
 import type { SharedState } from './shared-state/shared-state.js';
 import { apiKeysRepo } from './store/api-keys.js';
 import type { Store } from './store/db.js';
+import { historyRepo } from './store/history-repo.js';
 import { membersRepo } from './store/members-repo.js';
+import { modelsRepo } from './store/models-repo.js';
+import { RawSqlService } from './querying/raw-sql-service.js';
 import { sessionsRepo } from './store/sessions.js';
+
+/** Time limit of a raw SQL run on a warehouse. */
+export const RAW_SQL_TIMEOUT_MS = 30_000;
 
 export interface ServiceDeps {
   config: Config;
@@ -28,6 +34,7 @@ export function createServices({ config, secretKey, store, shared, clock, onBack
   const keysRepo = apiKeysRepo(store.db);
   const members = membersRepo(store.db);
   const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
+  const connections = new ConnectionService(store, new SecretBox(secretKey), config.dataDir, shared);
   return {
     config,
     store,
@@ -38,7 +45,10 @@ export function createServices({ config, secretKey, store, shared, clock, onBack
     keyResolver: new KeyResolver(keysRepo, shared, clock),
     keys: new KeyService(keysRepo, shared, clock, lastUsed),
     models: new ModelService(store, shared, clock),
-    connections: new ConnectionService(store, new SecretBox(secretKey), config.dataDir),
+    connections,
+    projects: modelsRepo(store.db),
+    history: historyRepo(store.db),
+    rawSql: new RawSqlService(connections, historyRepo(store.db), clock, RAW_SQL_TIMEOUT_MS, onBackgroundError),
     sessions: new SessionService(members, sessionsRepo(store.db), shared, clock, {
       idleMs: config.session.idleMinutes * 60_000,
       maxAgeMs: config.session.maxHours * 3_600_000,

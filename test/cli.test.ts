@@ -31,7 +31,7 @@ describe('svc CLI', () => {
   });
 
   it('migrates, creates a user and manages keys', () => {
-    expect(svc(['migrate']).stdout).toMatch(/Applied: 0001_platform\.sql, 0002_models\.sql/);
+    expect(svc(['migrate']).stdout).toMatch(/Applied: 0001_platform\.sql, 0002_models\.sql, 0003_query_history\.sql/);
     expect(svc(['migrate']).stdout).toMatch(/up to date/);
 
     const user = svc(['users', 'create', '--email', 'Ops@Acme.test', '--role', 'luminary', '--new-workspace', 'Acme']);

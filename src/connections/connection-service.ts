@@ -2,19 +2,29 @@
 // SVC_SECRET_KEY, and turned into pooled, read-only Warehouse drivers on demand. Names starting with
 // `_svc_` belong to the service itself and are hidden from users.
 import path from 'node:path';
+import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors.js';
+import { scrubSecrets } from '../core/warehouse/errors.js';
 import { WarehouseRegistry, type ConnectionConfig, type Warehouse } from '../core/warehouse/index.js';
+import type { SharedState } from '../shared-state/shared-state.js';
 import type { Store } from '../store/db.js';
-import type { Engine } from '../store/schema.js';
+import type { ConnectionsTable, Engine } from '../store/schema.js';
 
 export const INTERNAL_PREFIX = '_svc_';
 const NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A connection test is a quick "does it answer": an admin waiting on a form should not wait long. */
+const TEST_TIMEOUT_MS = 5_000;
+/** PostgreSQL's SQLSTATE for a unique violation (PGlite reports the same). */
+const UNIQUE_VIOLATION = '23505';
+
+type ConnectionRow = Selectable<ConnectionsTable>;
 
 const server = { host: z.string().min(1).max(255), port: z.number().int().min(1).max(65535).optional(), database: z.string().min(1).max(255), user: z.string().min(1).max(255), ssl: z.boolean().optional() };
 /** Non-secret settings per engine; the password travels apart and is sealed. */
-const SETTINGS = {
+export const CONNECTION_SETTINGS = {
   postgres: z.object(server).strict(),
   mysql: z.object(server).strict(),
   duckdb: z.object({ path: z.string().min(1) }).strict(),
@@ -47,23 +57,38 @@ export interface NewConnection {
   password?: string | undefined;
 }
 
+export interface ConnectionPatch {
+  name?: string | undefined;
+  /** Replaces all the settings (they are checked again); omitted keeps them. */
+  settings?: Record<string, unknown> | undefined;
+  /** A new password; null removes it; omitted keeps it. */
+  password?: string | null | undefined;
+}
+
+export type ConnectionTestResult = { ok: true; duration_ms: number; engine: Engine } | { ok: false; error: string; engine: Engine };
+
+/** Internal (`_svc_`) connections are reachable by id only when the caller is the service itself. */
+export interface InternalOption {
+  internal?: boolean;
+}
+
 export class ConnectionService {
   readonly registry = new WarehouseRegistry();
+
+  // Each workspace's connection rows, read once and kept until a write anywhere bumps the
+  // workspace's connection generation (shared between instances when Redis is configured).
+  private readonly cache = new Map<string, { generation: number; rows: Promise<ConnectionRow[]> }>();
 
   constructor(
     private readonly store: Store,
     private readonly box: SecretBox,
     /** DuckDB files must live under this directory: a path elsewhere could reach another tenant's data. */
     private readonly duckdbRoot: string,
+    private readonly shared: SharedState,
   ) {}
 
-  async create(workspaceId: string, input: NewConnection, options: { internal?: boolean } = {}): Promise<ConnectionView> {
-    if (!NAME.test(input.name)) {
-      throw new BadRequestError('A connection name is 1 to 100 letters, digits, "_" or "-", not starting with "-"', 'invalid_connection');
-    }
-    if (input.name.startsWith(INTERNAL_PREFIX) && !options.internal) {
-      throw new BadRequestError(`Connection names starting with ${INTERNAL_PREFIX} are reserved for the service`, 'invalid_connection');
-    }
+  async create(workspaceId: string, input: NewConnection, options: InternalOption = {}): Promise<ConnectionView> {
+    checkName(input.name, options);
     const settings = this.checkSettings(input.engine, input.settings);
     if (input.engine === 'duckdb' && input.password) throw new BadRequestError('DuckDB connections take no password', 'invalid_connection');
     const row = await this.store.db
@@ -79,6 +104,7 @@ export class ConnectionService {
       .returningAll()
       .executeTakeFirst();
     if (!row) throw new ConflictError(`A connection named ${input.name} already exists in this workspace`, 'connection_exists');
+    await this.changed(workspaceId);
     return view(row);
   }
 
@@ -90,24 +116,126 @@ export class ConnectionService {
 
   /** The pooled driver of a connection of this workspace; another workspace's is as absent as none. */
   async warehouse(workspaceId: string, name: string): Promise<{ connection: ConnectionView; warehouse: Warehouse }> {
-    const row = await this.store.db
-      .selectFrom('connections')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('name', '=', name)
-      .executeTakeFirst();
+    const row = (await this.cachedRows(workspaceId)).find((r) => r.name === name);
     if (!row) throw new NotFoundError(`Unknown connection "${name}"`, 'unknown_connection');
-    const password = row.secret_ciphertext ? this.box.open(row.secret_ciphertext) : undefined;
-    const config = { engine: row.engine, ...row.config, ...(password ? { password } : {}) } as ConnectionConfig;
-    return { connection: view(row), warehouse: this.registry.get(row.id, config) };
+    return { connection: view(row), warehouse: this.driverOf(row) };
+  }
+
+  /** The same, by id (internal connections hidden unless asked for). */
+  async warehouseById(workspaceId: string, id: string, options: InternalOption = {}): Promise<{ connection: ConnectionView; warehouse: Warehouse }> {
+    const row = (await this.cachedRows(workspaceId)).find((r) => r.id === id);
+    if (!row || (row.name.startsWith(INTERNAL_PREFIX) && !options.internal)) throw notFound(id);
+    return { connection: view(row), warehouse: this.driverOf(row) };
+  }
+
+  private async cachedRows(workspaceId: string): Promise<ConnectionRow[]> {
+    const generation = await this.shared.generation(generationName(workspaceId));
+    const cached = this.cache.get(workspaceId);
+    if (cached && cached.generation === generation) return cached.rows;
+    const rows = this.store.db.selectFrom('connections').selectAll().where('workspace_id', '=', workspaceId).execute();
+    this.cache.set(workspaceId, { generation, rows });
+    rows.catch(() => this.cache.delete(workspaceId));
+    return rows;
+  }
+
+  private changed(workspaceId: string): Promise<void> {
+    return this.shared.bump(generationName(workspaceId));
+  }
+
+  /** One connection by id. Another workspace's, or a hidden internal one, is as absent as none. */
+  async get(workspaceId: string, id: string, options: InternalOption = {}): Promise<ConnectionView> {
+    return view(await this.visibleRow(workspaceId, id, options));
+  }
+
+  /**
+   * Changes name, settings and/or password. The engine stays: settings are checked against it again.
+   * The pooled driver is closed so that the next run connects with what was saved.
+   */
+  async update(workspaceId: string, id: string, patch: ConnectionPatch, options: InternalOption = {}): Promise<ConnectionView> {
+    const row = await this.visibleRow(workspaceId, id, options);
+    const changes: { name?: string; config?: string; secret_ciphertext?: string | null } = {};
+    if (patch.name !== undefined && patch.name !== row.name) {
+      checkName(patch.name, options);
+      changes.name = patch.name;
+    }
+    if (patch.settings !== undefined) changes.config = JSON.stringify(this.checkSettings(row.engine, patch.settings));
+    if (patch.password !== undefined) {
+      if (patch.password === '') throw new BadRequestError('password must not be empty; send null to remove it', 'invalid_connection');
+      if (patch.password !== null && row.engine === 'duckdb') throw new BadRequestError('DuckDB connections take no password', 'invalid_connection');
+      changes.secret_ciphertext = patch.password === null ? null : this.box.seal(patch.password);
+    }
+    if (Object.keys(changes).length === 0) return view(row);
+
+    let updated: ConnectionRow | undefined;
+    try {
+      updated = await this.store.db
+        .updateTable('connections')
+        .set({ ...changes, updated_at: sql<Date>`now()` })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError(`A connection named ${changes.name} already exists in this workspace`, 'connection_exists');
+      throw error;
+    }
+    // Deleted between the read and the write: as absent as it now is.
+    if (!updated) throw notFound(id);
+    await this.changed(workspaceId);
+    await this.registry.remove(id);
+    return view(updated);
+  }
+
+  /** Removes the connection and closes its pooled driver. */
+  async delete(workspaceId: string, id: string, options: InternalOption = {}): Promise<void> {
+    await this.visibleRow(workspaceId, id, options);
+    const deleted = await this.store.db.deleteFrom('connections').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    await this.changed(workspaceId);
+    await this.registry.remove(id);
+    if (deleted.numDeletedRows === 0n) throw notFound(id);
+  }
+
+  /**
+   * Whether the warehouse answers `SELECT 1` with the saved settings. A failure is an answer, not an
+   * error: its message comes from the driver, which never includes the config, and is scrubbed again.
+   */
+  async test(workspaceId: string, id: string, options: InternalOption = {}): Promise<ConnectionTestResult> {
+    const row = await this.visibleRow(workspaceId, id, options);
+    const password = this.passwordOf(row);
+    const startedAt = performance.now();
+    try {
+      await withDeadline(this.driverOf(row).run('SELECT 1', [], { maxRows: 1, timeoutMs: TEST_TIMEOUT_MS }), TEST_TIMEOUT_MS);
+      return { ok: true, duration_ms: Math.round(performance.now() - startedAt), engine: row.engine };
+    } catch (error) {
+      return { ok: false, error: scrubSecrets(error instanceof Error ? error.message : String(error), password), engine: row.engine };
+    }
   }
 
   close(): Promise<void> {
     return this.registry.closeAll();
   }
 
+  private async visibleRow(workspaceId: string, id: string, options: InternalOption): Promise<ConnectionRow> {
+    // A non-UUID would make PostgreSQL refuse the query; it names no connection either way.
+    const row = UUID.test(id)
+      ? await this.store.db.selectFrom('connections').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
+      : undefined;
+    if (!row || (row.name.startsWith(INTERNAL_PREFIX) && !options.internal)) throw notFound(id);
+    return row;
+  }
+
+  private passwordOf(row: ConnectionRow): string | undefined {
+    return row.secret_ciphertext ? this.box.open(row.secret_ciphertext) : undefined;
+  }
+
+  private driverOf(row: ConnectionRow): Warehouse {
+    const password = this.passwordOf(row);
+    const config = { engine: row.engine, ...row.config, ...(password ? { password } : {}) } as ConnectionConfig;
+    return this.registry.get(row.id, config);
+  }
+
   private checkSettings(engine: Engine, settings: Record<string, unknown>): Record<string, unknown> {
-    const parsed = SETTINGS[engine].safeParse(settings);
+    const parsed = CONNECTION_SETTINGS[engine].safeParse(settings);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new BadRequestError(`Invalid ${engine} connection settings: ${issue.path.join('.') || 'settings'} ${issue.message}`, 'invalid_connection');
@@ -123,15 +251,34 @@ export class ConnectionService {
   }
 }
 
-function view(row: {
-  id: string;
-  name: string;
-  engine: Engine;
-  config: Record<string, unknown>;
-  secret_ciphertext: string | null;
-  created_at: Date;
-  updated_at: Date;
-}): ConnectionView {
+function checkName(name: string, options: InternalOption): void {
+  if (!NAME.test(name)) {
+    throw new BadRequestError('A connection name is 1 to 100 letters, digits, "_" or "-", not starting with "-"', 'invalid_connection');
+  }
+  if (name.startsWith(INTERNAL_PREFIX) && !options.internal) {
+    throw new BadRequestError(`Connection names starting with ${INTERNAL_PREFIX} are reserved for the service`, 'invalid_connection');
+  }
+}
+
+function notFound(id: string): NotFoundError {
+  return new NotFoundError(`Connection ${id} not found`, 'unknown_connection');
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
+}
+
+/** Rejects when `work` has not settled within `ms`; `work` is left to finish (or fail) on its own. */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the warehouse did not answer within ${ms} ms`)), ms);
+  });
+  work.catch(() => undefined); // a late failure after the deadline must not go unhandled
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+function view(row: ConnectionRow): ConnectionView {
   return {
     id: row.id,
     name: row.name,
@@ -141,4 +288,8 @@ function view(row: {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
+}
+
+function generationName(workspaceId: string): string {
+  return `connections:${workspaceId}`;
 }

@@ -16,6 +16,8 @@ export interface LiveModel {
   readonly model: SemanticModel;
   /** Which project each node and reveal came from. */
   readonly projectOf: ReadonlyMap<string, string>;
+  /** The deployed files, by their path in the model (`<project>/<path>`), with their deploy time. */
+  readonly files: ReadonlyMap<string, { content: string; deployedAt: Date }>;
 }
 
 export interface Deployer {
@@ -24,7 +26,7 @@ export interface Deployer {
   email: string;
 }
 
-const EMPTY: LiveModel = { model: { nodes: new Map(), reveals: new Map() }, projectOf: new Map() };
+const EMPTY: LiveModel = { model: { nodes: new Map(), reveals: new Map() }, projectOf: new Map(), files: new Map() };
 
 /** 422: the model has error-level diagnostics; nothing was changed. */
 export class ModelValidationError extends AppError {
@@ -102,7 +104,8 @@ export class ModelService {
     // Deployed files passed validation when deployed; should they not link now, serve nothing
     // rather than half a model.
     if (!model) return EMPTY;
-    return { model, projectOf: projectsOf(model) };
+    const files = new Map(rows.map((r) => [`${r.slug}/${r.path}`, { content: r.content, deployedAt: r.updated_at }]));
+    return { model, projectOf: projectsOf(model), files };
   }
 
   private async compileWith(workspaceId: string, projectSlug: string, files: CmlFile[]) {

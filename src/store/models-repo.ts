@@ -15,6 +15,7 @@ export interface ProjectFileRow {
   slug: string;
   path: string;
   content: string;
+  updated_at: Date;
 }
 
 export interface DeploymentRow {
@@ -47,7 +48,7 @@ export function modelsRepo(db: Kysely<Database>) {
       return db
         .selectFrom('cml_files as f')
         .innerJoin('projects as p', 'p.id', 'f.project_id')
-        .select(['f.project_id', 'p.slug', 'f.path', 'f.content'])
+        .select(['f.project_id', 'p.slug', 'f.path', 'f.content', 'f.updated_at'])
         .where('p.workspace_id', '=', workspaceId)
         .orderBy('p.slug')
         .orderBy('f.path')

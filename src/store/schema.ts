@@ -106,6 +106,25 @@ export interface DeploymentsTable {
   changed_nodes: Json<string[]>;
 }
 
+export type HistorySurface = 'workspace_api' | 'studio' | 'studio_cml';
+export type HistoryStatus = 'success' | 'error' | 'refused';
+
+export interface QueryHistoryTable {
+  id: Generated<string>;
+  workspace_id: string;
+  user_id: string | null;
+  connection_id: string | null;
+  connection_name: string;
+  source: string;
+  surface: HistorySurface;
+  sql: string;
+  status: HistoryStatus;
+  error: string | null;
+  row_count: number | null;
+  duration_ms: number | null;
+  created_at: CreatedAt;
+}
+
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: CreatedAt;
@@ -121,5 +140,6 @@ export interface Database {
   projects: ProjectsTable;
   cml_files: CmlFilesTable;
   deployments: DeploymentsTable;
+  query_history: QueryHistoryTable;
   schema_migrations: SchemaMigrationsTable;
 }

@@ -10,7 +10,7 @@ import { FieldResolver, type DimensionRef, type MeasureRef } from './fields.js';
 import { filterToExpr, resolveFilter, type FilterRenderContext, type ResolvedFilter } from './filters.js';
 import { buildJoinTree, multipliesRowsOf, type JoinTree } from './join-tree.js';
 import { aggregateOf, sensitiveToDuplicates } from './measures.js';
-import type { Measure, SemanticModel, SemanticNode } from './model.js';
+import type { Measure, SemanticModel, SemanticNode, SqlTemplate } from './model.js';
 import type { SemanticQuery } from './query.js';
 import { TemplateExpander } from './templates.js';
 import { assertTimeZone } from './time.js';
@@ -23,6 +23,11 @@ export interface CompileOptions {
   /** Used when the query names none. */
   readonly timezone?: string;
   readonly defaultLimit?: number;
+  /**
+   * Extra output columns computed from measures after aggregation: reveal metrics. Templates hold
+   * `measure` references (and text) only; their measures are computed even if not requested.
+   */
+  readonly derived?: ReadonlyArray<{ readonly key: string; readonly template: SqlTemplate }>;
 }
 
 export interface OutputColumn {
@@ -54,13 +59,15 @@ export function compileQuery(model: SemanticModel, query: SemanticQuery, options
   const resolver = new FieldResolver(model, base);
   const dims = unique(query.dimensions, 'dimension').map((id) => resolver.dimension(id));
   const measures = unique(query.measures, 'measure').map((id) => resolver.measure(id));
-  if (dims.length + measures.length === 0) throw new BadRequestError('A query needs at least one dimension or measure', 'empty_query');
+  if (dims.length + measures.length + (options.derived?.length ?? 0) === 0) throw new BadRequestError('A query needs at least one dimension or measure', 'empty_query');
 
   const filters = query.filters.map((filter) => resolveFilter(filter, resolver));
   const whereFilters = filters.filter((f) => f.place === 'dimension').map((f) => f.resolved);
   const havingFilters = filters.filter((f) => f.place === 'measure').map((f) => f.resolved);
-  const filterOnlyMeasures = measuresIn(havingFilters).filter((m) => !measures.some((s) => s.id === m.id));
-  const computed = [...measures, ...filterOnlyMeasures];
+  const derived = options.derived ?? [];
+  const hidden = [...measuresIn(havingFilters), ...derived.flatMap((d) => measureRefsIn(d.template, resolver))];
+  const computed = [...measures];
+  for (const ref of hidden) if (!computed.some((m) => m.id === ref.id)) computed.push(ref);
 
   const needed = new Set([base.name, ...dims.map((d) => d.dimension.node), ...computed.map((m) => m.measure.node)]);
   for (const ref of dimensionsIn(whereFilters)) needed.add(ref.dimension.node);
@@ -74,11 +81,12 @@ export function compileQuery(model: SemanticModel, query: SemanticQuery, options
     computed.filter((m) => sensitiveToDuplicates(m.measure, lookup) && multipliesRowsOf(tree, m.measure.node)).map((m) => m.measure.node),
   );
   const plan = fanned.size === 0 ? singleSelect : perNodeSelect;
-  const select = plan({ context, dims, measures, computed, where, havingFilters, fanned, query, options });
+  const select = plan({ context, dims, measures, computed, derived, where, havingFilters, fanned, query, options });
 
   const columns: OutputColumn[] = [
     ...dims.map((d) => ({ key: d.id, kind: 'dimension' as const, type: d.part ? 'number' : d.granularity ? 'timestamp' : d.dimension.type })),
     ...measures.map((m) => ({ key: m.id, kind: 'measure' as const, type: 'number' })),
+    ...derived.map((d) => ({ key: d.key, kind: 'measure' as const, type: 'number' })),
   ];
   const { sql, params } = options.dialect.render(select);
   return { sql, params, columns, node: base.name, connection: base.connection, timezone, nodes: tree.nodes };
@@ -89,6 +97,7 @@ interface PlanInput {
   dims: DimensionRef[];
   measures: MeasureRef[];
   computed: MeasureRef[];
+  derived: NonNullable<CompileOptions['derived']>;
   where: Expr | undefined;
   havingFilters: ResolvedFilter[];
   fanned: Set<string>;
@@ -96,26 +105,28 @@ interface PlanInput {
   options: CompileOptions;
 }
 
-function singleSelect({ context, dims, measures, where, havingFilters, query, options }: PlanInput): Select {
+function singleSelect({ context, dims, measures, derived, where, havingFilters, query, options }: PlanInput): Select {
   const items: SelectItem[] = [
     ...dims.map((d) => ({ expr: context.dimensionExpr(d), alias: d.id })),
     ...measures.map((m) => ({ expr: context.aggregate(m.measure), alias: m.id })),
+    ...derived.map((d) => ({ expr: context.derivedExpr(d.template, (m) => context.aggregate(m)), alias: d.key })),
   ];
+  const aggregated = measures.length + derived.length + havingFilters.length > 0;
   const filterContext = { ...context.filterContext(), measureExpr: (ref: MeasureRef) => context.aggregate(ref.measure) };
   return {
     items,
     from: context.source(context.tree.root),
     joins: context.joins(),
     ...(where ? { where } : {}),
-    ...(dims.length && measures.length + havingFilters.length ? { groupBy: dims.map((_, i) => i + 1) } : {}),
-    ...(dims.length && !measures.length && !havingFilters.length ? { distinct: true } : {}),
+    ...(dims.length && aggregated ? { groupBy: dims.map((_, i) => i + 1) } : {}),
+    ...(dims.length && !aggregated ? { distinct: true } : {}),
     ...(havingFilters.length ? { having: and(havingFilters.map((f) => filterToExpr(f, filterContext))) } : {}),
-    orderBy: ordering(query, dims, measures),
+    orderBy: ordering(query, dims, measures, derived),
     limit: query.limit ?? options.defaultLimit ?? 5000,
   };
 }
 
-function perNodeSelect({ context, dims, measures, computed, where, havingFilters, fanned, query, options }: PlanInput): Select {
+function perNodeSelect({ context, dims, measures, computed, derived, where, havingFilters, fanned, query, options }: PlanInput): Select {
   const dimAlias = (i: number) => `d${i}`;
   const byNode = new Map<string, MeasureRef[]>();
   for (const ref of computed) byNode.set(ref.measure.node, [...(byNode.get(ref.measure.node) ?? []), ref]);
@@ -124,7 +135,10 @@ function perNodeSelect({ context, dims, measures, computed, where, havingFilters
   const measureColumn = new Map<string, Expr>();
   [...byNode].forEach(([node, refs], g) => {
     const name = `g${g}`;
-    refs.forEach((ref, j) => measureColumn.set(ref.id, col(name, `m${j}`)));
+    refs.forEach((ref, j) => {
+      measureColumn.set(ref.id, col(name, `m${j}`));
+      measureColumn.set(`${ref.measure.node}.${ref.measure.name}`, col(name, `m${j}`));
+    });
     const groupBy = dims.length ? { groupBy: dims.map((_, i) => i + 1) } : {};
     if (!fanned.has(node)) {
       const items = [...dims.map((d, i) => ({ expr: context.dimensionExpr(d), alias: dimAlias(i) })), ...refs.map((r, j) => ({ expr: context.aggregate(r.measure), alias: `m${j}` }))];
@@ -170,18 +184,19 @@ function perNodeSelect({ context, dims, measures, computed, where, havingFilters
     items: [
       ...dims.map((d, i) => ({ expr: col(spine.alias, dimAlias(i)), alias: d.id })),
       ...measures.map((m) => ({ expr: measureColumn.get(m.id)!, alias: m.id })),
+      ...derived.map((d) => ({ expr: context.derivedExpr(d.template, (m) => measureColumn.get(`${m.node}.${m.name}`)!), alias: d.key })),
     ],
     from: spine,
     joins,
     ...(havingFilters.length ? { where: and(havingFilters.map((f) => filterToExpr(f, filterContext))) } : {}),
-    orderBy: ordering(query, dims, measures),
+    orderBy: ordering(query, dims, measures, derived),
     limit: query.limit ?? options.defaultLimit ?? 5000,
   };
 }
 
 /** Requested sorts, else time ascending / first measure descending; then every dimension, for stable results. */
-function ordering(query: SemanticQuery, dims: DimensionRef[], measures: MeasureRef[]): OrderItem[] {
-  const selected = new Set([...dims.map((d) => d.id), ...measures.map((m) => m.id)]);
+function ordering(query: SemanticQuery, dims: DimensionRef[], measures: MeasureRef[], derived: NonNullable<CompileOptions['derived']>): OrderItem[] {
+  const selected = new Set([...dims.map((d) => d.id), ...measures.map((m) => m.id), ...derived.map((d) => d.key)]);
   const order: OrderItem[] = [];
   const used = new Set<string>();
   const push = (id: string, direction: 'asc' | 'desc') => {
@@ -199,6 +214,7 @@ function ordering(query: SemanticQuery, dims: DimensionRef[], measures: MeasureR
     const time = dims.find((d) => d.granularity);
     if (time) push(time.id, 'asc');
     else if (measures[0]) push(measures[0].id, 'desc');
+    else if (derived[0]) push(derived[0].key, 'desc');
   }
   for (const d of dims) push(d.id, 'asc');
   return order;
@@ -229,6 +245,11 @@ class QueryContext {
     if (!rowKey) return aggregateOf(measure, this.expander);
     const expander: TemplateExpander = new TemplateExpander(this.model, (m): Expr => aggregateOf(m, expander, rowKey));
     return aggregateOf(measure, expander, rowKey);
+  }
+
+  /** A derived output: its measure references become the given measure expressions. */
+  derivedExpr(template: SqlTemplate, measureExpr: (measure: Measure) => Expr): Expr {
+    return { kind: 'paren', expr: new TemplateExpander(this.model, measureExpr).expand(template) };
   }
 
   filterContext(): FilterRenderContext {
@@ -297,6 +318,10 @@ function unique(ids: readonly string[], kind: string): string[] {
 
 function measuresIn(filters: ResolvedFilter[]): MeasureRef[] {
   return filters.flatMap((f) => (f.kind === 'group' ? measuresIn(f.items) : 'measure' in f.target ? [f.target.measure] : []));
+}
+
+function measureRefsIn(template: SqlTemplate, resolver: FieldResolver): MeasureRef[] {
+  return template.flatMap((part) => (part.kind === 'measure' ? [resolver.measure(`${part.node}.${part.name}`)] : []));
 }
 
 function dimensionsIn(filters: ResolvedFilter[]): DimensionRef[] {

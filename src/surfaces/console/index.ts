@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../../services.js';
 import { authRoutes } from './auth-routes.js';
+import { connectionRoutes } from './connection-routes.js';
 import { keyRoutes } from './key-routes.js';
 
 /** The admin console's session-authenticated API, mounted at /api. */
@@ -8,4 +9,5 @@ export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async 
   // Pass only the services on: re-passing the whole options object would apply the prefix twice.
   await app.register(authRoutes, { services });
   await app.register(keyRoutes, { services });
+  await app.register(connectionRoutes, { services });
 };

@@ -1,0 +1,106 @@
+// Raw SQL through surfaces B (/api/v1/query) and D (/api/studio/query), in process, beside the same SQL
+// run directly through the same pooled driver. Target: the service costs at most 1.2× the direct p50.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { systemClock } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { loadDuckDb, loadPostgres } from '../src/core/demo/index.js';
+import { hashPassword } from '../src/identity/passwords.js';
+import { createServices } from '../src/services.js';
+import { memorySharedState } from '../src/shared-state/memory.js';
+import { openStore } from '../src/store/db.js';
+import { migrate } from '../src/store/migrate.js';
+
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const RUNS = Number(process.env.BENCH_RUNS ?? 300);
+const QUERIES = {
+  '1 row': 'SELECT COUNT(*) AS n FROM shop.orders',
+  '1,000 rows': 'SELECT id, status, channel, amount, created_at FROM shop.orders ORDER BY id LIMIT 1000',
+};
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+
+async function time(run: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < 30; i++) await run();
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    await run();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
+}
+
+export async function benchRawQueries(): Promise<string[]> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-raw-'));
+  const dbName = `svc_bench_${randomBytes(4).toString('hex')}`;
+  const config = loadConfig({ TLS: 'off', SVC_DEMO: 'off', LOG_LEVEL: 'silent', TRUST_PROXY: 'true', SVC_DATA_DIR: dataDir });
+  const store = await openStore({ kind: 'pglite' });
+  await migrate(store);
+  const services = createServices({ config, secretKey: randomBytes(32), store, shared: memorySharedState(systemClock), clock: systemClock });
+  const app = await buildApp({ services });
+  const lines = [`Raw SQL: ${RUNS} runs each, in process (app.inject), p50 / p99 in ms; target service p50 ≤ 1.2 × direct`];
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  try {
+    const workspace = await services.members.createWorkspace({ name: 'Bench', plan: 'team' });
+    const user = await services.members.createUser({ email: 'bench@example.com', name: 'Bench', passwordHash: await hashPassword('bench password') });
+    await services.members.addMembership({ workspaceId: workspace.id, userId: user.id, role: 'luminary' });
+    const actor = { workspace: { id: workspace.id, plan: 'team' }, user: { id: user.id }, role: 'luminary' as const };
+    const key = (await services.keys.create(actor, { name: 'bench', surface: 'workspace', rateLimit: 2_000_000_000 })).value;
+    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'bench@example.com', password: 'bench password' } });
+    const cookie = `svc_session=${login.cookies.find((c) => c.name === 'svc_session')!.value}`;
+
+    const demo = { orders: 20_000, now: new Date() };
+    await loadDuckDb(path.join(dataDir, 'bench.duckdb'), demo);
+    const connections = [await services.connections.create(workspace.id, { name: 'duck', engine: 'duckdb', settings: { path: 'bench.duckdb' } })];
+    try {
+      await admin.connect();
+      await admin.query(`create database ${dbName}`);
+      const url = new URL(POSTGRES_URL);
+      url.pathname = `/${dbName}`;
+      await loadPostgres(url.toString(), demo);
+      connections.push(
+        await services.connections.create(workspace.id, {
+          name: 'pg',
+          engine: 'postgres',
+          settings: { host: url.hostname, port: Number(url.port || 5432), database: dbName, user: url.username },
+        }),
+      );
+    } catch {
+      lines.push('  PostgreSQL: skipped (not reachable)');
+    }
+
+    for (const connection of connections) {
+      const { warehouse } = await services.connections.warehouse(workspace.id, connection.name);
+      for (const [label, sql] of Object.entries(QUERIES)) {
+        const direct = await time(() => warehouse.run(sql, [], { maxRows: 1000, timeoutMs: 30_000 }));
+        const viaB = await time(async () => {
+          const r = await app.inject({ method: 'POST', url: '/api/v1/query', headers: { authorization: `Bearer ${key}`, 'x-forwarded-proto': 'https' }, payload: { connection_id: connection.id, sql } });
+          if (r.statusCode !== 200) throw new Error(r.body);
+        });
+        const viaD = await time(async () => {
+          const r = await app.inject({ method: 'POST', url: '/api/studio/query', headers: { cookie, 'content-type': 'application/json' }, payload: { connection: connection.name, sql, limit: 1000 } });
+          if (r.statusCode !== 200) throw new Error(r.body);
+        });
+        const fmt = (r: { p50: number; p99: number }) => `${r.p50.toFixed(2).padStart(6)} / ${r.p99.toFixed(2).padStart(6)}`;
+        const ratio = (r: { p50: number }) => `${(r.p50 / direct.p50).toFixed(2)}×${r.p50 / direct.p50 <= 1.2 ? '' : ' (over 1.2×)'}`;
+        lines.push(
+          `  ${connection.engine.padEnd(8)} ${label.padEnd(10)} direct ${fmt(direct)}   B ${fmt(viaB)} ${ratio(viaB).padEnd(16)}   D ${fmt(viaD)} ${ratio(viaD)}`,
+        );
+      }
+    }
+  } finally {
+    await app.close();
+    await services.connections.close();
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
+    await admin.end().catch(() => {});
+  }
+  return lines;
+}

@@ -1,0 +1,40 @@
+// The read-only guard: every raw SQL statement a user sends passes here before it reaches a
+// warehouse. It allows one SELECT, WITH or EXPLAIN statement and refuses everything else, failing
+// closed: whatever cannot be read with certainty is refused. It is the first line only; the drivers'
+// read-only transactions and the connection's least-privilege role are the next ones (see CONTEXT.md).
+import type { WarehouseEngine } from '../../warehouse/types.js';
+import { checkDuckDb } from './duckdb.js';
+import { checkInput } from './input.js';
+import { checkMysql } from './mysql.js';
+import { checkPostgres } from './postgres.js';
+import { checkSnowflake } from './snowflake.js';
+import { ReadOnlyViolation, refuse } from './violation.js';
+
+export { READ_ONLY_MESSAGE, ReadOnlyViolation } from './violation.js';
+export { MAX_SQL_LENGTH } from './input.js';
+
+/**
+ * Resolves when `sql` is a single read statement for `engine`; throws ReadOnlyViolation otherwise
+ * (and for anything the guard cannot check: it never throws another error).
+ */
+export async function assertReadOnly(engine: WarehouseEngine, sql: string): Promise<void> {
+  try {
+    const text = checkInput(sql);
+    switch (engine) {
+      case 'postgres':
+        return await checkPostgres(text);
+      case 'duckdb':
+        return await checkDuckDb(text);
+      case 'mysql':
+        return checkMysql(text);
+      case 'snowflake':
+        return checkSnowflake(text);
+      default:
+        refuse('unknown engine');
+    }
+  } catch (error) {
+    if (error instanceof ReadOnlyViolation) throw error;
+    // A parser crash or an unavailable parser: refuse rather than let the statement through.
+    throw new ReadOnlyViolation('could not be checked');
+  }
+}

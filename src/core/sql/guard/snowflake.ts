@@ -1,0 +1,107 @@
+// Snowflake: a lexical guard (there is no Snowflake parser to run locally). The tokenizer reads
+// '…' strings with backslash escapes, $$…$$ strings, "…" identifiers and --, // and /* */ comments;
+// the statement must be one SELECT, WITH or EXPLAIN, with no keyword that runs code (anonymous
+// procedures `WITH p AS PROCEDURE … CALL p()`, EXECUTE IMMEDIATE), touches stages (@stage, PUT, GET,
+// COPY INTO, stage-URL functions), chains statements (the `->>` flow operator) or calls SYSTEM$
+// functions. The role in the connection must still be minimal: this is the first line, not the last.
+import { firstKeywordIndex, lex, type LexerOptions, refuseStart, singleStatement, type Token } from './lexer.js';
+import { refuse } from './violation.js';
+
+const LEXER: LexerOptions = {
+  backslashEscapes: true,
+  // Snowflake always reads \' as a quote; refused anyway, so that the boundary never depends on it.
+  refuseEscapedQuote: true,
+  doubleQuotedIsString: false,
+  backticks: false,
+  dollarQuotes: 'plain',
+  eStrings: false,
+  hashComments: false,
+  slashSlashComments: true,
+  nestedBlockComments: false,
+  dashDashNeedsSpace: false,
+};
+
+const KEYWORDS: ReadonlyMap<string, string> = new Map([
+  ['PROCEDURE', 'PROCEDURE runs code (anonymous procedures are not allowed)'],
+  ['CALL', 'CALL runs a procedure'],
+  ['EXECUTE', 'EXECUTE runs code'],
+  ['IMMEDIATE', 'EXECUTE IMMEDIATE runs code'],
+  ['PUT', 'PUT writes to a stage'],
+  ['COPY', 'COPY reads or writes stages'],
+  ['INTO', 'INTO writes a table, a stage or a variable'],
+  ['UPDATE', 'UPDATE is not allowed'],
+  ['DELETE', 'DELETE is not allowed'],
+  ['MERGE', 'MERGE is not allowed'],
+  ['TRUNCATE', 'TRUNCATE is not allowed'],
+  ['CREATE', 'CREATE is not allowed'],
+  ['DROP', 'DROP is not allowed'],
+  ['ALTER', 'ALTER is not allowed'],
+  ['GRANT', 'GRANT is not allowed'],
+  ['REVOKE', 'REVOKE is not allowed'],
+  ['DECLARE', 'scripting blocks are not allowed'],
+  ['BEGIN', 'scripting blocks are not allowed'],
+  ['LET', 'scripting blocks are not allowed'],
+]);
+
+/** Functions refused by name, quoted or not. RESULT_SCAN reads earlier results of the same user. */
+const FUNCTIONS = new Set([
+  'RESULT_SCAN',
+  'NEXTVAL',
+  'INFER_SCHEMA',
+  'VALIDATE',
+  'VALIDATE_PIPE_LOAD',
+  'BUILD_SCOPED_FILE_URL',
+  'BUILD_STAGE_FILE_URL',
+  'GET_PRESIGNED_URL',
+  'GET_STAGE_LOCATION',
+  'GET_RELATIVE_PATH',
+  'GET_ABSOLUTE_PATH',
+  'CORTEX',
+]);
+
+function deniedName(upper: string): boolean {
+  return FUNCTIONS.has(upper) || upper.startsWith('SYSTEM$');
+}
+
+const STARTS = new Set(['SELECT', 'WITH', 'EXPLAIN']);
+
+export function checkSnowflake(sql: string): void {
+  const tokens = singleStatement(lex(sql, LEXER));
+  const first = firstKeywordIndex(tokens);
+  const start = tokens[first];
+  if (start?.kind !== 'word' || !STARTS.has(start.upper)) refuseStart(start);
+  if (start.upper === 'EXPLAIN') checkExplain(tokens, first + 1);
+  for (let i = 0; i < tokens.length; i++) checkToken(tokens, i);
+}
+
+/** EXPLAIN [USING TABULAR | JSON | TEXT] followed by a SELECT or WITH. */
+function checkExplain(tokens: readonly Token[], at: number): void {
+  let i = at;
+  if (tokens[i]?.upper === 'USING' && tokens[i + 1]?.kind === 'word') i += 2;
+  const target = tokens[firstKeywordIndex(tokens.slice(i)) + i];
+  if (target?.kind !== 'word' || (target.upper !== 'SELECT' && target.upper !== 'WITH')) {
+    refuse('EXPLAIN of a statement other than SELECT');
+  }
+}
+
+function checkToken(tokens: readonly Token[], i: number): void {
+  const token = tokens[i]!;
+  const next = tokens[i + 1];
+  if (token.kind === 'punct') {
+    if (token.text === '@') refuse('stages (@…) are not allowed');
+    // `->>` chains a further statement onto this one.
+    if (token.text === '-' && next?.text === '>' && tokens[i + 2]?.text === '>' && next.start === token.end && tokens[i + 2]!.start === next.end) {
+      refuse('the ->> operator chains statements');
+    }
+    return;
+  }
+  if (token.kind === 'string') return;
+  if (deniedName(token.upper)) refuse(`function ${token.upper} is not allowed`);
+  if (token.kind === 'quoted') return;
+  const word = token.upper;
+  if (word === 'FOR' && next?.upper === 'UPDATE') refuse('FOR UPDATE locks rows');
+  // INSERT(base, pos, len, text) and REPLACE(text, from, to) are string functions.
+  if ((word === 'INSERT' || word === 'REPLACE') && next?.text !== '(') refuse(`${word} is not allowed`);
+  const reason = KEYWORDS.get(word);
+  if (reason) refuse(reason);
+}

@@ -1,0 +1,253 @@
+// Surface D, mounted at /api/studio: the SQL editor's backend. Console session, tracer role or above.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { BadRequestError, NotFoundError } from '../../core/errors.js';
+import { compileRevealQuery, findReveal } from '../../core/semantic/reveal.js';
+import { filterSchema, sortSchema } from '../../core/semantic/query.js';
+import { DIALECTS } from '../../core/sql/dialects.js';
+import { INTERNAL_PREFIX } from '../../connections/connection-service.js';
+import { SURFACE_POLICY } from '../../http/route-policy.js';
+import type { Services } from '../../services.js';
+import { SchemaCache } from './schema-cache.js';
+
+/** Rows the editor receives at most per run; the rest is reported as truncated. */
+export const STUDIO_MAX_ROWS = 10_000;
+const DEFAULT_ROWS = 1000;
+
+const policy = { config: SURFACE_POLICY.studio };
+const tags = ['D. studio'];
+const security = [{ session: [] }];
+const column = z.object({ name: z.string(), type: z.string() });
+const connectionItem = z.object({ id: z.string(), name: z.string(), engine: z.string(), settings: z.record(z.string(), z.unknown()) });
+/**
+ * Result rows: objects keyed by column name. Checked as an array only: the driver built each value,
+ * and validating thousands of cells on every response cost as much as a small query.
+ */
+const runResult = z.object({
+  rows: z.array(z.any().describe('a row: an object keyed by column name')),
+  columns: z.array(column),
+  duration_ms: z.number().int(),
+  row_count: z.number().int(),
+  truncated: z.boolean(),
+  connection: z.string(),
+});
+
+export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  const schemas = new SchemaCache(60_000, () => services.clock.now().getTime());
+
+  /** A user-visible connection: internal ones are as absent as unknown ones. */
+  async function visibleWarehouse(workspaceId: string, name: string) {
+    if (name.startsWith(INTERNAL_PREFIX)) throw new NotFoundError(`Unknown connection "${name}"`, 'unknown_connection');
+    return services.connections.warehouse(workspaceId, name);
+  }
+
+  app.get(
+    '/connections',
+    { ...policy, schema: { tags, security, summary: 'Connections the editor can query', response: { 200: z.object({ connections: z.array(connectionItem) }) } } },
+    async (request) => {
+      const list = await services.connections.list(request.principal!.workspace.id);
+      return { connections: list.map((c) => ({ id: c.id, name: c.name, engine: c.engine, settings: c.settings })) };
+    },
+  );
+
+  app.get(
+    '/connections/:name/schema',
+    {
+      ...policy,
+      schema: {
+        tags,
+        security,
+        summary: 'Schemas, tables and typed columns of a connection (cached for a minute)',
+        params: z.object({ name: z.string().min(1).max(100) }),
+        response: {
+          200: z.object({
+            connection: z.string(),
+            tables: z.array(z.object({ schema: z.string(), name: z.string(), columns: z.array(column) })),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { connection, warehouse } = await visibleWarehouse(request.principal!.workspace.id, request.params.name);
+      const tables = await schemas.get(`${connection.id}:${connection.updated_at}`, () => warehouse.schema());
+      return { connection: connection.name, tables: tables.map((t) => ({ schema: t.schema, name: t.name, columns: [...t.columns] })) };
+    },
+  );
+
+  app.post(
+    '/query',
+    {
+      ...policy,
+      schema: {
+        tags,
+        security,
+        summary: `Runs one read-only statement (SELECT, WITH or EXPLAIN); at most ${STUDIO_MAX_ROWS.toLocaleString('en-US')} rows`,
+        body: z
+          .object({
+            connection: z.string().min(1).max(100),
+            sql: z.string().min(1).max(100_000),
+            limit: z.number().int().min(1).max(STUDIO_MAX_ROWS).default(DEFAULT_ROWS),
+          })
+          .strict(),
+        response: { 200: runResult },
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      if (request.body.connection.startsWith(INTERNAL_PREFIX)) throw new NotFoundError(`Unknown connection "${request.body.connection}"`, 'unknown_connection');
+      const result = await services.rawSql.run({
+        workspaceId: principal.workspace.id,
+        userId: principal.user.id,
+        connection: { name: request.body.connection },
+        sql: request.body.sql,
+        maxRows: request.body.limit,
+        surface: 'studio',
+      });
+      return {
+        rows: [...result.rows],
+        columns: [...result.columns],
+        duration_ms: result.durationMs,
+        row_count: result.rowCount,
+        truncated: result.truncated,
+        connection: result.connection.name,
+      };
+    },
+  );
+
+  app.post(
+    '/query/cml',
+    {
+      ...policy,
+      schema: {
+        tags,
+        security,
+        summary: "Builds SQL from a reveal's metrics and nodes (with your data keys) and runs it unless run is false",
+        body: z
+          .object({
+            domain: z.string().min(1).optional(),
+            reveal: z.string().min(1),
+            dimensions: z.array(z.string().min(1)).max(50).default([]),
+            measures: z.array(z.string().min(1)).max(50).default([]),
+            filters: z.array(filterSchema).max(100).default([]),
+            sorts: z.array(sortSchema).max(20).default([]),
+            limit: z.number().int().min(1).max(STUDIO_MAX_ROWS).default(DEFAULT_ROWS),
+            timezone: z.string().min(1).max(64).optional(),
+            run: z.boolean().default(true),
+          })
+          .strict(),
+        response: {
+          200: z.object({
+            reveal: z.string(),
+            domain: z.string(),
+            connection: z.string(),
+            sql: z.string(),
+            params: z.array(z.unknown()),
+            columns: z.array(z.object({ key: z.string(), kind: z.string(), type: z.string() })),
+            result: runResult.omit({ connection: true }).nullable(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      const body = request.body;
+      const { model } = await services.models.live(principal.workspace.id);
+      const base = model.nodes.get(findReveal(model, body.reveal, body.domain).base)!;
+      const { connection } = await services.connections.warehouse(principal.workspace.id, base.connection);
+      const compiled = compileRevealQuery(
+        model,
+        { reveal: body.reveal, domain: body.domain, metrics: body.measures, dimensions: body.dimensions, filters: body.filters, sorts: body.sorts, limit: body.limit, timezone: body.timezone },
+        { dialect: DIALECTS[connection.engine], attributes: principal.attributes, now: services.clock.now(), timezone: principal.workspace.timezone },
+      );
+      const answer = {
+        reveal: compiled.reveal.name,
+        domain: compiled.reveal.domain,
+        connection: compiled.connection,
+        sql: compiled.sql,
+        params: [...compiled.params],
+        columns: [...compiled.columns],
+      };
+      if (!body.run) return { ...answer, result: null };
+      const result = await services.rawSql.runCompiled({
+        workspaceId: principal.workspace.id,
+        userId: principal.user.id,
+        connection: { name: compiled.connection },
+        sql: compiled.sql,
+        params: compiled.params,
+        maxRows: body.limit,
+        surface: 'studio_cml',
+      });
+      return { ...answer, result: { rows: [...result.rows], columns: [...result.columns], duration_ms: result.durationMs, row_count: result.rowCount, truncated: result.truncated } };
+    },
+  );
+
+  app.get(
+    '/history',
+    {
+      ...policy,
+      schema: {
+        tags,
+        security,
+        summary: 'Your runs, newest first; pass next_cursor back as cursor for the next page',
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().optional() }).strict(),
+        response: {
+          200: z.object({
+            runs: z.array(
+              z.object({
+                id: z.string(),
+                source: z.string(),
+                surface: z.string(),
+                connection: z.string(),
+                sql: z.string(),
+                status: z.string(),
+                error: z.string().nullable(),
+                row_count: z.number().int().nullable(),
+                duration_ms: z.number().int().nullable(),
+                created_at: z.string(),
+              }),
+            ),
+            next_cursor: z.string().nullable(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      const { limit, cursor } = request.query;
+      await services.rawSql.flush(); // this instance's runs are written before they are listed
+      const rows = await services.history.listForUser(principal.workspace.id, principal.user.id, { limit: limit + 1, ...(cursor ? { before: decodeCursor(cursor) } : {}) });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        runs: page.map((r) => ({
+          id: r.id,
+          source: r.source,
+          surface: r.surface,
+          connection: r.connection_name,
+          sql: r.sql,
+          status: r.status,
+          error: r.error,
+          row_count: r.row_count,
+          duration_ms: r.duration_ms,
+          created_at: r.created_at.toISOString(),
+        })),
+        next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
+      };
+    },
+  );
+};
+
+function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { at: Date; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    const date = new Date(at);
+    if (Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) throw new Error('bad cursor');
+    return { at: date, id };
+  } catch {
+    throw new BadRequestError('Invalid cursor: pass back the next_cursor of a previous page', 'invalid_cursor');
+  }
+}
