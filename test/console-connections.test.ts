@@ -2,23 +2,16 @@
 // answer nor in the log), settings checked per engine, workspaces isolated, and tests, edits and
 // deletions that reach the real drivers.
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/core/errors.js';
-import { createLogger } from '../src/logger.js';
 import { createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
+import { captureLogs } from './helpers/log-capture.js';
 import { createTestDatabase, createTestMysqlDatabase, hasService } from './helpers/services.js';
 
 const withPostgres = await hasService('postgres');
 const withMysql = await hasService('mysql');
 
-const logLines: string[] = [];
-const logSink = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(String(chunk));
-    done();
-  },
-});
+const { logger, lines: logLines } = captureLogs('trace');
 
 let t: TestApp;
 let ws: SeededWorkspace;
@@ -31,7 +24,7 @@ let pgDb: { url: string; drop(): Promise<void> } | undefined;
 let mysqlDb: { url: string; database: string; drop(): Promise<void> } | undefined;
 
 beforeAll(async () => {
-  t = await startTestApp({ logger: createLogger('trace', logSink), env: { SVC_DATA_DIR: '/tmp/svc-console-connections-test' } });
+  t = await startTestApp({ logger, env: { SVC_DATA_DIR: '/tmp/svc-console-connections-test' } });
   ws = await seedWorkspace(t.services);
   other = await seedWorkspace(t.services);
   lumCookie = await signIn(t.app, ws.members.luminary.email);

@@ -1,20 +1,18 @@
 // Every failure answers JSON {"error": ...} with the right status, Fastify's own included, and a 5xx
 // never carries internals (which go to the log, with the request id).
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../src/app.js';
-import { createLogger } from '../src/logger.js';
 import { seedWorkspace, signIn, startTestApp, type TestApp } from './helpers/app.js';
+import { captureLogs } from './helpers/log-capture.js';
 import { request } from './helpers/http-client.js';
 
-const logLines: string[] = [];
+const { logger, lines: logLines } = captureLogs('info');
 let t: TestApp;
 let base: string;
 let cookie: string;
 
 beforeAll(async () => {
-  const sink = new Writable({ write: (chunk, _e, done) => (logLines.push(String(chunk)), done()) });
-  t = await startTestApp({ env: { TLS: 'off' }, logger: createLogger('info', sink) });
+  t = await startTestApp({ env: { TLS: 'off' }, logger });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
   const ws = await seedWorkspace(t.services);

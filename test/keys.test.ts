@@ -1,18 +1,11 @@
 // API key management through the console routes: formats, shown-once values, scopes, visibility,
 // revocation, workspace isolation, and keys never reaching the log.
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
 import { seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
+import { captureLogs } from './helpers/log-capture.js';
 import { PROBES } from './helpers/probe-routes.js';
 
-const logLines: string[] = [];
-const logSink = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(String(chunk));
-    done();
-  },
-});
+const { logger, lines: logLines } = captureLogs('trace');
 
 let t: TestApp;
 let ws: SeededWorkspace;
@@ -20,7 +13,7 @@ let other: SeededWorkspace;
 let lumCookie: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ logger: createLogger('trace', logSink), env: { TRUST_PROXY: 'true' } });
+  t = await startTestApp({ logger, env: { TRUST_PROXY: 'true' } });
   ws = await seedWorkspace(t.services);
   other = await seedWorkspace(t.services);
   lumCookie = await signIn(t.app, ws.members.luminary.email);

@@ -227,3 +227,22 @@ export function refuseStart(token: Token | undefined): never {
   if (token?.kind === 'word' && /^[A-Z_]+$/.test(token.upper)) refuse(`${token.upper} statements are not allowed`);
   return refuse('does not start with SELECT, WITH or EXPLAIN');
 }
+
+const READ_STARTS = new Set(['SELECT', 'WITH', 'EXPLAIN']);
+
+/**
+ * The check both token-level guards (MySQL, Snowflake) make: one statement, starting with SELECT, WITH
+ * or EXPLAIN; the engine's own rules for what follows EXPLAIN and for every token.
+ */
+export function checkStatementTokens(
+  sql: string,
+  lexer: LexerOptions,
+  rules: { explain(tokens: readonly Token[], at: number): void; token(tokens: readonly Token[], index: number): void },
+): void {
+  const tokens = singleStatement(lex(sql, lexer));
+  const first = firstKeywordIndex(tokens);
+  const start = tokens[first];
+  if (start?.kind !== 'word' || !READ_STARTS.has(start.upper)) refuseStart(start);
+  if (start.upper === 'EXPLAIN') rules.explain(tokens, first + 1);
+  for (let i = 0; i < tokens.length; i++) rules.token(tokens, i);
+}

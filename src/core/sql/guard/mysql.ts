@@ -4,7 +4,7 @@
 // 1 ms a statement. So the tokenizer is the authority: it reads quotes, comments and escapes as the
 // server does and refuses every ambiguous spelling; the token stream is then checked against the
 // statement shape (SELECT / WITH / EXPLAIN, one statement) and denylists of keywords and functions.
-import { firstKeywordIndex, lex, type LexerOptions, refuseStart, singleStatement, type Token } from './lexer.js';
+import { checkStatementTokens, firstKeywordIndex, type LexerOptions, type Token } from './lexer.js';
 import { refuse } from './violation.js';
 
 const LEXER: LexerOptions = {
@@ -70,15 +70,8 @@ function deniedFunction(name: string): boolean {
   return FUNCTIONS.has(name) || FUNCTION_PREFIXES.some((p) => name.startsWith(p));
 }
 
-const STARTS = new Set(['SELECT', 'WITH', 'EXPLAIN']);
-
 export function checkMysql(sql: string): void {
-  const tokens = singleStatement(lex(sql, LEXER));
-  const first = firstKeywordIndex(tokens);
-  const start = tokens[first];
-  if (start?.kind !== 'word' || !STARTS.has(start.upper)) refuseStart(start);
-  if (start.upper === 'EXPLAIN') checkExplain(tokens, first + 1);
-  for (let i = 0; i < tokens.length; i++) checkToken(tokens, i);
+  checkStatementTokens(sql, LEXER, { explain: checkExplain, token: checkToken });
 }
 
 /** EXPLAIN [EXTENDED | PARTITIONS | FORMAT = name] followed by a SELECT or WITH. */

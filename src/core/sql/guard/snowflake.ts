@@ -4,7 +4,7 @@
 // procedures `WITH p AS PROCEDURE … CALL p()`, EXECUTE IMMEDIATE), touches stages (@stage, PUT, GET,
 // COPY INTO, stage-URL functions), chains statements (the `->>` flow operator) or calls SYSTEM$
 // functions. The role in the connection must still be minimal: this is the first line, not the last.
-import { firstKeywordIndex, lex, type LexerOptions, refuseStart, singleStatement, type Token } from './lexer.js';
+import { checkStatementTokens, firstKeywordIndex, type LexerOptions, type Token } from './lexer.js';
 import { refuse } from './violation.js';
 
 const LEXER: LexerOptions = {
@@ -63,15 +63,8 @@ function deniedName(upper: string): boolean {
   return FUNCTIONS.has(upper) || upper.startsWith('SYSTEM$');
 }
 
-const STARTS = new Set(['SELECT', 'WITH', 'EXPLAIN']);
-
 export function checkSnowflake(sql: string): void {
-  const tokens = singleStatement(lex(sql, LEXER));
-  const first = firstKeywordIndex(tokens);
-  const start = tokens[first];
-  if (start?.kind !== 'word' || !STARTS.has(start.upper)) refuseStart(start);
-  if (start.upper === 'EXPLAIN') checkExplain(tokens, first + 1);
-  for (let i = 0; i < tokens.length; i++) checkToken(tokens, i);
+  checkStatementTokens(sql, LEXER, { explain: checkExplain, token: checkToken });
 }
 
 /** EXPLAIN [USING TABULAR | JSON | TEXT] followed by a SELECT or WITH. */
