@@ -12,6 +12,7 @@ import type { Services } from './services.js';
 import { consoleSurface } from './surfaces/console/index.js';
 import { healthRoutes } from './surfaces/health.js';
 import { studioSurface } from './surfaces/studio/index.js';
+import { structuredSurface } from './surfaces/structured/index.js';
 import { workspaceSurface } from './surfaces/workspace/index.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -53,6 +54,7 @@ export async function buildApp({ services, logger, tls, extraRoutes }: AppDeps):
   await app.register(consoleSurface, { services, prefix: '/api' });
   await app.register(workspaceSurface, { services, prefix: '/api/v1' });
   await app.register(studioSurface, { services, prefix: '/api/studio' });
+  await app.register(structuredSurface, { services, prefix: '/v1' });
   if (extraRoutes) await app.register(async (child) => extraRoutes(child));
 
   services.lastUsed.start();

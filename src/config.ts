@@ -47,6 +47,7 @@ const configSchema = z
       .optional(),
     SVC_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(12 * 60),
     SVC_SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(7 * 24),
+    SVC_RESULT_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   })
   .refine((c) => Boolean(c.TLS_CERT_FILE) === Boolean(c.TLS_KEY_FILE), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
@@ -68,6 +69,8 @@ export interface Config {
   readonly logLevel: RawConfig['LOG_LEVEL'];
   readonly secretKeyHex: string | undefined;
   readonly session: { readonly idleMinutes: number; readonly maxHours: number };
+  /** How long structured query results are reused; 0 turns the cache off. */
+  readonly resultCacheSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -96,5 +99,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: c.LOG_LEVEL,
     secretKeyHex: c.SVC_SECRET_KEY,
     session: Object.freeze({ idleMinutes: c.SVC_SESSION_IDLE_MINUTES, maxHours: c.SVC_SESSION_MAX_HOURS }),
+    resultCacheSeconds: c.SVC_RESULT_CACHE_SECONDS,
   });
 }

@@ -7,6 +7,7 @@ import { loadSecretKey } from './runtime-files.js';
 import { createServices, type Services } from './services.js';
 import { memorySharedState } from './shared-state/memory.js';
 import { redisSharedState } from './shared-state/redis.js';
+import { redisResultCache } from './querying/result-cache.js';
 import { openStore, type StoreLocation } from './store/db.js';
 import { migrate } from './store/migrate.js';
 
@@ -26,13 +27,15 @@ export async function openRuntime(
     const { applied } = await migrate(store);
     const shared = config.redisUrl ? await redisSharedState(config.redisUrl) : memorySharedState(clock);
     const secretKey = await loadSecretKey(config);
-    const services = createServices({ config, secretKey, store, shared, clock, onBackgroundError: options.onBackgroundError });
+    const resultCache = config.redisUrl ? await redisResultCache(config.redisUrl, config.resultCacheSeconds * 1000) : undefined;
+    const services = createServices({ config, secretKey, store, shared, clock, resultCache, onBackgroundError: options.onBackgroundError });
     return {
       services,
       migrations: applied,
       async close() {
         await services.lastUsed.stop();
         await services.connections.close();
+        await services.resultCache.close();
         await shared.close();
         await store.close();
       },

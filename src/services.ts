@@ -15,6 +15,7 @@ import { historyRepo } from './store/history-repo.js';
 import { membersRepo } from './store/members-repo.js';
 import { modelsRepo } from './store/models-repo.js';
 import { RawSqlService } from './querying/raw-sql-service.js';
+import { memoryResultCache, type ResultCache } from './querying/result-cache.js';
 import { sessionsRepo } from './store/sessions.js';
 
 /** Time limit of a raw SQL run on a warehouse. */
@@ -27,10 +28,12 @@ export interface ServiceDeps {
   store: Store;
   shared: SharedState;
   clock: Clock;
+  /** Structured query results; in process when not given. */
+  resultCache?: ResultCache;
   onBackgroundError?: (error: unknown) => void;
 }
 
-export function createServices({ config, secretKey, store, shared, clock, onBackgroundError }: ServiceDeps) {
+export function createServices({ config, secretKey, store, shared, clock, resultCache, onBackgroundError }: ServiceDeps) {
   const keysRepo = apiKeysRepo(store.db);
   const members = membersRepo(store.db);
   const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
@@ -48,6 +51,7 @@ export function createServices({ config, secretKey, store, shared, clock, onBack
     connections,
     projects: modelsRepo(store.db),
     history: historyRepo(store.db),
+    resultCache: resultCache ?? memoryResultCache(config.resultCacheSeconds * 1000, () => clock.now().getTime()),
     rawSql: new RawSqlService(connections, historyRepo(store.db), clock, RAW_SQL_TIMEOUT_MS, onBackgroundError),
     sessions: new SessionService(members, sessionsRepo(store.db), shared, clock, {
       idleMs: config.session.idleMinutes * 60_000,

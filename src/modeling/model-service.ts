@@ -18,6 +18,8 @@ export interface LiveModel {
   readonly projectOf: ReadonlyMap<string, string>;
   /** The deployed files, by their path in the model (`<project>/<path>`), with their deploy time. */
   readonly files: ReadonlyMap<string, { content: string; deployedAt: Date }>;
+  /** Changes with every deploy to the workspace: part of result cache keys. */
+  readonly version: number;
 }
 
 export interface Deployer {
@@ -26,13 +28,24 @@ export interface Deployer {
   email: string;
 }
 
-const EMPTY: LiveModel = { model: { nodes: new Map(), reveals: new Map() }, projectOf: new Map(), files: new Map() };
+const EMPTY: Omit<LiveModel, 'version'> = { model: { nodes: new Map(), reveals: new Map() }, projectOf: new Map(), files: new Map() };
 
 /** 422: the model has error-level diagnostics; nothing was changed. */
 export class ModelValidationError extends AppError {
   constructor(readonly diagnostics: Diagnostic[]) {
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
-    super(422, 'cml_invalid', `The model has ${errors} error${errors === 1 ? '' : 's'}; nothing was deployed`, { diagnostics });
+    super(422, 'cml_invalid', `The model has ${errors} error${errors === 1 ? '' : 's'}; nothing was deployed`, {
+      diagnostics: diagnostics.map((d) => ({
+        file: d.file,
+        line: d.line,
+        column: d.column,
+        end_line: d.endLine,
+        end_column: d.endColumn,
+        code: d.code,
+        severity: d.severity,
+        message: d.message,
+      })),
+    });
   }
 }
 
@@ -53,7 +66,7 @@ export class ModelService {
     const generation = await this.shared.generation(generationName(workspaceId));
     const cached = this.cache.get(workspaceId);
     if (cached && cached.generation === generation) return cached.live;
-    const live = this.load(workspaceId);
+    const live = this.load(workspaceId).then((loaded) => ({ ...loaded, version: generation }));
     this.cache.set(workspaceId, { generation, live });
     live.catch(() => this.cache.delete(workspaceId)); // a failed load is retried by the next request
     return live;
@@ -97,7 +110,7 @@ export class ModelService {
     return deployment;
   }
 
-  private async load(workspaceId: string): Promise<LiveModel> {
+  private async load(workspaceId: string): Promise<Omit<LiveModel, 'version'>> {
     const rows = await this.repo.workspaceFiles(workspaceId);
     if (!rows.length) return EMPTY;
     const { model } = compileModel(rows.map((r) => ({ path: `${r.slug}/${r.path}`, content: r.content })));

@@ -1,5 +1,5 @@
 // Workspaces, users and their memberships: the tenancy aggregate.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Attributes, Database, Plan, Role } from './schema.js';
 
 export interface WorkspaceRow {
@@ -24,6 +24,32 @@ export interface MembershipRow {
   role: Role;
   attributes: Attributes;
 }
+
+/** A user as a member of one workspace: what the structured API lists and edits. */
+export interface WorkspaceMemberRow {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  attributes: Attributes;
+  /** When the user joined the workspace (not when the account was made, which other workspaces may see). */
+  created_at: Date;
+}
+
+/** Attribute changes: a string sets the attribute, null removes it. */
+export type AttributePatch = Record<string, string | null>;
+
+// A non-UUID would make PostgreSQL refuse the query; it names no member either way.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const WORKSPACE_MEMBER_COLUMNS = [
+  'u.id as id',
+  'u.email as email',
+  'u.name as name',
+  'm.role as role',
+  'm.attributes as attributes',
+  'm.created_at as created_at',
+] as const;
 
 export function membersRepo(db: Kysely<Database>) {
   return {
@@ -82,6 +108,55 @@ export function membersRepo(db: Kysely<Database>) {
         .orderBy('created_at')
         .orderBy('workspace_id')
         .execute();
+    },
+
+    /** Every member of the workspace, by e-mail. */
+    async listMembers(workspaceId: string): Promise<WorkspaceMemberRow[]> {
+      return db
+        .selectFrom('memberships as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .select(WORKSPACE_MEMBER_COLUMNS)
+        .where('m.workspace_id', '=', workspaceId)
+        .orderBy('u.email')
+        .execute();
+    },
+
+    /** The member, or undefined when the user is not in this workspace (or the id is no UUID). */
+    async getMember(workspaceId: string, userId: string): Promise<WorkspaceMemberRow | undefined> {
+      if (!UUID.test(userId)) return undefined;
+      return db
+        .selectFrom('memberships as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .select(WORKSPACE_MEMBER_COLUMNS)
+        .where('m.workspace_id', '=', workspaceId)
+        .where('m.user_id', '=', userId)
+        .executeTakeFirst();
+    },
+
+    /**
+     * Merges the patch into the member's attributes and returns the member as changed; undefined when
+     * the user is not in this workspace. The merge is one UPDATE computed from the row as it stands, so
+     * two concurrent patches of different attributes both survive: the second waits for the first's
+     * row lock and then merges into its result.
+     */
+    async patchAttributes(workspaceId: string, userId: string, patch: AttributePatch): Promise<WorkspaceMemberRow | undefined> {
+      if (!UUID.test(userId)) return undefined;
+      // `||` sets every key of the patch, nulls included; stripping the nulls then removes exactly the
+      // keys the patch named with null (stored attributes are strings, never null).
+      const merged = sql<string>`jsonb_strip_nulls(attributes || ${JSON.stringify(patch)}::jsonb)`;
+      return db
+        .with('m', (qb) =>
+          qb
+            .updateTable('memberships')
+            .set({ attributes: merged })
+            .where('workspace_id', '=', workspaceId)
+            .where('user_id', '=', userId)
+            .returning(['user_id', 'role', 'attributes', 'created_at']),
+        )
+        .selectFrom('m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .select(WORKSPACE_MEMBER_COLUMNS)
+        .executeTakeFirst();
     },
   };
 }

@@ -1,0 +1,98 @@
+// Model writes: POST /v1/model/validate and POST /v1/model/deploy (422 with line-and-column
+// diagnostics when the model has errors; nothing changes then).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { SURFACE_POLICY } from '../../http/route-policy.js';
+import type { Services } from '../../services.js';
+
+/** Model files travel in one body; larger than the default limit of other routes. */
+const MODEL_BODY_LIMIT = 10 * 1024 * 1024;
+const tags = ['C. structured'];
+const security = [{ structuredKey: [] }];
+const diagnostic = z.object({
+  file: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  end_line: z.number().int(),
+  end_column: z.number().int(),
+  code: z.string(),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+});
+const files = z
+  .array(z.object({ path: z.string().min(1).max(500).regex(/\.cml$/, 'must end in .cml'), content: z.string().max(2_000_000) }).strict())
+  .min(1)
+  .max(500);
+const project = z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be lower-case letters, digits and dashes');
+
+function present(d: { file: string; line: number; column: number; endLine: number; endColumn: number; code: string; severity: 'error' | 'warning'; message: string }) {
+  return { file: d.file, line: d.line, column: d.column, end_line: d.endLine, end_column: d.endColumn, code: d.code, severity: d.severity, message: d.message };
+}
+
+export const modelRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  app.post(
+    '/model/validate',
+    {
+      bodyLimit: MODEL_BODY_LIMIT,
+      config: { ...SURFACE_POLICY.structured, scope: 'models:read' },
+      schema: {
+        tags,
+        security,
+        summary: "Validates a project's CML files against the workspace model, without deploying",
+        body: z.object({ project, files }).strict(),
+        response: { 200: z.object({ valid: z.boolean(), diagnostics: z.array(diagnostic) }) },
+      },
+    },
+    async (request) => {
+      const result = await services.models.validate(request.principal!.workspace.id, request.body.project, request.body.files);
+      return { valid: result.valid, diagnostics: result.diagnostics.map(present) };
+    },
+  );
+
+  app.post(
+    '/model/deploy',
+    {
+      bodyLimit: MODEL_BODY_LIMIT,
+      config: { ...SURFACE_POLICY.structured, scope: 'models:write', role: 'editor' },
+      schema: {
+        tags,
+        security,
+        summary: "Replaces a project's CML files and makes them live, atomically; 422 with diagnostics when the model has errors",
+        body: z
+          .object({ project, files, message: z.string().max(2000).optional(), pr_url: z.url().max(2000).optional() })
+          .strict(),
+        response: {
+          200: z.object({
+            deployment: z.object({
+              id: z.string(),
+              deployed_at: z.string(),
+              deployed_by: z.string(),
+              changed_nodes: z.array(z.string()),
+              pr_url: z.string().nullable(),
+              message: z.string().nullable(),
+            }),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      const deployment = await services.models.deploy(
+        { workspaceId: principal.workspace.id, userId: principal.user.id, email: principal.user.email },
+        request.body.project,
+        request.body.files,
+        { message: request.body.message, prUrl: request.body.pr_url },
+      );
+      return {
+        deployment: {
+          id: deployment.id,
+          deployed_at: deployment.deployed_at.toISOString(),
+          deployed_by: deployment.deployed_by_email,
+          changed_nodes: deployment.changed_nodes,
+          pr_url: deployment.pr_url,
+          message: deployment.message,
+        },
+      };
+    },
+  );
+};

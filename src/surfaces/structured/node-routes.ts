@@ -1,0 +1,113 @@
+// Nodes of the live semantic layer: GET /v1/nodes, /v1/nodes/:node_id, /v1/nodes/:node_id/fields.
+// A node's id is its name, the identifier queries use.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { NotFoundError } from '../../core/errors.js';
+import type { SemanticNode } from '../../core/semantic/model.js';
+import { SURFACE_POLICY } from '../../http/route-policy.js';
+import type { Services } from '../../services.js';
+
+const config = { ...SURFACE_POLICY.structured, scope: 'models:read' as const };
+const tags = ['C. structured'];
+const security = [{ structuredKey: [] }];
+const dimension = z.object({ id: z.string(), label: z.string(), type: z.string() });
+const measure = z.object({ id: z.string(), label: z.string(), type: z.string(), format: z.string().nullable() });
+const params = z.object({ node_id: z.string().min(1).max(200) });
+
+function summary(node: SemanticNode) {
+  return { id: node.name, label: node.label, description: node.description, tags: [...node.tags] };
+}
+
+function fields(node: SemanticNode) {
+  return {
+    node: node.name,
+    dimensions: [...node.dimensions.values()].filter((d) => !d.hidden).map((d) => ({ id: d.name, label: d.label, type: d.type })),
+    measures: [...node.measures.values()].filter((m) => !m.hidden).map((m) => ({ id: m.name, label: m.label, type: m.type, format: m.format ?? null })),
+  };
+}
+
+export const nodeRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  async function nodeOf(workspaceId: string, id: string) {
+    const live = await services.models.live(workspaceId);
+    const node = live.model.nodes.get(id);
+    if (!node) throw new NotFoundError(`Unknown node "${id}"`, 'unknown_node');
+    return { node, project: live.projectOf.get(id) ?? null };
+  }
+
+  app.get(
+    '/nodes',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Nodes of the live model; tags keeps nodes with any of the comma-separated tags, connection those on that connection',
+        querystring: z.object({ tags: z.string().max(1000).optional(), connection: z.string().max(100).optional() }).strict(),
+        response: { 200: z.object({ nodes: z.array(z.object({ id: z.string(), label: z.string(), description: z.string(), tags: z.array(z.string()) })) }) },
+      },
+    },
+    async (request) => {
+      const { model } = await services.models.live(request.principal!.workspace.id);
+      const wanted = (request.query.tags ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+      const nodes = [...model.nodes.values()]
+        .filter((n) => wanted.length === 0 || n.tags.some((t) => wanted.includes(t)))
+        .filter((n) => request.query.connection === undefined || n.connection === request.query.connection)
+        .sort((a, b) => a.name.localeCompare(b.name));
+      return { nodes: nodes.map(summary) };
+    },
+  );
+
+  app.get(
+    '/nodes/:node_id',
+    {
+      config,
+      schema: { tags, security, summary: 'Full metadata of a node: fields, joins, data keys, source', params, response: { 200: z.object({ node: z.any() }) } },
+    },
+    async (request) => {
+      const { node, project } = await nodeOf(request.principal!.workspace.id, request.params.node_id);
+      return {
+        node: {
+          ...summary(node),
+          domain: node.domain ?? null,
+          connection: node.connection,
+          source: node.source.kind === 'table' ? { table: node.source.table } : { sql: node.source.sql },
+          project,
+          file: node.file.slice(node.file.indexOf('/') + 1),
+          dimensions: [...node.dimensions.values()].map((d) => ({
+            id: d.name,
+            label: d.label,
+            description: d.description,
+            type: d.type,
+            primary_key: d.primaryKey,
+            hidden: d.hidden,
+          })),
+          measures: [...node.measures.values()].map((m) => ({
+            id: m.name,
+            label: m.label,
+            description: m.description,
+            type: m.type,
+            format: m.format ?? null,
+            hidden: m.hidden,
+          })),
+          joins: node.joins.map((j) => ({ node: j.to, relationship: j.relationship })),
+          data_keys: node.dataKeys.map((k) => ({ name: k.name, dimension: k.dimension, attribute: k.attribute })),
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/nodes/:node_id/fields',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Visible dimensions and measures of a node',
+        params,
+        response: { 200: z.object({ node: z.string(), dimensions: z.array(dimension), measures: z.array(measure) }) },
+      },
+    },
+    async (request) => fields((await nodeOf(request.principal!.workspace.id, request.params.node_id)).node),
+  );
+};

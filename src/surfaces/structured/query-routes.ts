@@ -1,0 +1,89 @@
+// POST /v1/query: a semantic query (spec 4.3.1) on the live model, compiled with the key user's data
+// keys and the workspace's time zone, run on the node's connection, results cached briefly.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { BadRequestError, NotFoundError } from '../../core/errors.js';
+import { compileQuery } from '../../core/semantic/compile.js';
+import { semanticQuerySchema } from '../../core/semantic/query.js';
+import { DIALECTS } from '../../core/sql/dialects.js';
+import { SURFACE_POLICY } from '../../http/route-policy.js';
+import { resultCacheKey } from '../../querying/result-cache.js';
+import { RAW_SQL_TIMEOUT_MS, type Services } from '../../services.js';
+
+export const DEFAULT_LIMIT = 5000;
+export const MAX_LIMIT = 50_000;
+
+const metadata = z.object({
+  row_count: z.number().int(),
+  query_time_ms: z.number().int(),
+  node: z.string(),
+  ran_at: z.string(),
+  cached: z.boolean(),
+  truncated: z.boolean(),
+});
+const answer = z.object({
+  data: z.array(z.any().describe('a row: an object keyed by dimension and measure ids')),
+  sql: z.string(),
+  metadata,
+});
+type Answer = z.infer<typeof answer>;
+
+export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  app.post(
+    '/query',
+    {
+      config: { ...SURFACE_POLICY.structured, scope: 'query' },
+      schema: {
+        tags: ['C. structured'],
+        security: [{ structuredKey: [] }],
+        summary: 'Runs a structured query against a node of the live model; Cache-Control: no-cache skips the result cache',
+        body: semanticQuerySchema,
+        response: { 200: answer },
+      },
+    },
+    async (request, reply) => {
+      const principal = request.principal!;
+      const query = request.body;
+      const limit = query.limit ?? DEFAULT_LIMIT;
+      if (limit > MAX_LIMIT) throw new BadRequestError(`limit must be at most ${MAX_LIMIT}`, 'invalid_limit');
+
+      const live = await services.models.live(principal.workspace.id);
+      const node = live.model.nodes.get(query.node);
+      if (!node) throw new NotFoundError(`Unknown node "${query.node}"`, 'unknown_node');
+      const { connection, warehouse } = await services.connections.warehouse(principal.workspace.id, node.connection);
+      const compiled = compileQuery(live.model, { ...query, limit }, {
+        dialect: DIALECTS[connection.engine],
+        attributes: principal.attributes,
+        now: services.clock.now(),
+        timezone: principal.workspace.timezone,
+      });
+
+      const key = resultCacheKey({ workspaceId: principal.workspace.id, connectionId: connection.id, modelVersion: live.version, sql: compiled.sql, params: compiled.params });
+      const bypass = /no-cache|no-store/i.test(request.headers['cache-control'] ?? '');
+      if (!bypass) {
+        const hit = await services.resultCache.get<Answer>(key);
+        if (hit) {
+          void reply.header('X-Cache', 'hit');
+          return { ...hit, metadata: { ...hit.metadata, cached: true } };
+        }
+      }
+      const ranAt = services.clock.now();
+      const result = await warehouse.run(compiled.sql, compiled.params, { maxRows: limit, timeoutMs: RAW_SQL_TIMEOUT_MS });
+      const fresh: Answer = {
+        data: [...result.rows],
+        sql: compiled.sql,
+        metadata: {
+          row_count: result.rowCount,
+          query_time_ms: result.durationMs,
+          node: compiled.node,
+          ran_at: ranAt.toISOString(),
+          cached: false,
+          truncated: result.truncated,
+        },
+      };
+      await services.resultCache.set(key, fresh);
+      void reply.header('X-Cache', bypass ? 'bypass' : 'miss');
+      return fresh;
+    },
+  );
+};

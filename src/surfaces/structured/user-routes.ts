@@ -1,0 +1,114 @@
+// Users of the key's workspace on surface C: GET /v1/users, GET /v1/users/:user_id and
+// PATCH /v1/users/:user_id/attributes. Luminary only; reading needs users:read, writing users:write.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { NotFoundError } from '../../core/errors.js';
+import { SURFACE_POLICY } from '../../http/route-policy.js';
+import { IDENTITY_GENERATION } from '../../identity/generations.js';
+import type { Services } from '../../services.js';
+import type { WorkspaceMemberRow } from '../../store/members-repo.js';
+import { ROLES } from '../../store/schema.js';
+
+const ATTRIBUTE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const MAX_ATTRIBUTE_VALUE_CHARS = 1000;
+const MAX_ATTRIBUTES_PER_PATCH = 100;
+
+const userSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  attributes: z.record(z.string(), z.string()),
+  created_at: z.string(),
+});
+
+// Validated by the schema, so the 400 names the bad attribute (`body.<name>: …`) and /openapi.json
+// shows the same rules that are enforced.
+const attributeValue = z
+  .string({ error: 'an attribute value must be a string, or null to remove the attribute' })
+  .max(MAX_ATTRIBUTE_VALUE_CHARS, { error: `an attribute value has at most ${MAX_ATTRIBUTE_VALUE_CHARS} characters` })
+  .nullable();
+
+const attributePatch = z
+  .record(z.string().regex(ATTRIBUTE_NAME), attributeValue, {
+    error: (issue) =>
+      issue.code === 'invalid_key'
+        ? `invalid attribute name ${JSON.stringify(issue.path?.at(-1) ?? issue.input)}: 1 to 64 letters, digits, "_", "." or "-"`
+        : undefined,
+  })
+  .refine((patch) => Object.keys(patch).length <= MAX_ATTRIBUTES_PER_PATCH, {
+    error: `at most ${MAX_ATTRIBUTES_PER_PATCH} attributes per request`,
+  })
+  .describe('Attribute names mapped to their new value; null removes the attribute');
+
+const userParams = z.object({ user_id: z.string().describe("The user's id (a UUID)") });
+const tags = ['C. structured'];
+const security = [{ structuredKey: [] }];
+const readPolicy = { ...SURFACE_POLICY.structured, scope: 'users:read', role: 'luminary' } as const;
+const writePolicy = { ...SURFACE_POLICY.structured, scope: 'users:write', role: 'luminary' } as const;
+
+function present(row: WorkspaceMemberRow): z.infer<typeof userSchema> {
+  return { ...row, created_at: row.created_at.toISOString() };
+}
+
+// The same answer for a user of another workspace as for no user at all: existence is not revealed.
+const unknownUser = (id: string) => new NotFoundError(`Unknown user "${id}"`, 'unknown_user');
+
+export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/users',
+    {
+      config: readPolicy,
+      schema: {
+        tags,
+        security,
+        summary: "Members of the key's workspace, by e-mail",
+        response: { 200: z.object({ users: z.array(userSchema) }) },
+      },
+    },
+    async (request) => ({ users: (await services.members.listMembers(request.principal!.workspace.id)).map(present) }),
+  );
+
+  app.get(
+    '/users/:user_id',
+    {
+      config: readPolicy,
+      schema: {
+        tags,
+        security,
+        summary: "One member of the key's workspace",
+        params: userParams,
+        response: { 200: z.object({ user: userSchema }) },
+      },
+    },
+    async (request) => {
+      const row = await services.members.getMember(request.principal!.workspace.id, request.params.user_id);
+      if (!row) throw unknownUser(request.params.user_id);
+      return { user: present(row) };
+    },
+  );
+
+  app.patch(
+    '/users/:user_id/attributes',
+    {
+      config: writePolicy,
+      schema: {
+        tags,
+        security,
+        summary: "Merges attributes into a member's; null removes one. Applies from the member's next request",
+        params: userParams,
+        body: attributePatch,
+        response: { 200: z.object({ user: userSchema }) },
+      },
+    },
+    async (request) => {
+      const patch = request.body;
+      const row = await services.members.patchAttributes(request.principal!.workspace.id, request.params.user_id, patch);
+      if (!row) throw unknownUser(request.params.user_id);
+      // Keys cache their member's attributes: moving the generation makes the member's very next
+      // request, on any instance, read the new ones.
+      if (Object.keys(patch).length > 0) await services.shared.bump(IDENTITY_GENERATION);
+      return { user: present(row) };
+    },
+  );
+};
