@@ -1,10 +1,11 @@
 // `npm run bench [section…]`: every benchmark of the service, or the named sections
-// (platform, compile, cml, demo, raw-sql). Each section prints its own figures and targets.
+// (platform, compile, cml, demo, raw-sql, structured). Each section prints its own figures and targets.
 import { benchCml } from './cml-bench.js';
 import { benchCompile } from './compile-bench.js';
 import { benchDemo } from './demo-bench.js';
 import { benchPlatform } from './platform-bench.js';
 import { benchRawQueries } from './raw-query-bench.js';
+import { benchStructured } from './structured-bench.js';
 import { demoModel } from '../test/semantic/fixture.js';
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
@@ -13,6 +14,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   demo: benchDemo,
   platform: benchPlatform,
   'raw-sql': benchRawQueries,
+  structured: benchStructured,
 };
 
 const wanted = process.argv.slice(2);

@@ -250,3 +250,34 @@ describe('on PostgreSQL and MariaDB connections, against hand-written SQL', () =
     expect(data).toEqual((rows as Array<Record<string, unknown>>).map((r) => ({ ...r, order_count: Number(r.order_count) })));
   });
 });
+
+const withRedis = (await hasService('redis')) && withPostgres;
+
+describe.skipIf(!withRedis)('result cache shared through Redis', () => {
+  it('one instance answers from what the other cached, and a deploy on either invalidates both', async () => {
+    const { REDIS_URL } = await import('./helpers/services.js');
+    const db = await createTestDatabase();
+    const shared = mkdtempSync(path.join(tmpdir(), 'svc-c-redis-'));
+    const one = await startTestApp({ databaseUrl: db.url, redisUrl: REDIS_URL, env: { SVC_DATA_DIR: shared } });
+    const two = await startTestApp({ databaseUrl: db.url, redisUrl: REDIS_URL, env: { SVC_DATA_DIR: shared } });
+    try {
+      const space = await seedWorkspace(one.services);
+      const lum = space.members.luminary;
+      await setUpDemo(one.services, { workspaceId: space.id, userId: lum.id, email: lum.email }, { orders: 500 });
+      const key = (await createKey(one.services, space, 'luminary', 'structured', { scopes: ['query', 'models:write'] })).value;
+      const ask = (app: TestApp) =>
+        app.app.inject({ method: 'POST', url: '/v1/query', headers: { authorization: `Bearer ${key}` }, payload: { node: 'orders', measures: ['order_count'] } });
+      expect((await ask(one)).json().metadata.cached).toBe(false);
+      expect((await ask(two)).json().metadata).toMatchObject({ cached: true });
+      const files = await readModelDir(DEMO_MODEL_DIR);
+      const deployed = await two.app.inject({ method: 'POST', url: '/v1/model/deploy', headers: { authorization: `Bearer ${key}` }, payload: { project: 'demo', files } });
+      expect(deployed.statusCode).toBe(200);
+      expect((await ask(one)).json().metadata.cached).toBe(false);
+    } finally {
+      await one.close();
+      await two.close();
+      await db.drop();
+      rmSync(shared, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,130 @@
+// POST /v1/query in process (app.inject): uncached p50/p99 beside the same compiled SQL run directly
+// through the same driver (target ≤ 1.15× at p50), cached p50 (target under 2 ms), and requests per
+// second with 32 requests in flight. On the demo warehouse (DuckDB) and a PostgreSQL copy.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { systemClock } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { loadPostgres } from '../src/core/demo/index.js';
+import { compileQuery } from '../src/core/semantic/compile.js';
+import { semanticQuerySchema } from '../src/core/semantic/query.js';
+import { DIALECTS } from '../src/core/sql/dialects.js';
+import { setUpDemo } from '../src/demo-setup.js';
+import { hashPassword } from '../src/identity/passwords.js';
+import { createServices } from '../src/services.js';
+import { memorySharedState } from '../src/shared-state/memory.js';
+import { openStore } from '../src/store/db.js';
+import { migrate } from '../src/store/migrate.js';
+
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const RUNS = Number(process.env.BENCH_RUNS ?? 300);
+const QUERY = { node: 'orders', dimensions: ['status', 'channel'], measures: ['order_count', 'gross_revenue'] };
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+
+async function latency(run: () => Promise<unknown>) {
+  for (let i = 0; i < 30; i++) await run();
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    await run();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
+}
+
+async function throughput(run: () => Promise<unknown>, inFlight = 32, seconds = 3): Promise<number> {
+  let done = 0;
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (performance.now() < until) {
+        await run();
+        done++;
+      }
+    }),
+  );
+  return done / seconds;
+}
+
+export async function benchStructured(): Promise<string[]> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-c-'));
+  const dbName = `svc_bench_${randomBytes(4).toString('hex')}`;
+  const config = loadConfig({ TLS: 'off', SVC_DEMO: 'off', LOG_LEVEL: 'silent', SVC_DATA_DIR: dataDir });
+  const store = await openStore({ kind: 'pglite' });
+  await migrate(store);
+  // The bench measures the service, not its budget (1000 per minute per workspace): its rate-limit
+  // counters run on a clock that moves a minute ahead every 500 readings.
+  let readings = 0;
+  const budgetClock = { now: () => new Date(Date.now() + Math.floor(readings++ / 500) * 60_000) };
+  const services = createServices({ config, secretKey: randomBytes(32), store, shared: memorySharedState(budgetClock), clock: systemClock });
+  const app = await buildApp({ services });
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  const lines = [`Structured queries: ${RUNS} runs, in process (app.inject); ms p50 / p99; ${JSON.stringify(QUERY)}`];
+  try {
+    const passwordHash = await hashPassword('bench password');
+    async function workspace(name: string) {
+      const ws = await services.members.createWorkspace({ name, plan: 'team' });
+      const user = await services.members.createUser({ email: `${name.toLowerCase()}@example.com`, name, passwordHash });
+      await services.members.addMembership({ workspaceId: ws.id, userId: user.id, role: 'luminary' });
+      const key = (await services.keys.create({ workspace: { id: ws.id, plan: 'team' }, user: { id: user.id }, role: 'luminary' }, { name: 'bench', surface: 'structured' })).value;
+      return { ws, user, key };
+    }
+    const duck = await workspace('Duck');
+    await setUpDemo(services, { workspaceId: duck.ws.id, userId: duck.user.id, email: duck.user.email });
+    const targets = [{ label: 'DuckDB demo (100k orders)', ...duck }];
+    try {
+      await admin.connect();
+      await admin.query(`create database ${dbName}`);
+      const url = new URL(POSTGRES_URL);
+      url.pathname = `/${dbName}`;
+      await loadPostgres(url.toString(), { orders: 100_000, now: new Date() });
+      const pgSpace = await workspace('Pg');
+      await services.connections.create(pgSpace.ws.id, {
+        name: 'warehouse',
+        engine: 'postgres',
+        settings: { host: url.hostname, port: Number(url.port || 5432), database: dbName, user: url.username },
+      });
+      await setUpDemo(services, { workspaceId: pgSpace.ws.id, userId: pgSpace.user.id, email: pgSpace.user.email });
+      targets.push({ label: 'PostgreSQL copy (100k orders)', ...pgSpace });
+    } catch {
+      lines.push('  PostgreSQL: skipped (not reachable)');
+    }
+
+    for (const target of targets) {
+      const live = await services.models.live(target.ws.id);
+      const { connection, warehouse } = await services.connections.warehouse(target.ws.id, 'warehouse');
+      const compiled = compileQuery(live.model, semanticQuerySchema.parse(QUERY), { dialect: DIALECTS[connection.engine], attributes: { region: '*' }, now: new Date() });
+      const inject = (cache: boolean) => async () => {
+        const r = await app.inject({
+          method: 'POST',
+          url: '/v1/query',
+          headers: { authorization: `Bearer ${target.key}`, ...(cache ? {} : { 'cache-control': 'no-cache' }) },
+          payload: QUERY,
+        });
+        if (r.statusCode !== 200) throw new Error(r.body);
+      };
+      const direct = await latency(() => warehouse.run(compiled.sql, compiled.params, { maxRows: 5000, timeoutMs: 30_000 }));
+      const uncached = await latency(inject(false));
+      const cached = await latency(inject(true));
+      const ratio = uncached.p50 / direct.p50;
+      const fmt = (r: { p50: number; p99: number }) => `${r.p50.toFixed(2)} / ${r.p99.toFixed(2)}`;
+      lines.push(`  ${target.label}`);
+      lines.push(`    direct driver ${fmt(direct)}   uncached ${fmt(uncached)} (${ratio.toFixed(2)}× direct; target ≤ 1.15× ${ratio <= 1.15 ? 'met' : 'NOT MET'})`);
+      lines.push(`    cached ${fmt(cached)} (target p50 < 2 ms ${cached.p50 < 2 ? 'met' : 'NOT MET'})`);
+      lines.push(`    32 in flight: cached ${(await throughput(inject(true))).toFixed(0)} req/s, uncached ${(await throughput(inject(false))).toFixed(0)} req/s`);
+    }
+  } finally {
+    await app.close();
+    await services.connections.close();
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
+    await admin.end().catch(() => {});
+  }
+  return lines;
+}
