@@ -53,6 +53,10 @@ describe('svc CLI', () => {
     expect(svc(['keys', 'revoke', '--email', 'ops@acme.test', '--id', id]).code).toBe(0);
     expect(svc(['keys', 'list', '--email', 'ops@acme.test']).stdout).toMatch(/structured +revoked/);
 
+    const deployed = svc(['model', 'deploy', 'demo/model', '--project', 'demo', '--email', 'ops@acme.test', '--message', 'first']);
+    expect(deployed.code).toBe(0);
+    expect(deployed.stdout).toMatch(/Deployed 5 file\(s\) to demo; changed nodes: customers, order_items, orders, products/);
+
     const unknown = svc(['keys', 'list', '--email', 'ghost@acme.test']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/No user ghost@acme\.test/);

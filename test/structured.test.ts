@@ -83,6 +83,23 @@ describe('POST /v1/query', () => {
     expect([refused.statusCode, refused.json().code]).toEqual([403, 'scope_required']);
   });
 
+  it('matches hand-written SQL on the demo warehouse (DuckDB)', async () => {
+    const data = (await c('POST', '/query', { payload: { node: 'orders', dimensions: ['channel'], measures: ['order_count', 'gross_revenue'], sorts: [{ field: 'channel', direction: 'asc' }] } })).json().data;
+    const { warehouse } = await t.services.connections.warehouse(ws.id, 'warehouse');
+    const expected = await warehouse.run('SELECT channel, COUNT(*) AS order_count, SUM(amount) AS gross_revenue FROM shop.orders GROUP BY 1 ORDER BY 1', [], { maxRows: 10, timeoutMs: 10_000 });
+    expect(data).toEqual(expected.rows);
+  });
+
+  it('429 after 1000 requests in a minute for the workspace, whichever of its keys makes them', async () => {
+    const space = await seedWorkspace(t.services);
+    const keys = [(await createKey(t.services, space, 'viewer', 'structured')).value, (await createKey(t.services, space, 'editor', 'structured')).value];
+    t.clock.advance(60_000 - (t.clock.now().getTime() % 60_000) + 5);
+    for (let i = 0; i < 1000; i++) expect((await c('GET', '/nodes', { key: keys[i % 2] })).statusCode).toBe(200);
+    const limited = await c('GET', '/nodes', { key: keys[0] });
+    expect([limited.statusCode, limited.json().code]).toEqual([429, 'rate_limited']);
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+
   it("404 for another workspace's node: each key sees only its own live model", async () => {
     const response = await c('POST', '/query', { key: otherKey, payload: { node: 'orders', measures: ['order_count'] } });
     expect(response.statusCode).toBe(404);
