@@ -5,10 +5,8 @@ import type { SemanticModel } from '../src/core/semantic/model.js';
 import { semanticQuerySchema } from '../src/core/semantic/query.js';
 import { DIALECTS } from '../src/core/sql/dialects.js';
 import { GOLDEN_QUERIES } from '../test/semantic/queries.js';
+import { percentile } from './timing.js';
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
 
 export async function benchCompile(model: SemanticModel, label: string): Promise<string[]> {
   const queries = Object.entries(GOLDEN_QUERIES).map(([name, input]) => [name, semanticQuerySchema.parse(input)] as const);

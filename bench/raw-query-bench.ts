@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { latency } from './timing.js';
 import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
@@ -21,20 +22,6 @@ const QUERIES = {
   '1 row': 'SELECT COUNT(*) AS n FROM shop.orders',
   '1,000 rows': 'SELECT id, status, channel, amount, created_at FROM shop.orders ORDER BY id LIMIT 1000',
 };
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-
-async function time(run: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
-  for (let i = 0; i < 30; i++) await run();
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await run();
-    samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
-}
 
 export async function benchRawQueries(): Promise<string[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-raw-'));
@@ -78,15 +65,15 @@ export async function benchRawQueries(): Promise<string[]> {
     for (const connection of connections) {
       const { warehouse } = await services.connections.warehouse(workspace.id, connection.name);
       for (const [label, sql] of Object.entries(QUERIES)) {
-        const direct = await time(() => warehouse.run(sql, [], { maxRows: 1000, timeoutMs: 30_000 }));
-        const viaB = await time(async () => {
+        const direct = await latency(() => warehouse.run(sql, [], { maxRows: 1000, timeoutMs: 30_000 }), RUNS);
+        const viaB = await latency(async () => {
           const r = await app.inject({ method: 'POST', url: '/api/v1/query', headers: { authorization: `Bearer ${key}`, 'x-forwarded-proto': 'https' }, payload: { connection_id: connection.id, sql } });
           if (r.statusCode !== 200) throw new Error(r.body);
-        });
-        const viaD = await time(async () => {
+        }, RUNS);
+        const viaD = await latency(async () => {
           const r = await app.inject({ method: 'POST', url: '/api/studio/query', headers: { cookie, 'content-type': 'application/json' }, payload: { connection: connection.name, sql, limit: 1000 } });
           if (r.statusCode !== 200) throw new Error(r.body);
-        });
+        }, RUNS);
         const fmt = (r: { p50: number; p99: number }) => `${r.p50.toFixed(2).padStart(6)} / ${r.p99.toFixed(2).padStart(6)}`;
         const ratio = (r: { p50: number }) => `${(r.p50 / direct.p50).toFixed(2)}×${r.p50 / direct.p50 <= 1.2 ? '' : ' (over 1.2×)'}`;
         lines.push(

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { latency } from './timing.js';
 import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
@@ -23,20 +24,6 @@ import { migrate } from '../src/store/migrate.js';
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const QUERY = { node: 'orders', dimensions: ['status', 'channel'], measures: ['order_count', 'gross_revenue'] };
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-
-async function latency(run: () => Promise<unknown>) {
-  for (let i = 0; i < 30; i++) await run();
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await run();
-    samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
-}
-
 async function throughput(run: () => Promise<unknown>, inFlight = 32, seconds = 3): Promise<number> {
   let done = 0;
   const until = performance.now() + seconds * 1000;
@@ -108,9 +95,9 @@ export async function benchStructured(): Promise<string[]> {
         });
         if (r.statusCode !== 200) throw new Error(r.body);
       };
-      const direct = await latency(() => warehouse.run(compiled.sql, compiled.params, { maxRows: 5000, timeoutMs: 30_000 }));
-      const uncached = await latency(inject(false));
-      const cached = await latency(inject(true));
+      const direct = await latency(() => warehouse.run(compiled.sql, compiled.params, { maxRows: 5000, timeoutMs: 30_000 }), RUNS);
+      const uncached = await latency(inject(false), RUNS);
+      const cached = await latency(inject(true), RUNS);
       const ratio = uncached.p50 / direct.p50;
       const fmt = (r: { p50: number; p99: number }) => `${r.p50.toFixed(2)} / ${r.p99.toFixed(2)}`;
       lines.push(`  ${target.label}`);
