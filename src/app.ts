@@ -11,6 +11,7 @@ import { openapiPlugin } from './http/openapi.js';
 import type { Services } from './services.js';
 import { consoleSurface } from './surfaces/console/index.js';
 import { healthRoutes } from './surfaces/health.js';
+import { questionSurface } from './surfaces/question/index.js';
 import { studioSurface } from './surfaces/studio/index.js';
 import { structuredSurface } from './surfaces/structured/index.js';
 import { workspaceSurface } from './surfaces/workspace/index.js';
@@ -52,6 +53,7 @@ export async function buildApp({ services, logger, tls, extraRoutes }: AppDeps):
 
   await app.register(healthRoutes, { services });
   await app.register(consoleSurface, { services, prefix: '/api' });
+  await app.register(questionSurface, { services, prefix: '/api/v1' });
   await app.register(workspaceSurface, { services, prefix: '/api/v1' });
   await app.register(studioSurface, { services, prefix: '/api/studio' });
   await app.register(structuredSurface, { services, prefix: '/v1' });

@@ -1,0 +1,40 @@
+// What a planner (offline or language model) makes of a question: a governed plan over one reveal,
+// or an honest "no governed match". Plans name things only; dates are resolved on the server and
+// numbers come from the warehouse, never from a planner.
+
+/** A period resolved on the server: half-open [start, end) in the workspace time zone. */
+export interface ResolvedPeriod {
+  /** Stable token, e.g. `last_week`, `last_30_days`, `2024_q2`, `2025_03`, `2024`, `year_to_date`. */
+  readonly token: string;
+  /** `YYYY-MM-DD`, inclusive. */
+  readonly start: string;
+  /** `YYYY-MM-DD`, exclusive. */
+  readonly end: string;
+  /** The words of the question that named it, as written. */
+  readonly phrase: string;
+}
+
+export interface GovernedPlan {
+  readonly kind: 'governed';
+  readonly reveal: string;
+  /** Metric names of the reveal; the first is the headline metric. */
+  readonly metrics: readonly string[];
+  /** Field ids relative to the reveal's base node (`channel`, `customers.segment`). */
+  readonly dimensions: readonly string[];
+  /** Filters on dimension values found in the question. */
+  readonly filters: ReadonlyArray<{ readonly field: string; readonly operator: 'equals' | 'in'; readonly value: string | readonly string[] }>;
+  readonly sort?: { readonly field: string; readonly direction: 'asc' | 'desc' };
+  readonly limit?: number;
+  /** How the headline metric was recognised: only name, label or synonym may give high confidence. */
+  readonly matchedBy: 'name' | 'label' | 'synonym' | 'description';
+}
+
+export interface NoMatch {
+  readonly kind: 'no_match';
+  /** Plain words for the person who asked. */
+  readonly reason: string;
+  /** The closest governed metrics, to suggest. */
+  readonly closest: ReadonlyArray<{ readonly reveal: string; readonly metric: string; readonly label: string }>;
+}
+
+export type AnswerPlan = GovernedPlan | NoMatch;

@@ -1,0 +1,64 @@
+// Surface A, mounted at /api/v1: question keys (svc_sk_…), 100 requests per key per clock hour.
+// The catalog of governed reveals and their metric definitions, from the workspace's live model.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { findReveal } from '../../core/semantic/reveal.js';
+import { SURFACE_POLICY } from '../../http/route-policy.js';
+import type { Services } from '../../services.js';
+
+const policy = { config: SURFACE_POLICY.question };
+const tags = ['A. question'];
+const security = [{ questionKey: [] }];
+
+export const questionSurface: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/reveals',
+    {
+      ...policy,
+      schema: {
+        tags,
+        security,
+        summary: 'Governed reveals of the workspace, with the names of their metrics',
+        response: {
+          200: z.object({
+            reveals: z.array(z.object({ name: z.string(), domain: z.string(), description: z.string(), metrics: z.array(z.string()) })),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { model } = await services.models.live(request.principal!.workspace.id);
+      const reveals = [...model.reveals.values()].sort((a, b) => a.domain.localeCompare(b.domain) || a.name.localeCompare(b.name));
+      return { reveals: reveals.map((r) => ({ name: r.name, domain: r.domain, description: r.description, metrics: [...r.metrics.keys()] })) };
+    },
+  );
+
+  app.get(
+    '/metrics/:reveal_name',
+    {
+      ...policy,
+      schema: {
+        tags,
+        security,
+        summary: 'Metric definitions of one reveal',
+        params: z.object({ reveal_name: z.string().min(1).max(200) }),
+        response: {
+          200: z.object({
+            reveal: z.string(),
+            domain: z.string(),
+            metrics: z.array(z.object({ name: z.string(), label: z.string(), description: z.string(), unit: z.string() })),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { model } = await services.models.live(request.principal!.workspace.id);
+      const reveal = findReveal(model, request.params.reveal_name);
+      return {
+        reveal: reveal.name,
+        domain: reveal.domain,
+        metrics: [...reveal.metrics.values()].map((m) => ({ name: m.name, label: m.label, description: m.description, unit: m.unit })),
+      };
+    },
+  );
+};
