@@ -1,4 +1,5 @@
 // Wires the framework-free services from their parts. The HTTP app and the CLI both start here.
+import { AnswerService } from './answering/answer-service.js';
 import type { Clock } from './clock.js';
 import { ConnectionService } from './connections/connection-service.js';
 import { SecretBox } from './crypto/secret-box.js';
@@ -38,6 +39,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const members = membersRepo(store.db);
   const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
   const connections = new ConnectionService(store, new SecretBox(secretKey), config.dataDir, shared);
+  const models = new ModelService(store, shared, clock);
   return {
     config,
     store,
@@ -47,7 +49,8 @@ export function createServices({ config, secretKey, store, shared, clock, result
     lastUsed,
     keyResolver: new KeyResolver(keysRepo, shared, clock),
     keys: new KeyService(keysRepo, shared, clock, lastUsed),
-    models: new ModelService(store, shared, clock),
+    models,
+    answers: new AnswerService(models, connections, clock),
     connections,
     projects: modelsRepo(store.db),
     history: historyRepo(store.db),

@@ -45,7 +45,8 @@ export function metricTemplate(reveal: Reveal, name: string, seen: ReadonlySet<s
 export function compileRevealQuery(model: SemanticModel, query: RevealQuery, options: CompileOptions): CompiledQuery & { reveal: Reveal } {
   const reveal = findReveal(model, query.reveal, query.domain);
   if (query.metrics.length + query.dimensions.length === 0) throw new BadRequestError('A query needs at least one metric or dimension', 'empty_query');
-  const derived = query.metrics.map((name) => ({ key: name, template: metricTemplate(reveal, name) }));
+  // Extra outputs the caller asks for (such as the latest time of the rows) follow the metrics.
+  const derived = [...query.metrics.map((name) => ({ key: name, template: metricTemplate(reveal, name) })), ...(options.derived ?? [])];
   const semantic: SemanticQuery = {
     node: reveal.base,
     dimensions: [...query.dimensions],

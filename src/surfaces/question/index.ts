@@ -4,13 +4,56 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findReveal } from '../../core/semantic/reveal.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
+import { MAX_QUESTION_LENGTH } from '../../answering/answer-service.js';
 import type { Services } from '../../services.js';
 
 const policy = { config: SURFACE_POLICY.question };
 const tags = ['A. question'];
 const security = [{ questionKey: [] }];
 
+const answerSchema = z.object({
+  answer: z.string(),
+  data: z.object({
+    rows: z.array(z.any().describe('a row: an object keyed by column name')),
+    columns: z.array(z.string()),
+    metric: z.string().optional(),
+    value: z.number().optional(),
+    period: z.string().optional(),
+  }),
+  provenance: z.object({
+    source: z.enum(['semantic layer', 'raw SQL']),
+    reveal: z.string().optional(),
+    reveal_backed: z.boolean(),
+    freshness: z.string().nullable(),
+    confidence: z.enum(['high', 'medium']),
+  }),
+  usage: z.object({ tokens_used: z.number().int(), latency_ms: z.number().int() }),
+  no_match: z
+    .object({ reason: z.string(), closest: z.array(z.object({ reveal: z.string(), metric: z.string(), label: z.string() })) })
+    .optional(),
+});
+
 export const questionSurface: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  app.post(
+    '/ask',
+    {
+      ...policy,
+      schema: {
+        tags,
+        security,
+        summary: `Answers a question in plain language from a governed reveal, in English, with rows, provenance and usage (at most ${MAX_QUESTION_LENGTH} characters)`,
+        body: z
+          .object({
+            question: z.string().trim().min(1, 'must not be empty').max(MAX_QUESTION_LENGTH, `must be at most ${MAX_QUESTION_LENGTH} characters`),
+            domain: z.string().min(1).max(100).optional(),
+          })
+          .strict(),
+        response: { 200: answerSchema },
+      },
+    },
+    async (request) => services.answers.ask(request.principal!, request.body.question, request.body.domain),
+  );
+
   app.get(
     '/reveals',
     {

@@ -1,0 +1,48 @@
+// Accuracy of the offline planner on the evaluation set, per category, with the false-governed rate
+// on out-of-scope questions, the accuracy of high-confidence plans and the planning time.
+// Run: npx tsx bench/eval-ask.ts
+import { buildCatalogIndex } from '../src/core/answer/catalog-index.js';
+import { planOffline } from '../src/core/answer/offline-planner.js';
+import { compileModel } from '../src/core/cml/index.js';
+import { DEMO_MODEL_DIR, readModelDir } from '../src/demo-setup.js';
+import { demoValues, EVAL_SET, scoreEval } from '../test/answer/eval-set.js';
+
+const TIMING_ROUNDS = 20;
+
+const percent = (share: number): string => `${(share * 100).toFixed(1)}%`;
+
+async function main(): Promise<void> {
+  const { model, diagnostics } = compileModel(await readModelDir(DEMO_MODEL_DIR));
+  if (!model) throw new Error(`The demo model does not compile: ${diagnostics.map((d) => d.message).join('; ')}`);
+  const index = buildCatalogIndex(model);
+  const plan = (question: string) => planOffline(question, index, { values: demoValues });
+
+  const report = scoreEval(plan);
+  console.log(`Offline planner, ${report.total} questions`);
+  for (const [category, { total, correct }] of report.byCategory) {
+    console.log(`  ${category.padEnd(16)} ${String(correct).padStart(3)}/${String(total).padEnd(3)} ${percent(total === 0 ? 1 : correct / total)}`);
+  }
+  console.log(`Overall accuracy          ${percent(report.accuracy)}`);
+  console.log(`False-governed rate       ${percent(report.falseGovernedRate)} (out-of-scope questions given a governed plan)`);
+  console.log(`High-confidence accuracy  ${percent(report.highConfidence.accuracy)} over ${report.highConfidence.total} plans matched by name, label or synonym`);
+
+  // Timing after the first pass above, so value lookups and indexes are warm as in a running server.
+  const times: number[] = [];
+  for (let round = 0; round < TIMING_ROUNDS; round++) {
+    for (const { question } of EVAL_SET) {
+      const started = performance.now();
+      plan(question);
+      times.push(performance.now() - started);
+    }
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number): string => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(3);
+  console.log(`Planning time             p50 ${at(0.5)} ms, p95 ${at(0.95)} ms (target p50 < 10 ms)`);
+
+  if (report.failures.length > 0) {
+    console.log('\nMisses:');
+    for (const failure of report.failures) console.log(`  [${failure.category}] ${failure.question} → ${JSON.stringify(failure.actual)}`);
+  }
+}
+
+await main();

@@ -1,0 +1,74 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileModel } from '../cml/index.js';
+import { DEMO_MODEL_DIR, readModelDir } from '../../demo-setup.js';
+import { buildCatalogIndex, type CatalogIndex } from './catalog-index.js';
+import { planOffline } from './offline-planner.js';
+
+const SALES_VALUES = new Map<string, readonly string[]>([
+  ['status', ['completed', 'pending', 'cancelled', 'refunded']],
+  ['channel', ['web', 'mobile', 'marketplace']],
+  ['ship_region', ['North America', 'Europe']],
+  ['customers.segment', ['consumer', 'small_business', 'enterprise']],
+]);
+const values = (reveal: string) => (reveal === 'sales' ? SALES_VALUES : new Map<string, readonly string[]>());
+
+describe('planOffline', () => {
+  let index: CatalogIndex;
+  beforeAll(async () => {
+    index = buildCatalogIndex(compileModel(await readModelDir(DEMO_MODEL_DIR)).model!);
+  });
+
+  it('indexes joined dimensions with their path and skips hidden ones', () => {
+    const sales = index.reveals.find((reveal) => reveal.name === 'sales')!;
+    const fields = sales.dimensions.map((dimension) => dimension.field);
+    expect(fields).toContain('customers.segment');
+    expect(fields).not.toContain('amount');
+    expect(sales.timeField).toBe('created_at');
+  });
+
+  it('plans a metric with a breakdown, a value filter and a top N', () => {
+    expect(planOffline('top 3 channels by revenue in Europe', index, { values })).toEqual({
+      kind: 'governed',
+      reveal: 'sales',
+      metrics: ['revenue'],
+      dimensions: ['channel'],
+      filters: [{ field: 'ship_region', operator: 'equals', value: 'Europe' }],
+      sort: { field: 'revenue', direction: 'desc' },
+      limit: 3,
+      matchedBy: 'name',
+    });
+  });
+
+  it('lets metric words win over values: "completed orders" is a metric, not a filter', () => {
+    const plan = planOffline('completed orders', index, { values });
+    expect(plan).toMatchObject({ kind: 'governed', metrics: ['completed_orders'], filters: [] });
+  });
+
+  it('reports a description-only match as such', () => {
+    expect(planOffline('how much was paid', index)).toMatchObject({ kind: 'governed', metrics: ['revenue'], matchedBy: 'description' });
+  });
+
+  it('refuses questions whose important words nothing governed explains, naming them', () => {
+    const plan = planOffline('churn rate by cohort', index, { values });
+    expect(plan.kind).toBe('no_match');
+    if (plan.kind !== 'no_match') return;
+    expect(plan.reason).toContain('churn');
+    expect(plan.closest).toHaveLength(3);
+    expect(plan.closest[0]!.metric).toBe('cancellation_rate');
+  });
+
+  it('names both metrics when the question is ambiguous', () => {
+    const plan = planOffline('business', index);
+    expect(plan.kind).toBe('no_match');
+    if (plan.kind === 'no_match') expect(plan.reason).toMatch(/Business customers.*Business share|Business share.*Business customers/);
+  });
+
+  it('refuses a breakdown the reveal cannot do', () => {
+    expect(planOffline('customers by channel', index).kind).toBe('no_match');
+  });
+
+  it('keeps to the requested domain', () => {
+    expect(planOffline('revenue', index, { domain: 'finance' }).kind).toBe('no_match');
+    expect(planOffline('revenue', index, { domain: 'commerce' }).kind).toBe('governed');
+  });
+});

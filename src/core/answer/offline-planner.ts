@@ -1,0 +1,142 @@
+// The offline planner: a question (its period phrase already removed) and the governed catalog in, a
+// governed plan or an honest "no governed match" out. No network and no language model. A plan is
+// governed only when the metric matched by name, label or synonym (or description, reported as such),
+// every content word is explained by the catalog, the best metric clearly beats the next one, and
+// every breakdown and filter resolves.
+import type { AnswerPlan, GovernedPlan, NoMatch } from './plan.js';
+import type { CatalogIndex, IndexedReveal } from './catalog-index.js';
+import { trigramDice } from './fuzzy.js';
+import { chooseMetrics, rankMetrics, type MetricCandidate } from './metric-ranking.js';
+import { readShape, readWords, type DimensionRequest, type QuestionWord } from './question-shape.js';
+import { findFilters, valueLookup, valueStems, type ValueLookup } from './value-filters.js';
+import { normalise } from './text.js';
+
+// The planner's whole API from one module: callers build the index once per model and plan with it.
+export { buildCatalogIndex, type CatalogIndex } from './catalog-index.js';
+export type { ValueIndex } from './value-filters.js';
+
+export interface OfflinePlanOptions {
+  /** Only reveals of this domain are considered. */
+  readonly domain?: string;
+  /** Distinct values of the string dimensions of a reveal, by field id (looked up and cached by the caller). */
+  readonly values?: (reveal: string) => ReadonlyMap<string, readonly string[]>;
+}
+
+const CLOSEST_COUNT = 3;
+const NO_VALUES: ValueLookup = new Map();
+
+function quoteList(words: readonly string[]): string {
+  return words.map((word) => `"${word}"`).join(', ');
+}
+
+/** The metrics to suggest: the best-ranked first, then those whose label looks most like the question. */
+function closestMetrics(candidates: readonly MetricCandidate[], reveals: readonly IndexedReveal[], question: string): NoMatch['closest'] {
+  const picked = new Map<string, { reveal: string; metric: string; label: string }>();
+  const add = (reveal: string, metric: string, label: string): void => {
+    if (picked.size < CLOSEST_COUNT && !picked.has(`${reveal}.${metric}`)) picked.set(`${reveal}.${metric}`, { reveal, metric, label });
+  };
+  for (const candidate of candidates) add(candidate.metric.reveal, candidate.metric.name, candidate.metric.label);
+  if (picked.size < CLOSEST_COUNT) {
+    const text = normalise(question);
+    const bySimilarity = reveals
+      .flatMap((reveal) => reveal.metrics)
+      .map((metric) => ({ metric, similarity: trigramDice(text, normalise(metric.label)) }))
+      .sort((a, b) => b.similarity - a.similarity);
+    for (const { metric } of bySimilarity) add(metric.reveal, metric.name, metric.label);
+  }
+  return [...picked.values()];
+}
+
+function resolveDimension(request: DimensionRequest, reveal: IndexedReveal): string | undefined {
+  if (request.grain) return reveal.timeField ? `${reveal.timeField}.${request.grain}` : undefined;
+  const key = request.stems.join(' ');
+  const matches = reveal.dimensions.filter((dimension) => dimension.phrases.some((phrase) => phrase.join(' ') === key));
+  // "region" names both where an order ships (base) and where its customer lives (joined): the base wins.
+  return (matches.find((dimension) => dimension.onBase) ?? matches[0])?.field;
+}
+
+function multiWordValuePositions(words: readonly QuestionWord[], consumed: ReadonlySet<number>, lookups: readonly ValueLookup[]): Set<number> {
+  const positions = new Set<number>();
+  for (const lookup of lookups) {
+    const longOnly: ValueLookup = new Map([...lookup].map(([stem, phrases]) => [stem, phrases.filter((phrase) => phrase.stems.length > 1)]));
+    findFilters(words, consumed, longOnly, positions);
+  }
+  return positions;
+}
+
+function firstMention(candidate: MetricCandidate, words: readonly QuestionWord[]): number {
+  const found = words.find((word) => !word.stop && candidate.covered.has(word.stem));
+  return found ? found.position : words.length;
+}
+
+export function planOffline(question: string, index: CatalogIndex, options: OfflinePlanOptions = {}): AnswerPlan {
+  const reveals = options.domain === undefined ? index.reveals : index.reveals.filter((reveal) => reveal.domain === options.domain);
+  const noMatch = (reason: string, candidates: readonly MetricCandidate[] = []): NoMatch => ({
+    kind: 'no_match',
+    reason,
+    closest: closestMetrics(candidates, reveals, question),
+  });
+  if (reveals.length === 0) return noMatch(`No governed reveal belongs to the domain "${options.domain}".`);
+
+  const lookups = new Map(reveals.map((reveal) => [reveal.name, options.values ? valueLookup(reveal, options.values(reveal.name)) : NO_VALUES]));
+  const knownValues = new Set([...lookups.values()].flatMap((lookup) => [...valueStems(lookup)]));
+  const words = readWords(question, index, knownValues);
+  const shape = readShape(words, index);
+  const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position));
+  // Values of several words ("small business", "North America") are too specific to be metric words.
+  const reserved = multiWordValuePositions(words, shape.consumed, [...lookups.values()]);
+  const candidates = rankMetrics(content.filter((word) => !reserved.has(word.position)).map((word) => word.stem), reveals, index);
+  const choice = chooseMetrics(candidates);
+
+  if (choice.kind === 'none') {
+    if (content.length === 0 && shape.dimensions.length === 0) return noMatch('The question names no metric.');
+    const words = [...content.map((word) => word.raw), ...shape.dimensions.map((d) => d.words)];
+    return noMatch(`No governed metric matches ${quoteList(words)}.`);
+  }
+  if (choice.kind === 'ambiguous') {
+    const { first, second } = choice;
+    return noMatch(`The question is ambiguous: it could mean "${first.metric.label}" (${first.metric.reveal}) or "${second.metric.label}" (${second.metric.reveal}). Please name one.`, [first, second, ...candidates]);
+  }
+  if (choice.kind === 'mixed') {
+    const { first, second } = choice;
+    return noMatch(`"${first.metric.label}" (${first.metric.reveal}) and "${second.metric.label}" (${second.metric.reveal}) come from different reveals; please ask about one at a time.`, candidates);
+  }
+
+  const reveal = reveals.find((r) => r.name === choice.reveal)!;
+  const chosen = [...choice.metrics].sort((a, b) => firstMention(a, words) - firstMention(b, words));
+  const metricWords = new Set(content.filter((word) => !reserved.has(word.position) && chosen.some((c) => c.covered.has(word.stem))).map((word) => word.position));
+
+  // Metric words win over values: "completed orders" is the metric, not orders filtered on status.
+  const filterWords = new Set<number>();
+  const filters = findFilters(words, new Set([...shape.consumed, ...metricWords]), lookups.get(reveal.name)!, filterWords);
+
+  const unexplained = [
+    ...content.filter((word) => !metricWords.has(word.position) && !filterWords.has(word.position) && !reveal.dimensionStems.has(word.stem)).map((word) => word.raw),
+    ...shape.dimensions.filter((request) => request.unknown).map((request) => request.words),
+  ];
+  if (unexplained.length > 0) {
+    return noMatch(`Nothing in the governed catalog explains ${quoteList(unexplained)}, so "${chosen[0]!.metric.label}" would not answer the question.`, candidates);
+  }
+
+  const dimensions: string[] = [];
+  for (const request of shape.dimensions) {
+    const field = resolveDimension(request, reveal);
+    if (!field) return noMatch(`${reveal.label} cannot be broken down by "${request.words}".`, candidates);
+    if (!dimensions.includes(field)) dimensions.push(field);
+  }
+  if (shape.top && dimensions.length === 0) {
+    return noMatch(`The question asks for a top ${shape.top.limit} but not of what (for example "top ${shape.top.limit} regions").`, candidates);
+  }
+
+  const headline = chosen[0]!;
+  const plan: GovernedPlan = {
+    kind: 'governed',
+    reveal: reveal.name,
+    metrics: chosen.map((candidate) => candidate.metric.name),
+    dimensions,
+    filters,
+    ...(shape.top ? { sort: { field: headline.metric.name, direction: shape.top.direction }, limit: shape.top.limit } : {}),
+    matchedBy: headline.matchedBy,
+  };
+  return plan;
+}

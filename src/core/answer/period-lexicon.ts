@@ -1,0 +1,132 @@
+// The words of the period grammar in English, Spanish, French, German and Portuguese. Everything here is
+// lower-case and accent-free because the question is folded the same way before matching ("último" is
+// matched as "ultimo", "März" as "marz", "año" as "ano"). Entries are regular-expression fragments so that
+// each alternation reads as the list of words it accepts. Languages are mixed in one alternation on
+// purpose: a question never says which language it is in, and "this semana" matching is harmless.
+import type { PeriodUnit } from '../semantic/time.js';
+
+export type CalendarUnit = Exclude<PeriodUnit, 'day'>;
+export const CALENDAR_UNITS: readonly CalendarUnit[] = ['week', 'month', 'quarter', 'year'];
+
+/**
+ * Prepositions and articles that belong to the period when they come right before it ("ventas del mes
+ * pasado", "im letzten Monat", "for the last 7 days"), so that the caller removes them with the period.
+ */
+const PREPOSITIONS = 'in|during|for|over|of|en|durante|de|del|para|pendant|durant|sur|pour|du|des|im|fur|wahrend|em|no|na|nos|nas|do|da|dos|das';
+const ARTICLES = 'the|el|la|los|las|le|les|der|die|das|den|dem|o|a|os|as';
+export const LEADING_WORDS = `(?:(?:${PREPOSITIONS})\\s+)?(?:(?:${ARTICLES})\\s+|l')?`;
+
+export const TODAY = "today|hoy|aujourd'hui|heute|hoje";
+// "hier" is also German for "here"; French needs it, so a German "hier" is read as yesterday.
+export const YESTERDAY = 'yesterday|ayer|hier|gestern|ontem';
+
+/** Nouns naming a calendar unit after "this", "last", or before "to date". */
+export const UNIT_NOUNS: Readonly<Record<CalendarUnit, string>> = {
+  week: 'week|semana|semaine|woche',
+  month: 'month|mes|mois|monats?',
+  quarter: 'quarter|trimestre|quartals?',
+  // French "an" only in fixed phrases (see LAST_YEAR_EXTRA): alone it is also the English article.
+  year: 'year|ano|annee|jahr(?:es|s)?',
+};
+
+const GERMAN_ENDING = '(?:e|en|er|es|em)?';
+/** Words for "this" before the noun (this week, esta semana, cette semaine, diese Woche). */
+export const THIS_BEFORE = `this|current|est[ea]|cette|cet|ce|(?:dies|laufend|aktuell)${GERMAN_ENDING}`;
+/** Words for "this" after the noun (mes actual, mês atual, semaine en cours). */
+export const THIS_AFTER = 'actual|atual|corrente|en\\s+curso|em\\s+curso|en\\s+cours';
+/** Words for "last" before the noun (last week, último mes, letzte Woche). */
+export const LAST_BEFORE = `last|previous|past|prior|ultim[oa]|(?:letzt|vergangen|vorig)${GERMAN_ENDING}`;
+/** Words for "last" after the noun (semana pasada, mês passado, mois dernier, semaine précédente). */
+export const LAST_AFTER = 'pasad[oa]|passad[oa]|anterior|derniere?|passee?|precedente?';
+/** One-word German forms and French "l'an dernier". */
+export const LAST_EXTRA: Readonly<Record<CalendarUnit, string>> = {
+  week: 'vorwoche',
+  month: 'vormonat',
+  quarter: 'vorquartal',
+  year: "vorjahr(?:es)?|l'an\\s+(?:dernier|passe|precedent)",
+};
+
+const TO_DATE_SHORT: Readonly<Record<CalendarUnit, string>> = { week: 'wtd', month: 'mtd', quarter: 'qtd', year: 'ytd' };
+const GERMAN_START: Readonly<Record<CalendarUnit, string>> = {
+  week: 'wochen(?:beginn|anfang)',
+  month: 'monats(?:beginn|anfang)',
+  quarter: 'quartals(?:beginn|anfang)',
+  year: 'jahres(?:beginn|anfang)',
+};
+
+/** "year to date", "YTD", "año hasta la fecha", "depuis le début de l'année", "seit Jahresbeginn"… */
+export function toDateForms(unit: CalendarUnit): string {
+  const noun = `(?:${UNIT_NOUNS[unit]})`;
+  return [
+    TO_DATE_SHORT[unit],
+    // "this year to date" is one period, not "this year" followed by stray words.
+    `(?:this\\s+)?${noun}[\\s-]+to[\\s-]+date`,
+    `${noun}\\s+(?:hasta|ate)\\s+(?:la\\s+fecha|a\\s+data|hoy|hoje|o\\s+momento)`,
+    `en\\s+lo\\s+que\\s+va\\s+(?:del|de\\s+la|de\\s+este|de\\s+esta)\\s+${noun}`,
+    `acumulado\\s+(?:do|da|deste|desta)\\s+${noun}`,
+    `depuis\\s+(?:le\\s+)?debut\\s+(?:de\\s+l'|de\\s+la\\s+|du\\s+|de\\s+(?:cette\\s+|ce\\s+)?)${noun}`,
+    `${noun}\\s+bis\\s+heute`,
+    `seit\\s+(?:${GERMAN_START[unit]}|(?:beginn|anfang)\\s+(?:des|der|dieses|dieser)\\s+${noun})`,
+  ].join('|');
+}
+
+/** Unit words after a count ("7 days", "3 meses", "2 semaines", "6 Monaten"). */
+export const COUNTED_UNITS: Readonly<Record<PeriodUnit, string>> = {
+  day: 'days?|dias?|jours?|tag(?:e|en)?',
+  week: 'weeks?|semanas?|semaines?|wochen?',
+  month: 'months?|mes(?:es)?|mois|monat(?:e|en)?',
+  quarter: 'quarters?|trimestres?|quartal(?:e|en)?',
+  year: 'years?|anos?|annees?|ans?|jahr(?:e|en)?',
+};
+/** "last" before a count: last 7 days, últimos 7 días, letzte 7 Tage, derniers 7 jours. */
+export const LAST_BEFORE_COUNT = `last|past|previous|prior|ultim[oa]s|(?:letzt|vergangen)${GERMAN_ENDING}|dernier(?:e)?s`;
+/** "last" between count and unit: les 7 derniers jours, los 7 últimos días. */
+export const LAST_AFTER_COUNT = 'ultim[oa]s|dernier(?:e)?s';
+
+/** Month names and abbreviations of the five languages, to their month number. */
+export const MONTH_NAMES: Readonly<Record<string, number>> = {
+  january: 1, jan: 1, enero: 1, ene: 1, janvier: 1, janv: 1, januar: 1, janner: 1, janeiro: 1,
+  february: 2, feb: 2, febrero: 2, fevrier: 2, fevr: 2, fev: 2, februar: 2, fevereiro: 2,
+  march: 3, mar: 3, marzo: 3, mars: 3, marz: 3, marco: 3,
+  april: 4, apr: 4, abril: 4, abr: 4, avril: 4, avr: 4,
+  may: 5, mayo: 5, mai: 5, maio: 5,
+  june: 6, jun: 6, junio: 6, juin: 6, juni: 6, junho: 6,
+  july: 7, jul: 7, julio: 7, juillet: 7, juil: 7, juli: 7, julho: 7,
+  august: 8, aug: 8, agosto: 8, ago: 8, aout: 8,
+  september: 9, sept: 9, sep: 9, septiembre: 9, setiembre: 9, septembre: 9, setembro: 9, set: 9,
+  october: 10, oct: 10, octubre: 10, octobre: 10, oktober: 10, okt: 10, outubro: 10, out: 10,
+  november: 11, nov: 11, noviembre: 11, novembre: 11, novembro: 11,
+  december: 12, dec: 12, diciembre: 12, dic: 12, decembre: 12, dezember: 12, dez: 12, dezembro: 12,
+};
+
+const GERMAN_ORDINALS = Object.fromEntries(
+  (['erst', 'zweit', 'dritt', 'viert'] as const).flatMap((stem, i) => ['e', 'es', 'en', 'er', 'em'].map((end) => [stem + end, i + 1])),
+);
+/** Ordinal words before "quarter"/"trimestre"/"Quartal". */
+export const QUARTER_ORDINALS: Readonly<Record<string, number>> = {
+  first: 1, second: 2, third: 3, fourth: 4,
+  primer: 1, primero: 1, segundo: 2, tercer: 3, tercero: 3, cuarto: 4,
+  primeiro: 1, terceiro: 3, quarto: 4,
+  premier: 1, deuxieme: 2, troisieme: 3, quatrieme: 4,
+  ...GERMAN_ORDINALS,
+};
+/** 1st, 2nd, 1er, 2e, 2eme, 2º (folded to "2o"), 2. */
+export const NUMERIC_ORDINAL = '[1-4](?:st|nd|rd|th|er|re|eme|e|o|a|\\.)?';
+export const QUARTER_NOUN = 'quarter|trimestre|quartal';
+/** Letters written before a quarter number: Q2 (everywhere), T2 (trimestre in es, fr, pt). */
+export const QUARTER_LETTER = '[qt]';
+
+/** Words that make the following year explicit: "in 2024", "durante 2024", "im Jahr 2024", "no ano de 2024". */
+export const YEAR_MARKERS = 'in|for|during|throughout|en|durante|pendant|durant|pour|im|wahrend|fur|em|no|para';
+export const YEAR_NOUNS = 'year|ano|annee|jahr';
+
+/**
+ * Words right before a bare number that make it a quantity or an identifier rather than a year
+ * ("top 2000 customers", "orders over 2050", "order 2024").
+ */
+export const QUANTITY_BEFORE =
+  'top|bottom|first|over|under|above|below|than|least|most|exactly|about|around|approximately|limit|' +
+  'order|invoice|ticket|id|number|no\\.|nr\\.?|mas\\s+de|menos\\s+de|primeros|primeras|plus\\s+de|moins\\s+de|premiers|' +
+  'mehr\\s+als|weniger\\s+als|uber|unter|ersten|mais\\s+de|primeiros|acima\\s+de|abaixo\\s+de';
+/** Words right after a bare number that make it an amount ("2000 units", "2024 €", "2050%"). */
+export const QUANTITY_AFTER = '%|\\$|€|£|k|units?|items?|pieces?|dollars?|euros?|usd|eur|gbp|times|rows|unidades|unites|stuck';

@@ -1,0 +1,273 @@
+// Finds the period a plain-language question names ("revenue last week", "ventas del mes pasado",
+// "Umsatz im Q2 2024") and resolves it here, on the server, into a half-open date range in the workspace
+// time zone. Planners only ever name periods; turning words into dates in one place keeps every answer
+// auditable through its token and range. The words live in period-lexicon.ts.
+import { addUnits, assertTimeZone, startOf, wallClock, type PeriodUnit } from '../semantic/time.js';
+import {
+  CALENDAR_UNITS,
+  COUNTED_UNITS,
+  LAST_AFTER,
+  LAST_AFTER_COUNT,
+  LAST_BEFORE,
+  LAST_BEFORE_COUNT,
+  LAST_EXTRA,
+  LEADING_WORDS,
+  MONTH_NAMES,
+  NUMERIC_ORDINAL,
+  QUANTITY_AFTER,
+  QUANTITY_BEFORE,
+  QUARTER_LETTER,
+  QUARTER_NOUN,
+  QUARTER_ORDINALS,
+  THIS_AFTER,
+  THIS_BEFORE,
+  TODAY,
+  UNIT_NOUNS,
+  YEAR_MARKERS,
+  YEAR_NOUNS,
+  YESTERDAY,
+  toDateForms,
+  type CalendarUnit,
+} from './period-lexicon.js';
+import type { ResolvedPeriod } from './plan.js';
+
+/** The fixed tokens, and the shapes of the tokens that carry a number. */
+export const PERIOD_TOKENS: readonly string[] = [
+  'today', 'yesterday',
+  'this_week', 'last_week', 'this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year',
+  'week_to_date', 'month_to_date', 'quarter_to_date', 'year_to_date',
+  'last_<n>_days', 'last_<n>_weeks', 'last_<n>_months', 'last_<n>_quarters', 'last_<n>_years',
+  'YYYY_MM', 'YYYY_qN', 'YYYY',
+];
+
+interface Range {
+  readonly token: string;
+  readonly start: Date;
+  readonly end: Date;
+}
+
+/** Midnight today and tomorrow, as wall times in the workspace time zone. */
+interface Clock {
+  readonly today: Date;
+  readonly tomorrow: Date;
+}
+
+interface Rule {
+  readonly pattern: RegExp;
+  resolve(match: RegExpExecArray, clock: Clock, folded: string): Range | undefined;
+}
+
+// A period starts at a word boundary; "-" is excluded so that "avant-hier" is not "hier" and
+// "mid-2024" is not the year 2024.
+const WORD_START = '(?<![\\p{L}\\p{N}_\\-])';
+// Numbers glued to a currency, an identifier or another number ("$2024", "#2024", "15/03/2025") are not periods.
+const NUMBER_START = '(?<![\\p{L}\\p{N}_\\-./:$€£#@])';
+const WORD_END = '(?![\\p{L}\\p{N}_])';
+// A year ends the number: not "2024-ABC", "2024.5", "2024%", "2024-03-15".
+const YEAR_END = '(?![\\p{L}\\p{N}_%]|[-/.,:]\\p{N}|[-/]\\p{L})';
+/** A bare number read as a year: 1990–2100 (see docs/answers.md, "Periods"). */
+const BARE_YEAR = '(199\\d|20\\d\\d|2100)';
+/** A year next to a month or quarter word is unambiguous, so any four-digit year from 1000 is taken. */
+const WORDED_YEAR = '([12]\\d{3})';
+const OF = '(?:of|de|del|do|von)';
+
+function rule(core: string, resolve: Rule['resolve'], start = WORD_START, end = WORD_END): Rule {
+  return { pattern: new RegExp(`${start}${LEADING_WORDS}(?:${core})${end}`, 'gu'), resolve };
+}
+
+function alternation(words: Iterable<string>): string {
+  // Longest first, so that "mars" is not read as "mar" + "s".
+  return [...words].sort((a, b) => b.length - a.length).join('|');
+}
+
+const thisPeriod = (unit: PeriodUnit, token: string) => (_m: RegExpExecArray, { today, tomorrow }: Clock): Range => ({
+  token,
+  start: startOf(unit, today),
+  end: tomorrow,
+});
+
+/** The `count` complete units before the current one: the current, unfinished unit is left out. */
+function previousPeriods(unit: PeriodUnit, count: number, token: string, { today }: Clock): Range {
+  const end = startOf(unit, today);
+  return { token, start: addUnits(unit, end, -count), end };
+}
+
+function relativeRules(unit: CalendarUnit): Rule[] {
+  const noun = `(?:${UNIT_NOUNS[unit]})`;
+  const thisForms = `(?:${THIS_BEFORE})\\s+${noun}(?:-ci|'s)?|${noun}\\s+(?:${THIS_AFTER})`;
+  const lastForms = `(?:${LAST_BEFORE})\\s+${noun}(?:'s)?|${noun}\\s+(?:${LAST_AFTER})|${LAST_EXTRA[unit]}`;
+  return [
+    rule(toDateForms(unit), thisPeriod(unit, `${unit}_to_date`)),
+    rule(thisForms, thisPeriod(unit, `this_${unit}`)),
+    rule(lastForms, (_m, clock) => previousPeriods(unit, 1, `last_${unit}`, clock)),
+  ];
+}
+
+const UNIT_WORDS = Object.entries(COUNTED_UNITS) as Array<[PeriodUnit, string]>;
+const UNIT_TESTS = UNIT_WORDS.map(([unit, words]) => [unit, new RegExp(`^(?:${words})$`, 'u')] as const);
+const ANY_UNIT = `(${UNIT_WORDS.map(([, words]) => words).join('|')})`;
+
+function lastCount(countText: string | undefined, unitText: string | undefined, clock: Clock): Range | undefined {
+  const count = Number(countText);
+  const unit = UNIT_TESTS.find(([, test]) => test.test(unitText ?? ''))?.[0];
+  if (!unit || !Number.isInteger(count) || count < 1) return undefined;
+  return previousPeriods(unit, count, `last_${count}_${unit}s`, clock);
+}
+
+function month(year: number, monthNumber: number): Range {
+  const start = new Date(Date.UTC(2000, monthNumber - 1, 1));
+  start.setUTCFullYear(year); // Date.UTC would read years below 100 as 19xx
+  return { token: `${year}_${String(monthNumber).padStart(2, '0')}`, start, end: addUnits('month', start, 1) };
+}
+
+function quarter(year: number, quarterNumber: number): Range {
+  const { start } = month(year, quarterNumber * 3 - 2);
+  return { token: `${year}_q${quarterNumber}`, start, end: addUnits('quarter', start, 1) };
+}
+
+function quarterFromOrdinal(ordinal: string): number | undefined {
+  const digit = /^[1-4]/.exec(ordinal);
+  return digit ? Number(digit[0]) : QUARTER_ORDINALS[ordinal];
+}
+
+const MONTH_WORDS = alternation(Object.keys(MONTH_NAMES));
+const ORDINAL_WORDS = alternation(Object.keys(QUARTER_ORDINALS));
+const QUANTITY_BEFORE_TEST = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${QUANTITY_BEFORE})\\s*$`, 'u');
+const QUANTITY_AFTER_TEST = new RegExp(`^\\s*(?:${QUANTITY_AFTER})(?![\\p{L}\\p{N}])`, 'u');
+
+/**
+ * "2024", "in 2024", "im Jahr 2024", "no ano de 2024". A number after a year word or in/for/during (and
+ * their translations) is a year; a bare one is unless the words around it make it a quantity.
+ */
+const YEAR_RULE: Rule = {
+  pattern: new RegExp(
+    `${NUMBER_START}(?:(${YEAR_MARKERS})\\s+)?(?:(?:the|el|la|das|o)\\s+|l')?(?:(${YEAR_NOUNS})\\s+(?:${OF}\\s+)?)?${BARE_YEAR}${YEAR_END}`,
+    'gu',
+  ),
+  resolve(match, _clock, folded) {
+    const [text, marker, yearNoun, year] = match;
+    const after = folded.slice(match.index + text.length);
+    if (QUANTITY_AFTER_TEST.test(after)) return undefined;
+    const explicit = marker !== undefined || yearNoun !== undefined;
+    if (!explicit && QUANTITY_BEFORE_TEST.test(folded.slice(Math.max(0, match.index - 40), match.index))) return undefined;
+    const start = month(Number(year), 1).start;
+    return { token: year!, start, end: addUnits('year', start, 1) };
+  },
+};
+
+const SEPARATOR = `(?:\\s*[,/-]\\s*|\\s+(?:${OF}\\s+)?)`;
+
+const RULES: readonly Rule[] = [
+  rule(TODAY, (_m, { today, tomorrow }) => ({ token: 'today', start: today, end: tomorrow })),
+  rule(YESTERDAY, (_m, { today }) => ({ token: 'yesterday', start: addUnits('day', today, -1), end: today })),
+  ...CALENDAR_UNITS.flatMap(relativeRules),
+  rule(`(?:${LAST_BEFORE_COUNT})\\s+(\\d{1,4})\\s+${ANY_UNIT}`, (m, clock) => lastCount(m[1], m[2], clock)),
+  rule(`(\\d{1,4})\\s+(?:${LAST_AFTER_COUNT})\\s+${ANY_UNIT}`, (m, clock) => lastCount(m[1], m[2], clock)),
+  // March 2025, Mar. 2025, marzo de 2025, März 2025, março de 2025
+  rule(`(${MONTH_WORDS})\\.?${SEPARATOR}${WORDED_YEAR}`, (m) => month(Number(m[2]), MONTH_NAMES[m[1]!]!), WORD_START, YEAR_END),
+  // 2025-03, 2025/03 (but not the date 2025-03-15)
+  rule(`${BARE_YEAR}[-/](0[1-9]|1[0-2])`, (m) => month(Number(m[1]), Number(m[2])), NUMBER_START, '(?![\\p{L}\\p{N}_]|[-/.]\\p{N})'),
+  // 03/2025, 03.2025
+  rule(`(0?[1-9]|1[0-2])[/.]${BARE_YEAR}`, (m) => month(Number(m[2]), Number(m[1])), NUMBER_START, YEAR_END),
+  // Q2 2024, Q2/2024, T2 de 2024
+  rule(`${QUARTER_LETTER}([1-4])${SEPARATOR}${WORDED_YEAR}`, (m) => quarter(Number(m[2]), Number(m[1])), WORD_START, YEAR_END),
+  // 2024 Q2, 2024-Q2, 2024Q2
+  rule(`${WORDED_YEAR}\\s*[-/]?\\s*${QUARTER_LETTER}([1-4])`, (m) => quarter(Number(m[1]), Number(m[2])), NUMBER_START),
+  // second quarter of 2024, 2º trimestre de 2024, zweites Quartal 2024, 2. Quartal 2024
+  rule(
+    `(${ORDINAL_WORDS}|${NUMERIC_ORDINAL})\\s+(?:${QUARTER_NOUN})\\s+(?:${OF}\\s+)?${WORDED_YEAR}`,
+    (m) => {
+      const quarterNumber = quarterFromOrdinal(m[1]!);
+      return quarterNumber === undefined ? undefined : quarter(Number(m[2]), quarterNumber);
+    },
+    WORD_START,
+    YEAR_END,
+  ),
+  YEAR_RULE,
+];
+
+interface Folded {
+  readonly text: string;
+  /** For each folded code unit, where the character that produced it starts and ends in the question. */
+  readonly starts: readonly number[];
+  readonly ends: readonly number[];
+}
+
+// Typographic apostrophes and ordinal indicators, so "l’année" and "2º trimestre" match like "l'annee", "2o".
+const SPELLING: Readonly<Record<string, string>> = { '’': "'", '‘': "'", 'ʼ': "'", '`': "'", '´': "'", 'º': 'o', '°': 'o', 'ª': 'a' };
+
+function stripMarks(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '');
+}
+
+/** Lower-case and accent-free, remembering where each character came from so the phrase can be returned as written. */
+function fold(question: string): Folded {
+  let text = '';
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let position = 0;
+  for (const character of question) {
+    // Marks are stripped again after lower-casing: "İ".toLowerCase() adds a combining dot.
+    const folded = stripMarks(stripMarks(SPELLING[character] ?? character).toLowerCase());
+    for (let i = 0; i < folded.length; i++) {
+      starts.push(position);
+      ends.push(position + character.length);
+    }
+    text += folded;
+    position += character.length;
+  }
+  return { text, starts, ends };
+}
+
+interface Found {
+  readonly index: number;
+  readonly length: number;
+  readonly range: Range;
+}
+
+function isoDate(wall: Date): string {
+  return wall.toISOString().slice(0, 10);
+}
+
+/** Years outside 1–9999 cannot be written as YYYY-MM-DD ("last 9999 years"). */
+function isWritable(range: Range): boolean {
+  const first = range.start.getUTCFullYear();
+  const last = range.end.getUTCFullYear();
+  return first >= 1 && last <= 9999;
+}
+
+function firstMatch(rule: Rule, folded: string, clock: Clock): Found | undefined {
+  const pattern = rule.pattern;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(folded); match; match = pattern.exec(folded)) {
+    const range = rule.resolve(match, clock, folded);
+    if (range && isWritable(range)) return { index: match.index, length: match[0].length, range };
+    // A rejected match may hide a shorter one starting right after it.
+    pattern.lastIndex = match.index + 1;
+  }
+  return undefined;
+}
+
+/**
+ * The first period the question names, resolved in `options.timezone` at `options.now`, or undefined.
+ * When several periods appear the leftmost wins (on a tie, the longest), so "2024 vs 2023" is 2024.
+ */
+export function findPeriod(question: string, options: { now: Date; timezone: string }): ResolvedPeriod | undefined {
+  assertTimeZone(options.timezone);
+  const today = startOf('day', wallClock(options.now, options.timezone));
+  const clock: Clock = { today, tomorrow: addUnits('day', today, 1) };
+  const folded = fold(question);
+
+  let best: Found | undefined;
+  for (const candidate of RULES) {
+    const found = firstMatch(candidate, folded.text, clock);
+    if (found && (!best || found.index < best.index || (found.index === best.index && found.length > best.length))) best = found;
+  }
+  if (!best) return undefined;
+  return {
+    token: best.range.token,
+    start: isoDate(best.range.start),
+    end: isoDate(best.range.end),
+    phrase: question.slice(folded.starts[best.index], folded.ends[best.index + best.length - 1]),
+  };
+}

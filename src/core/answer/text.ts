@@ -1,0 +1,111 @@
+// Text handling shared by the catalog index and the offline planner. Questions and catalog entries go
+// through the same pipeline (normalise → tokenise → lexicon → stem), so a synonym written "Käufer" in
+// CML matches "kaufer" typed without the umlaut, and "orders" matches "order".
+
+/** One word of a question or of a catalog entry. */
+export interface Token {
+  /** Lower case, accents stripped, as written otherwise. */
+  readonly raw: string;
+  /** After the lexicon and the stemmer: what matching compares. */
+  readonly stem: string;
+  /** Grammar words (articles, question words, fillers like "total" or "number"): never content. */
+  readonly stop: boolean;
+}
+
+/** Lower case, no accents, apostrophes and punctuation turned into spaces ("d'affaires" → "d affaires"). */
+export function normalise(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/ß/g, 'ss')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+}
+
+// Articles, prepositions, question words and quantity fillers in EN/ES/FR/DE/PT. Quantity fillers
+// ("total", "number", "count", "amount") are stop words on both sides, so the synonym "number of
+// orders" reduces to "order" and "how many orders" still finds it.
+const STOP_WORDS = new Set(
+  [
+    // English
+    'a an the of in on at to for from with into about and or is are was were be been being do does did',
+    'have has had what which who whom whose how much many show me give list tell get see our my we us i',
+    'you your please all any there their this that these those it its can could would will total number',
+    'count amount sum figure figures overall broken down split breakdown whats s than make made generate generated',
+    'bring brought earn earned current currently right now so far',
+    // Spanish
+    'que cual cuales cuanto cuantos cuanta cuantas son es fue fueron hay muestra muestrame dame de del',
+    'en el la los las un una unos unas y o para con nuestro nuestros nuestra nuestras numero cantidad mi mis',
+    'me se lo al hubo habia ha han tuvimos tenemos tuvo tiene hicimos vendimos',
+    // French
+    'quel quelle quels quelles combien est sont le les l d du des une et ou dans pour avec notre nos',
+    'montre montrez moi donne donnez nombre montant ce c qu y a eu avons avait fait',
+    // German
+    'wie viel viele was welche welcher welches ist sind war der die das den dem des ein eine einen und',
+    'oder im fur mit von zeig zeige mir unsere unser unseren gesamt anzahl insgesamt gib summe es gibt gab hatten haben hatte',
+    // Portuguese
+    'qual quais quanto quantos quantas quanta e os as do da dos das em no na nas um uma com nosso',
+    'nossa nossos nossas mostre mostra quantidade foi foram sao houve ha tivemos temos teve',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+// Common analytics words of ES/FR/DE/PT mapped to the English word the catalog is written in: names
+// of dimensions and time grains are English in CML, synonyms cover metrics but not dimensions.
+const LEXICON: Readonly<Record<string, string>> = {
+  canal: 'channel', canales: 'channel', canaux: 'channel', kanal: 'channel', kanale: 'channel', kanalen: 'channel', canais: 'channel',
+  regiones: 'region', regionen: 'region', regiao: 'region', regioes: 'region',
+  pais: 'country', paises: 'country', pays: 'country', land: 'country', lander: 'country', laender: 'country',
+  segmento: 'segment', segmentos: 'segment', segmente: 'segment', segmenten: 'segment',
+  estado: 'status', estados: 'status', statut: 'status', statuts: 'status', situacao: 'status',
+  categoria: 'category', categorias: 'category', categorie: 'category', categories: 'category', kategorie: 'category', kategorien: 'category',
+  mes: 'month', meses: 'month', mois: 'month', monat: 'month', monate: 'month', monaten: 'month',
+  semana: 'week', semanas: 'week', semaine: 'week', semaines: 'week', woche: 'week', wochen: 'week',
+  dia: 'day', dias: 'day', jour: 'day', jours: 'day', tag: 'day', tage: 'day', tagen: 'day',
+  trimestre: 'quarter', trimestres: 'quarter', quartal: 'quarter', quartale: 'quarter',
+  ano: 'year', anos: 'year', annee: 'year', annees: 'year', jahr: 'year', jahre: 'year',
+};
+
+/**
+ * A deliberately light stemmer: plurals and -ing/-ed only. Heavier stemmers (Porter, Snowball) merge
+ * words the catalog keeps apart ("business" / "busy") and need one algorithm per language.
+ */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length <= 3) return w;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (/(s|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.endsWith('ing') && w.length > 5) w = w.slice(0, -3);
+  else if (w.endsWith('ed') && w.length > 4) w = w.slice(0, -2);
+  return w;
+}
+
+export function isStopWord(raw: string): boolean {
+  return STOP_WORDS.has(raw);
+}
+
+/** Every word of `text`, stop words included (flagged), in order. */
+export function tokenise(text: string): Token[] {
+  const normalised = normalise(text);
+  if (normalised === '') return [];
+  return normalised.split(' ').map((raw) => {
+    const translated = LEXICON[raw] ?? raw;
+    return { raw, stem: stem(translated), stop: STOP_WORDS.has(raw) };
+  });
+}
+
+/** The stems of the content words of `text`, in order (what a catalog phrase is matched by). */
+export function contentStems(text: string): string[] {
+  return tokenise(text)
+    .filter((token) => !token.stop)
+    .map((token) => token.stem);
+}
+
+/** A CML name like `average_order_value` read as words. */
+export function identifierWords(name: string): string {
+  return name.replace(/_/g, ' ');
+}

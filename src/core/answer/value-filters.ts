@@ -1,0 +1,80 @@
+// Filters from values named in a question: "revenue in Europe" → ship_region = 'Europe', "web and
+// mobile orders" → channel in ('web', 'mobile'). Values are the distinct values of string dimensions,
+// looked up from the data by the caller; they are matched on whole words and returned as stored.
+import type { IndexedReveal } from './catalog-index.js';
+import type { QuestionWord } from './question-shape.js';
+import { contentStems } from './text.js';
+
+export interface ValuePhrase {
+  readonly field: string;
+  readonly value: string;
+  readonly stems: readonly string[];
+}
+
+export interface Filter {
+  readonly field: string;
+  readonly operator: 'equals' | 'in';
+  readonly value: string | readonly string[];
+}
+
+/** Value phrases by their first stem, longest first; a base-node field before a joined one. */
+export type ValueLookup = ReadonlyMap<string, readonly ValuePhrase[]>;
+
+// The caller caches the values per reveal; the lookup built from them is cached alongside.
+const lookups = new WeakMap<ReadonlyMap<string, readonly string[]>, Map<string, ValueLookup>>();
+
+export function valueLookup(reveal: IndexedReveal, values: ReadonlyMap<string, readonly string[]>): ValueLookup {
+  const perReveal = lookups.get(values) ?? new Map<string, ValueLookup>();
+  lookups.set(values, perReveal);
+  const cached = perReveal.get(reveal.name);
+  if (cached) return cached;
+  const fields = reveal.dimensions.filter((dimension) => dimension.type === 'string' && values.has(dimension.field));
+  // Base fields first: "Europe" is both where an order ships and where its customer lives; the
+  // reveal's own node is what its metrics count.
+  fields.sort((a, b) => Number(b.onBase) - Number(a.onBase));
+  const lookup = new Map<string, ValuePhrase[]>();
+  for (const dimension of fields) {
+    for (const value of values.get(dimension.field) ?? []) {
+      const stems = contentStems(value);
+      if (stems.length === 0) continue;
+      const bucket = lookup.get(stems[0]!) ?? [];
+      bucket.push({ field: dimension.field, value, stems });
+      lookup.set(stems[0]!, bucket);
+    }
+  }
+  for (const bucket of lookup.values()) bucket.sort((a, b) => b.stems.length - a.stems.length);
+  perReveal.set(reveal.name, lookup);
+  return lookup;
+}
+
+/** Every stem of every value: such words are never "corrected" as typos. */
+export function valueStems(lookup: ValueLookup): Set<string> {
+  const stems = new Set<string>();
+  for (const bucket of lookup.values()) for (const phrase of bucket) for (const stem of phrase.stems) stems.add(stem);
+  return stems;
+}
+
+/** Filters for the values named in the words not in `blocked`; the positions they used are added to `used`. */
+export function findFilters(words: readonly QuestionWord[], blocked: ReadonlySet<number>, lookup: ValueLookup, used: Set<number>): Filter[] {
+  const content = words.filter((word) => !word.stop);
+  const byField = new Map<string, string[]>();
+  for (let i = 0; i < content.length; i++) {
+    const word = content[i]!;
+    if (blocked.has(word.position)) continue;
+    const phrase = (lookup.get(word.stem) ?? []).find((candidate) =>
+      candidate.stems.every((stem, k) => content[i + k]?.stem === stem && !blocked.has(content[i + k]!.position)),
+    );
+    if (!phrase) continue;
+    for (let k = 0; k < phrase.stems.length; k++) used.add(content[i + k]!.position);
+    const list = byField.get(phrase.field) ?? [];
+    if (!list.includes(phrase.value)) list.push(phrase.value);
+    byField.set(phrase.field, list);
+    i += phrase.stems.length - 1;
+  }
+  return [...byField].map(([field, list]) => (list.length === 1 ? { field, operator: 'equals' as const, value: list[0]! } : { field, operator: 'in' as const, value: list }));
+}
+
+/** Distinct values of string dimensions, keyed by field id relative to the reveal's base node. */
+export interface ValueIndex {
+  get(reveal: string, field: string): readonly string[] | undefined;
+}
