@@ -12,6 +12,7 @@ export const REDACTED_PATHS = [
   '*.password',
   '*.value',
   '*.token',
+  '*.apiKey',
   'password',
   'value',
   'token',
