@@ -1,5 +1,6 @@
 // `npm run bench [section…]`: every benchmark of the service, or the named sections
-// (platform, compile, cml, demo, raw-sql, structured). Each section prints its own figures and targets.
+// (platform, compile, cml, demo, raw-sql, structured, ask). Each section prints its own figures and targets.
+import { benchAsk } from './ask-bench.js';
 import { benchCml } from './cml-bench.js';
 import { benchCompile } from './compile-bench.js';
 import { benchDemo } from './demo-bench.js';
@@ -9,6 +10,7 @@ import { benchStructured } from './structured-bench.js';
 import { demoModel } from '../test/semantic/fixture.js';
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
+  ask: benchAsk,
   cml: benchCml,
   compile: () => benchCompile(demoModel(), 'demo model'),
   demo: benchDemo,
