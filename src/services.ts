@@ -50,7 +50,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
     keyResolver: new KeyResolver(keysRepo, shared, clock),
     keys: new KeyService(keysRepo, shared, clock, lastUsed),
     models,
-    answers: new AnswerService(models, connections, clock),
+    answers: new AnswerService(models, connections, clock, config.llm, (note) => onBackgroundError?.(new Error(`Question planned offline: ${note}`))),
     connections,
     projects: modelsRepo(store.db),
     history: historyRepo(store.db),

@@ -3,6 +3,7 @@
 // usage. Nothing numeric comes from a planner: every number is read from the warehouse.
 import { createHash } from 'node:crypto';
 import type { Principal } from '../identity/principal.js';
+import { createLlmPlanner, type LlmPlanner } from '../core/answer/llm-planner.js';
 import { buildCatalogIndex, planOffline, type CatalogIndex } from '../core/answer/offline-planner.js';
 import { findPeriod } from '../core/answer/periods.js';
 import type { GovernedPlan, ResolvedPeriod } from '../core/answer/plan.js';
@@ -15,6 +16,7 @@ import { DIALECTS } from '../core/sql/dialects.js';
 import type { ConnectionService } from '../connections/connection-service.js';
 import type { LiveModel, ModelService } from '../modeling/model-service.js';
 import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
 
 export const MAX_QUESTION_LENGTH = 2000;
 /** When a question names no period: the last 30 complete days (and never high confidence). */
@@ -41,12 +43,18 @@ export interface Answer {
 export class AnswerService {
   private readonly indexes = new WeakMap<SemanticModel, CatalogIndex>();
   private readonly values = new Map<string, Promise<Map<string, string[]>>>();
+  private readonly llm: LlmPlanner | undefined;
 
   constructor(
     private readonly models: ModelService,
     private readonly connections: ConnectionService,
     private readonly clock: Clock,
-  ) {}
+    llm: Config['llm'],
+    /** Told why a language model's plan was not used (the offline planner answered instead). */
+    private readonly onFallback: (note: string) => void = () => {},
+  ) {
+    this.llm = llm ? createLlmPlanner({ baseUrl: llm.baseUrl, model: llm.model, ...(llm.apiKey ? { apiKey: llm.apiKey } : {}) }) : undefined;
+  }
 
   async ask(principal: Principal, question: string, domain: string | undefined): Promise<Answer> {
     const started = performance.now();
@@ -63,22 +71,24 @@ export class AnswerService {
 
     const candidates = [...live.model.reveals.values()].filter((r) => domain === undefined || r.domain === domain);
     const values = new Map(await Promise.all(candidates.map(async (r) => [r.name, await this.cachedValues(principal, live, r)] as const)));
-    const plan = planOffline(text, this.index(live.model), {
-      ...(domain !== undefined ? { domain } : {}),
-      values: (reveal) => values.get(reveal) ?? new Map(),
-    });
-    const latency = () => Math.round(performance.now() - started);
+    const planOptions = { ...(domain !== undefined ? { domain } : {}), values: (reveal: string) => values.get(reveal) ?? new Map<string, string[]>() };
+    const planned = this.llm
+      ? await this.llm.plan(text, this.index(live.model), planOptions)
+      : { plan: planOffline(text, this.index(live.model), planOptions), tokensUsed: 0, via: 'offline' as const, note: undefined };
+    if (this.llm && planned.note) this.onFallback(planned.note);
+    const { plan } = planned;
+    const usage = () => ({ tokens_used: planned.tokensUsed, latency_ms: Math.round(performance.now() - started) });
     if (plan.kind === 'no_match') {
       return {
         answer: noMatchProse(plan.reason, plan.closest),
         data: { rows: [], columns: [] },
         provenance: { source: 'semantic layer', reveal_backed: false, freshness: null, confidence: 'medium' },
-        usage: { tokens_used: 0, latency_ms: latency() },
+        usage: usage(),
         no_match: { reason: plan.reason, closest: [...plan.closest] },
       };
     }
     const result = await this.run(principal, live, plan, period);
-    return { ...result, usage: { tokens_used: 0, latency_ms: latency() }, ...(asked ? {} : { provenance: { ...result.provenance, confidence: 'medium' as const } }) };
+    return { ...result, usage: usage(), ...(asked ? {} : { provenance: { ...result.provenance, confidence: 'medium' as const } }) };
   }
 
   private async run(principal: Principal, live: LiveModel, plan: GovernedPlan, period: ResolvedPeriod): Promise<Omit<Answer, 'usage'>> {

@@ -1,0 +1,134 @@
+// A real OpenAI-compatible chat completions server on loopback, scripted per test. The planner is
+// exercised through the `openai` package and a real socket, so time-outs, status codes and the wire
+// format are the real ones; only the "model" is scripted.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type FakeReply =
+  /** A tool call; `arguments` is sent as is when a string (to send malformed JSON), else serialised. */
+  | { readonly kind: 'tool'; readonly name?: string; readonly arguments: unknown }
+  /** Plain content text and no tool call, as a model that ignores `tool_choice` does. */
+  | { readonly kind: 'content'; readonly text: string }
+  | { readonly kind: 'status'; readonly status: number; readonly message?: string }
+  /** Never answers: the client has to time out. */
+  | { readonly kind: 'hang' };
+
+export interface ReceivedRequest {
+  readonly path: string;
+  readonly headers: IncomingMessage['headers'];
+  /** The parsed JSON body. */
+  readonly body: Record<string, unknown>;
+  /** The raw body, to look for names anywhere in what was sent. */
+  readonly raw: string;
+  /** Rough token count of the body (characters / 4), what `usage.prompt_tokens` reports. */
+  readonly promptTokens: number;
+}
+
+export interface FakeOpenAiServer {
+  /** Base URL including `/v1`, as users configure it. */
+  readonly baseUrl: string;
+  readonly requests: ReceivedRequest[];
+  /** Replies to the next requests, in order; when the queue is empty `fallback` answers. */
+  script(...replies: FakeReply[]): void;
+  fallback: FakeReply;
+  close(): Promise<void>;
+}
+
+/** The estimate the server bills: about four characters per token, like the usual rule of thumb. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function completion(model: string, reply: Extract<FakeReply, { kind: 'tool' | 'content' }>, promptTokens: number): Record<string, unknown> {
+  const message =
+    reply.kind === 'tool'
+      ? {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: reply.name ?? 'plan_query', arguments: typeof reply.arguments === 'string' ? reply.arguments : JSON.stringify(reply.arguments) },
+            },
+          ],
+        }
+      : { role: 'assistant', content: reply.text };
+  const completionTokens = estimateTokens(JSON.stringify(message));
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message, finish_reason: reply.kind === 'tool' ? 'tool_calls' : 'stop', logprobs: null }],
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+  };
+}
+
+export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
+  const queue: FakeReply[] = [];
+  const requests: ReceivedRequest[] = [];
+  const state: { fallback: FakeReply } = { fallback: { kind: 'status', status: 500, message: 'no reply scripted' } };
+
+  const server = createServer((request, response) => {
+    void (async () => {
+      const raw = await readBody(request);
+      const path = request.url ?? '';
+      if (request.method !== 'POST' || path !== '/v1/chat/completions') {
+        sendJson(response, 404, { error: { message: `no route ${request.method} ${path}`, type: 'invalid_request_error' } });
+        return;
+      }
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(raw) as Record<string, unknown>;
+      } catch {
+        sendJson(response, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
+        return;
+      }
+      const promptTokens = estimateTokens(raw);
+      requests.push({ path, headers: request.headers, body, raw, promptTokens });
+      const reply = queue.shift() ?? state.fallback;
+      if (reply.kind === 'hang') return; // the socket stays open until the client gives up or close()
+      if (reply.kind === 'status') {
+        sendJson(response, reply.status, { error: { message: reply.message ?? 'scripted failure', type: 'server_error' } });
+        return;
+      }
+      sendJson(response, 200, completion(String(body['model'] ?? 'fake'), reply, promptTokens));
+    })().catch(() => response.destroy());
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script: (...replies) => void queue.push(...replies),
+    get fallback() {
+      return state.fallback;
+    },
+    set fallback(reply: FakeReply) {
+      state.fallback = reply;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        // Hanging requests keep their sockets: drop them, or close() would wait for ever.
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
