@@ -1,34 +1,16 @@
 // POST /api/v1/ask on the offline planner, in process: planning time (period + plan, no I/O) and the
 // whole request (planning + queries + prose) on the demo warehouse. Target: planning p50 under 10 ms.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../src/app.js';
-import { systemClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
 import { buildCatalogIndex, planOffline } from '../src/core/answer/offline-planner.js';
 import { findPeriod } from '../src/core/answer/periods.js';
 import { setUpDemo } from '../src/demo-setup.js';
-import { createServices } from '../src/services.js';
-import { memorySharedState } from '../src/shared-state/memory.js';
-import { openStore } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
+import { startBenchApp } from './bench-app.js';
 import { latency } from './timing.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const QUESTIONS = ['What was revenue last week?', 'revenue by channel last month', 'top 3 regions by orders this year', '¿Cuántos pedidos hubo el mes pasado?'];
 
 export async function benchAsk(): Promise<string[]> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-ask-'));
-  const config = loadConfig({ TLS: 'off', SVC_DEMO: 'off', LOG_LEVEL: 'silent', SVC_DATA_DIR: dataDir });
-  const store = await openStore({ kind: 'pglite' });
-  await migrate(store);
-  // The hourly budget (100 per key) would stop the bench: counters run on a clock that jumps an hour every 50 readings.
-  let readings = 0;
-  const budgetClock = { now: () => new Date(Date.now() + Math.floor(readings++ / 50) * 3_600_000) };
-  const services = createServices({ config, secretKey: randomBytes(32), store, shared: memorySharedState(budgetClock), clock: systemClock });
-  const app = await buildApp({ services });
+  const { app, services, close } = await startBenchApp({ budgetWindowEvery: { readings: 50, windowMs: 3_600_000 } });
   const lines = [`/ask, offline planner: ${RUNS} runs per question, in process; ms p50 / p99`];
   try {
     const ws = await services.members.createWorkspace({ name: 'Ask', plan: 'team' });
@@ -51,10 +33,7 @@ export async function benchAsk(): Promise<string[]> {
       );
     }
   } finally {
-    await app.close();
-    await services.connections.close();
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
   return lines;
 }

@@ -1,20 +1,12 @@
 // Raw SQL through surfaces B (/api/v1/query) and D (/api/studio/query), in process, beside the same SQL
 // run directly through the same pooled driver. Target: the service costs at most 1.2× the direct p50.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { startBenchApp } from './bench-app.js';
 import { latency } from './timing.js';
-import { buildApp } from '../src/app.js';
-import { systemClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
 import { loadDuckDb, loadPostgres } from '../src/core/demo/index.js';
 import { hashPassword } from '../src/identity/passwords.js';
-import { createServices } from '../src/services.js';
-import { memorySharedState } from '../src/shared-state/memory.js';
-import { openStore } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
@@ -24,13 +16,8 @@ const QUERIES = {
 };
 
 export async function benchRawQueries(): Promise<string[]> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-raw-'));
+  const { app, services, dataDir, close } = await startBenchApp({ env: { TRUST_PROXY: 'true' } });
   const dbName = `svc_bench_${randomBytes(4).toString('hex')}`;
-  const config = loadConfig({ TLS: 'off', SVC_DEMO: 'off', LOG_LEVEL: 'silent', TRUST_PROXY: 'true', SVC_DATA_DIR: dataDir });
-  const store = await openStore({ kind: 'pglite' });
-  await migrate(store);
-  const services = createServices({ config, secretKey: randomBytes(32), store, shared: memorySharedState(systemClock), clock: systemClock });
-  const app = await buildApp({ services });
   const lines = [`Raw SQL: ${RUNS} runs each, in process (app.inject), p50 / p99 in ms; target service p50 ≤ 1.2 × direct`];
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   try {
@@ -82,10 +69,7 @@ export async function benchRawQueries(): Promise<string[]> {
       }
     }
   } finally {
-    await app.close();
-    await services.connections.close();
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
     await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
     await admin.end().catch(() => {});
   }

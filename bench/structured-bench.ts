@@ -2,24 +2,15 @@
 // through the same driver (target ≤ 1.15× at p50), cached p50 (target under 2 ms), and requests per
 // second with 32 requests in flight. On the demo warehouse (DuckDB) and a PostgreSQL copy.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
+import { startBenchApp } from './bench-app.js';
 import { latency } from './timing.js';
-import { buildApp } from '../src/app.js';
-import { systemClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
 import { loadPostgres } from '../src/core/demo/index.js';
 import { compileQuery } from '../src/core/semantic/compile.js';
 import { semanticQuerySchema } from '../src/core/semantic/query.js';
 import { DIALECTS } from '../src/core/sql/dialects.js';
 import { setUpDemo } from '../src/demo-setup.js';
 import { hashPassword } from '../src/identity/passwords.js';
-import { createServices } from '../src/services.js';
-import { memorySharedState } from '../src/shared-state/memory.js';
-import { openStore } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
@@ -39,17 +30,8 @@ async function throughput(run: () => Promise<unknown>, inFlight = 32, seconds = 
 }
 
 export async function benchStructured(): Promise<string[]> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-c-'));
+  const { app, services, close } = await startBenchApp({ budgetWindowEvery: { readings: 500, windowMs: 60_000 } });
   const dbName = `svc_bench_${randomBytes(4).toString('hex')}`;
-  const config = loadConfig({ TLS: 'off', SVC_DEMO: 'off', LOG_LEVEL: 'silent', SVC_DATA_DIR: dataDir });
-  const store = await openStore({ kind: 'pglite' });
-  await migrate(store);
-  // The bench measures the service, not its budget (1000 per minute per workspace): its rate-limit
-  // counters run on a clock that moves a minute ahead every 500 readings.
-  let readings = 0;
-  const budgetClock = { now: () => new Date(Date.now() + Math.floor(readings++ / 500) * 60_000) };
-  const services = createServices({ config, secretKey: randomBytes(32), store, shared: memorySharedState(budgetClock), clock: systemClock });
-  const app = await buildApp({ services });
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   const lines = [`Structured queries: ${RUNS} runs, in process (app.inject); ms p50 / p99; ${JSON.stringify(QUERY)}`];
   try {
@@ -106,10 +88,7 @@ export async function benchStructured(): Promise<string[]> {
       lines.push(`    32 in flight: cached ${(await throughput(inject(true))).toFixed(0)} req/s, uncached ${(await throughput(inject(false))).toFixed(0)} req/s`);
     }
   } finally {
-    await app.close();
-    await services.connections.close();
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
     await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
     await admin.end().catch(() => {});
   }

@@ -40,6 +40,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
   const connections = new ConnectionService(store, new SecretBox(secretKey), config.dataDir, shared);
   const models = new ModelService(store, shared, clock);
+  const history = historyRepo(store.db);
   return {
     config,
     store,
@@ -53,9 +54,9 @@ export function createServices({ config, secretKey, store, shared, clock, result
     answers: new AnswerService(models, connections, clock, config.llm, (note) => onBackgroundError?.(new Error(`Question planned offline: ${note}`))),
     connections,
     projects: modelsRepo(store.db),
-    history: historyRepo(store.db),
+    history,
     resultCache: resultCache ?? memoryResultCache(config.resultCacheSeconds * 1000, () => clock.now().getTime()),
-    rawSql: new RawSqlService(connections, historyRepo(store.db), clock, RAW_SQL_TIMEOUT_MS, onBackgroundError),
+    rawSql: new RawSqlService(connections, history, clock, RAW_SQL_TIMEOUT_MS, onBackgroundError),
     sessions: new SessionService(members, sessionsRepo(store.db), shared, clock, {
       idleMs: config.session.idleMinutes * 60_000,
       maxAgeMs: config.session.maxHours * 3_600_000,

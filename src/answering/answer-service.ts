@@ -13,7 +13,7 @@ import { compileRevealQuery } from '../core/semantic/reveal.js';
 import { compileQuery } from '../core/semantic/compile.js';
 import type { Reveal, SemanticModel, SqlTemplate } from '../core/semantic/model.js';
 import { DIALECTS } from '../core/sql/dialects.js';
-import type { ConnectionService } from '../connections/connection-service.js';
+import { MODEL_CONNECTION, type ConnectionService } from '../connections/connection-service.js';
 import type { LiveModel, ModelService } from '../modeling/model-service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -94,7 +94,7 @@ export class AnswerService {
   private async run(principal: Principal, live: LiveModel, plan: GovernedPlan, period: ResolvedPeriod): Promise<Omit<Answer, 'usage'>> {
     const reveal = live.model.reveals.get(plan.reveal)!;
     const base = live.model.nodes.get(reveal.base)!;
-    const { connection, warehouse } = await this.connections.warehouse(principal.workspace.id, base.connection);
+    const { connection, warehouse } = await this.connections.warehouse(principal.workspace.id, base.connection, MODEL_CONNECTION);
     const options = { dialect: DIALECTS[connection.engine], attributes: principal.attributes, now: this.clock.now(), timezone: principal.workspace.timezone };
     const time = reveal.time ? (reveal.time.node === reveal.base ? reveal.time.dimension : `${reveal.time.node}.${reveal.time.dimension}`) : undefined;
     const periodFilters = time
@@ -181,7 +181,7 @@ export class AnswerService {
 
   private async loadValues(principal: Principal, live: LiveModel, reveal: Reveal): Promise<Map<string, string[]>> {
     const base = live.model.nodes.get(reveal.base)!;
-    const { connection, warehouse } = await this.connections.warehouse(principal.workspace.id, base.connection);
+    const { connection, warehouse } = await this.connections.warehouse(principal.workspace.id, base.connection, MODEL_CONNECTION);
     const found = new Map<string, string[]>();
     for (const dimension of base.dimensions.values()) {
       if (dimension.type !== 'string' || dimension.hidden) continue;

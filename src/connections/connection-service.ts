@@ -67,10 +67,16 @@ export interface ConnectionPatch {
 
 export type ConnectionTestResult = { ok: true; duration_ms: number; engine: Engine } | { ok: false; error: string; engine: Engine };
 
-/** Internal (`_svc_`) connections are reachable by id only when the caller is the service itself. */
+/**
+ * Internal (`_svc_`) connections are reachable only when the caller is the service itself (for
+ * example a deployed model naming one); a name or id that comes from a user never reaches them.
+ */
 export interface InternalOption {
   internal?: boolean;
 }
+
+/** For lookups of the connection a deployed node names: the model, not a user, chose it. */
+export const MODEL_CONNECTION: InternalOption = Object.freeze({ internal: true });
 
 export class ConnectionService {
   readonly registry = new WarehouseRegistry();
@@ -114,10 +120,13 @@ export class ConnectionService {
     return rows.filter((r) => options.includeInternal || !r.name.startsWith(INTERNAL_PREFIX)).map(view);
   }
 
-  /** The pooled driver of a connection of this workspace; another workspace's is as absent as none. */
-  async warehouse(workspaceId: string, name: string): Promise<{ connection: ConnectionView; warehouse: Warehouse }> {
+  /**
+   * The pooled driver of a connection of this workspace; another workspace's, or an internal one
+   * unless asked for, is as absent as none.
+   */
+  async warehouse(workspaceId: string, name: string, options: InternalOption = {}): Promise<{ connection: ConnectionView; warehouse: Warehouse }> {
     const row = (await this.cachedRows(workspaceId)).find((r) => r.name === name);
-    if (!row) throw new NotFoundError(`Unknown connection "${name}"`, 'unknown_connection');
+    if (!row || (row.name.startsWith(INTERNAL_PREFIX) && !options.internal)) throw new NotFoundError(`Unknown connection "${name}"`, 'unknown_connection');
     return { connection: view(row), warehouse: this.driverOf(row) };
   }
 

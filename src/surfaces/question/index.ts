@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findReveal } from '../../core/semantic/reveal.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
+import { resultRowsSchema } from '../../http/schemas.js';
 import { MAX_QUESTION_LENGTH } from '../../answering/answer-service.js';
 import type { Services } from '../../services.js';
 
@@ -14,7 +15,7 @@ const security = [{ questionKey: [] }];
 const answerSchema = z.object({
   answer: z.string(),
   data: z.object({
-    rows: z.array(z.any().describe('a row: an object keyed by column name')),
+    rows: resultRowsSchema,
     columns: z.array(z.string()),
     metric: z.string().optional(),
     value: z.number().optional(),

@@ -7,6 +7,7 @@ import { compileQuery } from '../../core/semantic/compile.js';
 import { semanticQuerySchema } from '../../core/semantic/query.js';
 import { DIALECTS } from '../../core/sql/dialects.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
+import { MODEL_CONNECTION } from '../../connections/connection-service.js';
 import { resultCacheKey } from '../../querying/result-cache.js';
 import { RAW_SQL_TIMEOUT_MS, type Services } from '../../services.js';
 
@@ -50,7 +51,7 @@ export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       const live = await services.models.live(principal.workspace.id);
       const node = live.model.nodes.get(query.node);
       if (!node) throw new NotFoundError(`Unknown node "${query.node}"`, 'unknown_node');
-      const { connection, warehouse } = await services.connections.warehouse(principal.workspace.id, node.connection);
+      const { connection, warehouse } = await services.connections.warehouse(principal.workspace.id, node.connection, MODEL_CONNECTION);
       const compiled = compileQuery(live.model, { ...query, limit }, {
         dialect: DIALECTS[connection.engine],
         attributes: principal.attributes,

@@ -1,12 +1,13 @@
 // Surface D, mounted at /api/studio: the SQL editor's backend. Console session, tracer role or above.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BadRequestError, NotFoundError } from '../../core/errors.js';
+import { BadRequestError } from '../../core/errors.js';
 import { compileRevealQuery, findReveal } from '../../core/semantic/reveal.js';
 import { filterSchema, sortSchema } from '../../core/semantic/query.js';
 import { DIALECTS } from '../../core/sql/dialects.js';
-import { INTERNAL_PREFIX } from '../../connections/connection-service.js';
+import { MODEL_CONNECTION } from '../../connections/connection-service.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
+import { resultRowsSchema } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
 import { SchemaCache } from './schema-cache.js';
 
@@ -19,12 +20,8 @@ const tags = ['D. studio'];
 const security = [{ session: [] }];
 const column = z.object({ name: z.string(), type: z.string() });
 const connectionItem = z.object({ id: z.string(), name: z.string(), engine: z.string(), settings: z.record(z.string(), z.unknown()) });
-/**
- * Result rows: objects keyed by column name. Checked as an array only: the driver built each value,
- * and validating thousands of cells on every response cost as much as a small query.
- */
 const runResult = z.object({
-  rows: z.array(z.any().describe('a row: an object keyed by column name')),
+  rows: resultRowsSchema,
   columns: z.array(column),
   duration_ms: z.number().int(),
   row_count: z.number().int(),
@@ -34,12 +31,6 @@ const runResult = z.object({
 
 export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const schemas = new SchemaCache(60_000, () => services.clock.now().getTime());
-
-  /** A user-visible connection: internal ones are as absent as unknown ones. */
-  async function visibleWarehouse(workspaceId: string, name: string) {
-    if (name.startsWith(INTERNAL_PREFIX)) throw new NotFoundError(`Unknown connection "${name}"`, 'unknown_connection');
-    return services.connections.warehouse(workspaceId, name);
-  }
 
   app.get(
     '/connections',
@@ -68,7 +59,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       },
     },
     async (request) => {
-      const { connection, warehouse } = await visibleWarehouse(request.principal!.workspace.id, request.params.name);
+      const { connection, warehouse } = await services.connections.warehouse(request.principal!.workspace.id, request.params.name);
       const tables = await schemas.get(`${connection.id}:${connection.updated_at}`, () => warehouse.schema());
       return { connection: connection.name, tables: tables.map((t) => ({ schema: t.schema, name: t.name, columns: [...t.columns] })) };
     },
@@ -94,7 +85,6 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
     },
     async (request) => {
       const principal = request.principal!;
-      if (request.body.connection.startsWith(INTERNAL_PREFIX)) throw new NotFoundError(`Unknown connection "${request.body.connection}"`, 'unknown_connection');
       const result = await services.rawSql.run({
         workspaceId: principal.workspace.id,
         userId: principal.user.id,
@@ -153,7 +143,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       const body = request.body;
       const { model } = await services.models.live(principal.workspace.id);
       const base = model.nodes.get(findReveal(model, body.reveal, body.domain).base)!;
-      const { connection } = await services.connections.warehouse(principal.workspace.id, base.connection);
+      const { connection } = await services.connections.warehouse(principal.workspace.id, base.connection, MODEL_CONNECTION);
       const compiled = compileRevealQuery(
         model,
         { reveal: body.reveal, domain: body.domain, metrics: body.measures, dimensions: body.dimensions, filters: body.filters, sorts: body.sorts, limit: body.limit, timezone: body.timezone },

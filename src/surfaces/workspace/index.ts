@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NotFoundError } from '../../core/errors.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
+import { resultRowsSchema } from '../../http/schemas.js';
 import { nodesOfProject } from '../../modeling/node-catalog.js';
 import type { Services } from '../../services.js';
 
@@ -14,11 +15,7 @@ const projectSchema = z.object({ id: z.string(), name: z.string(), slug: z.strin
 const nodeDetail = z.object({ id: z.string(), name: z.string(), content: z.string(), cml: z.string(), created_at: z.string() });
 const nodeListItem = nodeDetail.extend({ status: z.literal('active') });
 const policy = { config: SURFACE_POLICY.workspace };
-/**
- * Result rows: objects keyed by column name. Checked as an array only: the driver built each value,
- * and validating thousands of cells on every response cost as much as a small query.
- */
-const resultRows = z.array(z.any().describe('a row: an object keyed by column name'));
+
 const tags = ['B. workspace'];
 const security = [{ workspaceKey: [] }];
 
@@ -103,7 +100,7 @@ export const workspaceSurface: FastifyPluginAsyncZod<{ services: Services }> = a
             limit: z.number().int().min(1).default(WORKSPACE_QUERY_MAX_ROWS),
           })
           .strict(),
-        response: { 200: z.object({ columns: z.array(z.string()), rows: resultRows, row_count: z.number().int() }) },
+        response: { 200: z.object({ columns: z.array(z.string()), rows: resultRowsSchema, row_count: z.number().int() }) },
       },
     },
     async (request) => {

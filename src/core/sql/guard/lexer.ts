@@ -246,3 +246,11 @@ export function checkStatementTokens(
   if (start.upper === 'EXPLAIN') rules.explain(tokens, first + 1);
   for (let i = 0; i < tokens.length; i++) rules.token(tokens, i);
 }
+
+/** What follows EXPLAIN (after the engine's own options, from `at`) must be a SELECT or WITH. */
+export function requireExplainedRead(tokens: readonly Token[], at: number): void {
+  const target = tokens[firstKeywordIndex(tokens.slice(at)) + at];
+  if (target?.kind !== 'word' || (target.upper !== 'SELECT' && target.upper !== 'WITH')) {
+    refuse('EXPLAIN of a statement other than SELECT');
+  }
+}

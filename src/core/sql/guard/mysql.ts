@@ -4,7 +4,7 @@
 // 1 ms a statement. So the tokenizer is the authority: it reads quotes, comments and escapes as the
 // server does and refuses every ambiguous spelling; the token stream is then checked against the
 // statement shape (SELECT / WITH / EXPLAIN, one statement) and denylists of keywords and functions.
-import { checkStatementTokens, firstKeywordIndex, type LexerOptions, type Token } from './lexer.js';
+import { checkStatementTokens, type LexerOptions, requireExplainedRead, type Token } from './lexer.js';
 import { refuse } from './violation.js';
 
 const LEXER: LexerOptions = {
@@ -80,10 +80,7 @@ function checkExplain(tokens: readonly Token[], at: number): void {
   if (tokens[i]?.upper === 'ANALYZE') refuse('EXPLAIN ANALYZE runs the statement');
   if (tokens[i]?.upper === 'EXTENDED' || tokens[i]?.upper === 'PARTITIONS') i++;
   else if (tokens[i]?.upper === 'FORMAT' && tokens[i + 1]?.text === '=' && tokens[i + 2]?.kind === 'word') i += 3;
-  const target = tokens[firstKeywordIndex(tokens.slice(i)) + i];
-  if (target?.kind !== 'word' || (target.upper !== 'SELECT' && target.upper !== 'WITH')) {
-    refuse('EXPLAIN of a statement other than SELECT');
-  }
+  requireExplainedRead(tokens, i);
 }
 
 function checkToken(tokens: readonly Token[], i: number): void {

@@ -4,7 +4,7 @@
 // procedures `WITH p AS PROCEDURE … CALL p()`, EXECUTE IMMEDIATE), touches stages (@stage, PUT, GET,
 // COPY INTO, stage-URL functions), chains statements (the `->>` flow operator) or calls SYSTEM$
 // functions. The role in the connection must still be minimal: this is the first line, not the last.
-import { checkStatementTokens, firstKeywordIndex, type LexerOptions, type Token } from './lexer.js';
+import { checkStatementTokens, type LexerOptions, requireExplainedRead, type Token } from './lexer.js';
 import { refuse } from './violation.js';
 
 const LEXER: LexerOptions = {
@@ -71,10 +71,7 @@ export function checkSnowflake(sql: string): void {
 function checkExplain(tokens: readonly Token[], at: number): void {
   let i = at;
   if (tokens[i]?.upper === 'USING' && tokens[i + 1]?.kind === 'word') i += 2;
-  const target = tokens[firstKeywordIndex(tokens.slice(i)) + i];
-  if (target?.kind !== 'word' || (target.upper !== 'SELECT' && target.upper !== 'WITH')) {
-    refuse('EXPLAIN of a statement other than SELECT');
-  }
+  requireExplainedRead(tokens, i);
 }
 
 function checkToken(tokens: readonly Token[], i: number): void {

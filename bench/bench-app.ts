@@ -1,0 +1,45 @@
+// The in-process app the benchmarks drive: embedded store, a scratch data dir, plain HTTP, silent
+// logs. `budgetWindowEvery` moves the rate-limit counters' clock forward one window every so many
+// readings, so a benchmark measures the service rather than its budget.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { systemClock, type Clock } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { createServices, type Services } from '../src/services.js';
+import { memorySharedState } from '../src/shared-state/memory.js';
+import { openStore } from '../src/store/db.js';
+import { migrate } from '../src/store/migrate.js';
+
+export interface BenchApp {
+  app: FastifyInstance;
+  services: Services;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function startBenchApp(options: { env?: Record<string, string>; budgetWindowEvery?: { readings: number; windowMs: number } } = {}): Promise<BenchApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
+  const config = loadConfig({ TLS: 'off', SVC_DEMO: 'off', LOG_LEVEL: 'silent', SVC_DATA_DIR: dataDir, ...options.env });
+  const store = await openStore({ kind: 'pglite' });
+  await migrate(store);
+  let readings = 0;
+  const every = options.budgetWindowEvery;
+  const budgetClock: Clock = every ? { now: () => new Date(Date.now() + Math.floor(readings++ / every.readings) * every.windowMs) } : systemClock;
+  const services = createServices({ config, secretKey: randomBytes(32), store, shared: memorySharedState(budgetClock), clock: systemClock });
+  const app = await buildApp({ services });
+  return {
+    app,
+    services,
+    dataDir,
+    async close() {
+      await app.close();
+      await services.connections.close();
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
