@@ -1,8 +1,10 @@
 // POST /api/v1/ask on the offline planner, in process: planning time (period + plan, no I/O) and the
 // whole request (planning + queries + prose) on the demo warehouse. Target: planning p50 under 10 ms.
+// Then the language-model path's prompt sizes (ask-tokens-bench.ts).
 import { buildCatalogIndex, planOffline } from '../src/core/answer/offline-planner.js';
 import { findPeriod } from '../src/core/answer/periods.js';
 import { setUpDemo } from '../src/demo-setup.js';
+import { benchAskTokens } from './ask-tokens-bench.js';
 import { startBenchApp } from './bench-app.js';
 import { latency } from './timing.js';
 
@@ -35,5 +37,5 @@ export async function benchAsk(): Promise<string[]> {
   } finally {
     await close();
   }
-  return lines;
+  return [...lines, '', ...(await benchAskTokens())];
 }

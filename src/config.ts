@@ -51,6 +51,7 @@ const configSchema = z
     SVC_LLM_BASE_URL: url(['http', 'https']).optional(),
     OPENAI_API_KEY: z.string().min(1).optional(),
     SVC_LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    SVC_LLM_PROSE: onOff.default('on'),
   })
   .refine((c) => Boolean(c.TLS_CERT_FILE) === Boolean(c.TLS_KEY_FILE), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
@@ -78,7 +79,7 @@ export interface Config {
    * An OpenAI-compatible server for planning questions, when a base URL or an OpenAI key is given
    * (OpenAI itself when only the key is); otherwise questions are planned offline.
    */
-  readonly llm: { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string } | undefined;
+  readonly llm: { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string; readonly prose: boolean } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -110,7 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resultCacheSeconds: c.SVC_RESULT_CACHE_SECONDS,
     llm:
       c.SVC_LLM_BASE_URL || c.OPENAI_API_KEY
-        ? Object.freeze({ baseUrl: c.SVC_LLM_BASE_URL ?? 'https://api.openai.com/v1', apiKey: c.OPENAI_API_KEY, model: c.SVC_LLM_MODEL })
+        ? Object.freeze({ baseUrl: c.SVC_LLM_BASE_URL ?? 'https://api.openai.com/v1', apiKey: c.OPENAI_API_KEY, model: c.SVC_LLM_MODEL, prose: c.SVC_LLM_PROSE === 'on' })
         : undefined,
   });
 }

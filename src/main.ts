@@ -10,6 +10,7 @@ export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config, {
     onBackgroundError: (error) => logger.error({ err: error }, 'background task failed'),
+    onNote: (note) => logger.warn({ note }, 'language model output not used as is'),
   });
   if (runtime.migrations.length) logger.info({ migrations: runtime.migrations }, 'migrations applied');
   const bootstrap = await bootstrapDemo(runtime.services);

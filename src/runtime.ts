@@ -19,7 +19,7 @@ export function storeLocation(config: Config): StoreLocation {
 
 export async function openRuntime(
   config: Config,
-  options: { clock?: Clock; onBackgroundError?: (error: unknown) => void } = {},
+  options: { clock?: Clock; onBackgroundError?: (error: unknown) => void; onNote?: (note: string) => void } = {},
 ): Promise<{ services: Services; migrations: string[]; close(): Promise<void> }> {
   const clock = options.clock ?? systemClock;
   const store = await openStore(storeLocation(config));
@@ -28,7 +28,7 @@ export async function openRuntime(
     const shared = config.redisUrl ? await redisSharedState(config.redisUrl) : memorySharedState(clock);
     const secretKey = await loadSecretKey(config);
     const resultCache = config.redisUrl ? await redisResultCache(config.redisUrl, config.resultCacheSeconds * 1000) : undefined;
-    const services = createServices({ config, secretKey, store, shared, clock, resultCache, onBackgroundError: options.onBackgroundError });
+    const services = createServices({ config, secretKey, store, shared, clock, resultCache, onBackgroundError: options.onBackgroundError, onNote: options.onNote });
     return {
       services,
       migrations: applied,

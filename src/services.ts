@@ -16,11 +16,14 @@ import { historyRepo } from './store/history-repo.js';
 import { membersRepo } from './store/members-repo.js';
 import { modelsRepo } from './store/models-repo.js';
 import { RawSqlService } from './querying/raw-sql-service.js';
+import { SchemaCache } from './connections/schema-cache.js';
 import { memoryResultCache, type ResultCache } from './querying/result-cache.js';
 import { sessionsRepo } from './store/sessions.js';
 
 /** Time limit of a raw SQL run on a warehouse. */
 export const RAW_SQL_TIMEOUT_MS = 30_000;
+/** Connection schemas (the editor's schema browser, the SQL fallback's table choice) are kept this long. */
+const SCHEMA_CACHE_MS = 60_000;
 
 export interface ServiceDeps {
   config: Config;
@@ -32,15 +35,19 @@ export interface ServiceDeps {
   /** Structured query results; in process when not given. */
   resultCache?: ResultCache;
   onBackgroundError?: (error: unknown) => void;
+  /** Why a language model's output was not used as is (refused modes, fallbacks): worth a warning, not an error. */
+  onNote?: (note: string) => void;
 }
 
-export function createServices({ config, secretKey, store, shared, clock, resultCache, onBackgroundError }: ServiceDeps) {
+export function createServices({ config, secretKey, store, shared, clock, resultCache, onBackgroundError, onNote }: ServiceDeps) {
   const keysRepo = apiKeysRepo(store.db);
   const members = membersRepo(store.db);
   const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
   const connections = new ConnectionService(store, new SecretBox(secretKey), config.dataDir, shared);
   const models = new ModelService(store, shared, clock);
   const history = historyRepo(store.db);
+  const rawSql = new RawSqlService(connections, history, clock, RAW_SQL_TIMEOUT_MS, onBackgroundError);
+  const schemas = new SchemaCache(SCHEMA_CACHE_MS, () => clock.now().getTime());
   return {
     config,
     store,
@@ -51,12 +58,13 @@ export function createServices({ config, secretKey, store, shared, clock, result
     keyResolver: new KeyResolver(keysRepo, shared, clock),
     keys: new KeyService(keysRepo, shared, clock, lastUsed),
     models,
-    answers: new AnswerService(models, connections, clock, config.llm, (note) => onBackgroundError?.(new Error(`Question planned offline: ${note}`))),
+    answers: new AnswerService({ models, connections, rawSql, schemas, clock, llm: config.llm, ...(onNote ? { onNote } : {}) }),
     connections,
     projects: modelsRepo(store.db),
     history,
     resultCache: resultCache ?? memoryResultCache(config.resultCacheSeconds * 1000, () => clock.now().getTime()),
-    rawSql: new RawSqlService(connections, history, clock, RAW_SQL_TIMEOUT_MS, onBackgroundError),
+    rawSql,
+    schemas,
     sessions: new SessionService(members, sessionsRepo(store.db), shared, clock, {
       idleMs: config.session.idleMinutes * 60_000,
       maxAgeMs: config.session.maxHours * 3_600_000,

@@ -1,10 +1,11 @@
 // POST /api/v1/ask with a language model configured: a real OpenAI-protocol server on loopback plans
-// the question; the service reports its token usage and still answers from the warehouse, in English.
-// When the server fails, the offline planner answers.
+// the question, may word the answer and may write the raw-SQL fallback; the service reports its token
+// usage and still answers from the warehouse, in English. When the server fails, the offline planner,
+// the templated prose or the honest "no governed match" answers instead.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setUpDemo } from '../src/demo-setup.js';
 import { createKey, seedWorkspace, startTestApp, type TestApp } from './helpers/app.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from './helpers/fake-openai-server.js';
@@ -13,42 +14,177 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-ask-llm-'));
 let t: TestApp;
 let llm: FakeOpenAiServer;
 let key: string;
+let tracerKey: string;
+let tracerId: string;
+let viewerKey: string;
+let workspaceId: string;
+const notes: string[] = [];
 
 beforeAll(async () => {
   llm = await startFakeOpenAiServer();
-  t = await startTestApp({ env: { SVC_DATA_DIR: dataDir, SVC_LLM_BASE_URL: llm.baseUrl, SVC_LLM_MODEL: 'local-model' } });
+  t = await startTestApp({ env: { SVC_DATA_DIR: dataDir, SVC_LLM_BASE_URL: llm.baseUrl, SVC_LLM_MODEL: 'local-model' }, onNote: (note) => notes.push(note) });
   const ws = await seedWorkspace(t.services);
+  workspaceId = ws.id;
   const lum = ws.members.luminary;
   await setUpDemo(t.services, { workspaceId: ws.id, userId: lum.id, email: lum.email }, { orders: 1000 });
   key = (await createKey(t.services, ws, 'luminary', 'question')).value;
+  tracerKey = (await createKey(t.services, ws, 'tracer', 'question')).value;
+  tracerId = ws.members.tracer.id;
+  viewerKey = (await createKey(t.services, ws, 'viewer', 'question')).value;
 }, 60_000);
+afterEach(() => {
+  llm.requests.length = 0;
+  llm.refuse = {};
+  notes.length = 0;
+});
 afterAll(async () => {
   await t.close();
   await llm.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const ask = (question: string) =>
-  t.app.inject({ method: 'POST', url: '/api/v1/ask', headers: { authorization: `Bearer ${key}` }, payload: { question } });
+const ask = (question: string, as = key) => t.app.inject({ method: 'POST', url: '/api/v1/ask', headers: { authorization: `Bearer ${as}` }, payload: { question } });
+
+/** What each request to the model was for: planning, prose, or the SQL fallback. */
+const purposes = () =>
+  llm.requests.map((r) => (r.raw.includes('plan_query') ? 'plan' : r.raw.includes('write_sql') ? 'sql' : 'prose'));
+
+const REVENUE_BY_CHANNEL = { kind: 'object', value: { no_match: false, reveal: 'sales', metrics: ['revenue'], dimensions: ['channel'] } } as const;
 
 describe('with a language model', () => {
   it("uses the model's plan, counts its tokens, and takes the numbers from the warehouse", async () => {
-    llm.script({ kind: 'tool', arguments: { no_match: false, reveal: 'sales', metrics: ['revenue'], dimensions: ['channel'] } });
+    llm.script(REVENUE_BY_CHANNEL, { kind: 'status', status: 500 }, { kind: 'status', status: 500 });
     const body = (await ask('chiffre d’affaires par canal le mois dernier')).json();
     expect(body.usage.tokens_used).toBeGreaterThan(0);
     expect(body.provenance).toMatchObject({ source: 'semantic layer', reveal: 'sales', reveal_backed: true });
     expect(body.data.columns).toEqual(['channel', 'revenue']);
     expect(body.answer).toMatch(/^Revenue for last month .* By channel: /);
-    const sent = JSON.stringify(llm.requests.at(-1)!.body);
+    const sent = JSON.stringify(llm.requests[0]!.body);
     expect(sent).toContain('local-model');
     expect(sent).not.toContain('business_share'); // only retrieved candidates, never the whole catalog
   });
 
   it('falls back to the offline planner when the server fails, and still answers', async () => {
-    llm.script({ kind: 'status', status: 500 }, { kind: 'status', status: 500 });
+    llm.script({ kind: 'status', status: 500 }, { kind: 'status', status: 500 }, { kind: 'status', status: 500 }, { kind: 'status', status: 500 });
     const body = (await ask('revenue last week')).json();
     expect(body.provenance).toMatchObject({ reveal: 'sales', reveal_backed: true });
     expect(body.usage.tokens_used).toBe(0);
     expect(body.data.period).toBe('last_week');
+  });
+
+  it('plans through JSON-schema output when the server refuses tools (llama.cpp without --jinja)', async () => {
+    llm.refuse = { tools: { status: 500, message: 'tools param requires --jinja flag' } };
+    llm.script(REVENUE_BY_CHANNEL, { kind: 'status', status: 500 }, { kind: 'status', status: 500 });
+    const body = (await ask('revenue by channel last month')).json();
+    expect(body.provenance).toMatchObject({ source: 'semantic layer', reveal: 'sales', confidence: 'high' });
+    expect(body.data.columns).toEqual(['channel', 'revenue']);
+    expect(llm.requests[1]!.body['response_format']).toMatchObject({ type: 'json_schema' });
+    expect(notes.join('\n')).toMatch(/refused tools \(HTTP 500\)/);
+  });
+});
+
+describe('prose written by the model', () => {
+  /** The templated answer of the same question, from a run where the model writes no prose. */
+  async function templated(question: string) {
+    llm.script(REVENUE_BY_CHANNEL, { kind: 'status', status: 500 }, { kind: 'status', status: 500 });
+    return (await ask(question)).json();
+  }
+
+  it('is used when it is English and every number in it is in the rows', async () => {
+    const reference = await templated('revenue by channel last month');
+    const rows = reference.data.rows as Array<{ channel: string; revenue: number }>;
+    const money = (n: number) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+    const prose = `Last month web brought in ${money(rows.find((r) => r.channel === 'web')!.revenue)}, out of ${money(reference.data.value)} in total.`;
+    llm.requests.length = 0;
+    llm.script(REVENUE_BY_CHANNEL, { kind: 'content', text: prose });
+    const body = (await ask('revenue by channel last month')).json();
+    expect(purposes()).toEqual(['plan', 'prose']);
+    expect(body.answer).toBe(prose);
+    expect(body.data.rows).toEqual(reference.data.rows);
+    expect(body.usage.tokens_used).toBeGreaterThan(llm.requests[0]!.promptTokens + llm.requests[1]!.promptTokens);
+    // The model saw the facts it may use: the templated sentence and the rows, formatted.
+    expect(llm.requests[1]!.raw).toContain(JSON.stringify(reference.answer).slice(1, 40));
+  });
+
+  it.each([
+    ['French', "Le chiffre d'affaires du mois dernier provient surtout du canal web.", /not English/],
+    ['an invented number', 'Revenue grew 12% last month, led by web.', /numbers not in the rows: 12/],
+  ])('is replaced by the template when it is %s', async (_what, prose, note) => {
+    const reference = await templated('revenue by channel last month');
+    notes.length = 0;
+    llm.script(REVENUE_BY_CHANNEL, { kind: 'content', text: prose });
+    const body = (await ask('revenue by channel last month')).json();
+    expect(body.answer).toBe(reference.answer);
+    expect(body.answer).toMatch(/^Revenue for last month/);
+    expect(notes.join('\n')).toMatch(note);
+  });
+});
+
+describe('the raw-SQL fallback', () => {
+  const NO_MATCH = { kind: 'object', value: { no_match: true, reason: 'No governed metric counts units sold.' } } as const;
+  const UNITS_SQL = 'SELECT SUM(quantity) AS units_sold, COUNT(*) AS order_lines FROM shop.order_items';
+  const unitsQuestion = 'how many units were sold across all order items';
+
+  it('answers a tracer with SQL over the matching tables: raw SQL, not reveal-backed, medium confidence, recorded', async () => {
+    llm.script(NO_MATCH, { kind: 'object', value: { no_answer: false, sql: `${UNITS_SQL};` } });
+    const response = await ask(unitsQuestion, tracerKey);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(purposes()).toEqual(['plan', 'sql']);
+    const { warehouse } = await t.services.connections.warehouse(workspaceId, 'warehouse');
+    const direct = await warehouse.run(UNITS_SQL, [], { maxRows: 10, timeoutMs: 10_000 });
+    expect(body.data.rows).toEqual(direct.rows);
+    expect(body.data.columns).toEqual(['units_sold', 'order_lines']);
+    expect(body.data.value).toBe(direct.rows[0]!['units_sold']);
+    expect(body.provenance).toEqual({ source: 'raw SQL', reveal_backed: false, freshness: null, confidence: 'medium' });
+    expect(body.raw_sql).toEqual({ sql: UNITS_SQL, connection: 'warehouse' });
+    expect(body.answer).toMatch(/not a governed number/);
+    expect(body.answer).toContain(`units sold ${Number(direct.rows[0]!['units_sold']).toLocaleString('en-US')}`);
+    expect(body.no_match).toBeUndefined();
+    expect(body.usage.tokens_used).toBeGreaterThan(0);
+    // Only tables sharing words with the question were described to the model.
+    const sqlPrompt = llm.requests[1]!.raw;
+    expect(sqlPrompt).toContain('order_items(');
+    expect(sqlPrompt).not.toContain('customers(');
+    await t.services.rawSql.flush();
+    const history = await t.services.history.listForUser(workspaceId, tracerId, { limit: 5 });
+    expect(history[0]).toMatchObject({ surface: 'question_api', sql: UNITS_SQL, status: 'success' });
+  });
+
+  it('is never attempted for a viewer, who gets the honest no-match answer', async () => {
+    llm.script(NO_MATCH);
+    const body = (await ask(unitsQuestion, viewerKey)).json();
+    expect(purposes()).toEqual(['plan']);
+    expect(body.provenance).toMatchObject({ source: 'semantic layer', reveal_backed: false, freshness: null });
+    expect(body.no_match.reason).toBe('No governed metric counts units sold.');
+    expect(body.data.rows).toEqual([]);
+    expect(body.raw_sql).toBeUndefined();
+  });
+
+  it('refuses a write the model wrote: the guard stops it, the table is unchanged, no number is given', async () => {
+    const { warehouse } = await t.services.connections.warehouse(workspaceId, 'warehouse');
+    const before = await warehouse.run('SELECT COUNT(*) AS n, SUM(quantity) AS q FROM shop.order_items', [], { maxRows: 1, timeoutMs: 10_000 });
+    llm.script(NO_MATCH, { kind: 'object', value: { no_answer: false, sql: 'DELETE FROM shop.order_items' } });
+    const body = (await ask(unitsQuestion, tracerKey)).json();
+    expect(body.provenance.source).toBe('semantic layer');
+    expect(body.no_match.reason).toMatch(/could not run \(Only SELECT, WITH and EXPLAIN statements are allowed/);
+    expect(body.data).toEqual({ rows: [], columns: [] });
+    const after = await warehouse.run('SELECT COUNT(*) AS n, SUM(quantity) AS q FROM shop.order_items', [], { maxRows: 1, timeoutMs: 10_000 });
+    expect(after.rows).toEqual(before.rows);
+  });
+
+  it('says so when the model finds the tables cannot answer', async () => {
+    llm.script(NO_MATCH, { kind: 'object', value: { no_answer: true, reason: 'No table records returns shipping carriers.' } });
+    const body = (await ask('which shipping carrier lost the most order parcels', tracerKey)).json();
+    expect(body.no_match.reason).toMatch(/do not answer it either \(No table records returns shipping carriers\.\)/);
+    expect(body.answer).toMatch(/^I could not answer that from a governed metric/);
+    expect(body.data.rows).toEqual([]);
+  });
+
+  it('does not ask the model when no table shares a word with the question', async () => {
+    llm.script(NO_MATCH);
+    const body = (await ask('employee churn by cohort', tracerKey)).json();
+    expect(purposes()).toEqual(['plan']);
+    expect(body.no_match.reason).toMatch(/no warehouse table matches the question either/);
   });
 });

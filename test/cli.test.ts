@@ -31,7 +31,7 @@ describe('svc CLI', () => {
   });
 
   it('migrates, creates a user and manages keys', () => {
-    expect(svc(['migrate']).stdout).toMatch(/Applied: 0001_platform\.sql, 0002_models\.sql, 0003_query_history\.sql/);
+    expect(svc(['migrate']).stdout).toMatch(/Applied: 0001_platform\.sql, 0002_models\.sql, 0003_query_history\.sql, 0004_history_question_api\.sql/);
     expect(svc(['migrate']).stdout).toMatch(/up to date/);
 
     const user = svc(['users', 'create', '--email', 'Ops@Acme.test', '--role', 'luminary', '--new-workspace', 'Acme']);
@@ -60,7 +60,8 @@ describe('svc CLI', () => {
     const unknown = svc(['keys', 'list', '--email', 'ghost@acme.test']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/No user ghost@acme\.test/);
-  });
+    // Ten real processes, each compiling the sources and opening PGlite: slow on a busy two-core machine.
+  }, 90_000);
 });
 
 describe('svc model validate', () => {

@@ -106,7 +106,7 @@ export interface DeploymentsTable {
   changed_nodes: Json<string[]>;
 }
 
-export type HistorySurface = 'workspace_api' | 'studio' | 'studio_cml';
+export type HistorySurface = 'workspace_api' | 'studio' | 'studio_cml' | 'question_api';
 export type HistoryStatus = 'success' | 'error' | 'refused';
 
 export interface QueryHistoryTable {

@@ -9,6 +9,11 @@ export type FakeReply =
   | { readonly kind: 'tool'; readonly name?: string; readonly arguments: unknown }
   /** Plain content text and no tool call, as a model that ignores `tool_choice` does. */
   | { readonly kind: 'content'; readonly text: string }
+  /**
+   * A JSON object in whatever form the request asks for, as a capable model would: a tool call when
+   * tools are sent, bare JSON under a response_format, else JSON in a fenced block after a sentence.
+   */
+  | { readonly kind: 'object'; readonly value: unknown }
   | { readonly kind: 'status'; readonly status: number; readonly message?: string }
   /** Never answers: the client has to time out. */
   | { readonly kind: 'hang' };
@@ -24,6 +29,12 @@ export interface ReceivedRequest {
   readonly promptTokens: number;
 }
 
+/** How servers without a feature answer, e.g. llama.cpp without --jinja: 500 "tools param requires --jinja flag". */
+export interface Refusals {
+  tools?: { status: number; message: string };
+  responseFormat?: { status: number; message: string };
+}
+
 export interface FakeOpenAiServer {
   /** Base URL including `/v1`, as users configure it. */
   readonly baseUrl: string;
@@ -31,6 +42,8 @@ export interface FakeOpenAiServer {
   /** Replies to the next requests, in order; when the queue is empty `fallback` answers. */
   script(...replies: FakeReply[]): void;
   fallback: FakeReply;
+  /** Features this server refuses, checked before the script (a refusal consumes no scripted reply). */
+  refuse: Refusals;
   close(): Promise<void>;
 }
 
@@ -52,6 +65,15 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   const text = JSON.stringify(body);
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   response.end(text);
+}
+
+/** An `object` reply in the form the request asks for. */
+function shaped(reply: FakeReply, body: Record<string, unknown>): Exclude<FakeReply, { kind: 'object' }> {
+  if (reply.kind !== 'object') return reply;
+  const tools = body['tools'] as Array<{ function: { name: string } }> | undefined;
+  if (tools?.length) return { kind: 'tool', name: tools[0]!.function.name, arguments: reply.value };
+  if (body['response_format']) return { kind: 'content', text: JSON.stringify(reply.value) };
+  return { kind: 'content', text: `Here is the JSON you asked for:\n\`\`\`json\n${JSON.stringify(reply.value, null, 2)}\n\`\`\`` };
 }
 
 function completion(model: string, reply: Extract<FakeReply, { kind: 'tool' | 'content' }>, promptTokens: number): Record<string, unknown> {
@@ -83,7 +105,7 @@ function completion(model: string, reply: Extract<FakeReply, { kind: 'tool' | 'c
 export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   const queue: FakeReply[] = [];
   const requests: ReceivedRequest[] = [];
-  const state: { fallback: FakeReply } = { fallback: { kind: 'status', status: 500, message: 'no reply scripted' } };
+  const state: { fallback: FakeReply; refuse: Refusals } = { fallback: { kind: 'status', status: 500, message: 'no reply scripted' }, refuse: {} };
 
   const server = createServer((request, response) => {
     void (async () => {
@@ -102,7 +124,12 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
       }
       const promptTokens = estimateTokens(raw);
       requests.push({ path, headers: request.headers, body, raw, promptTokens });
-      const reply = queue.shift() ?? state.fallback;
+      const refusal = body['tools'] ? state.refuse.tools : body['response_format'] ? state.refuse.responseFormat : undefined;
+      if (refusal) {
+        sendJson(response, refusal.status, { error: { message: refusal.message, type: 'invalid_request_error' } });
+        return;
+      }
+      const reply = shaped(queue.shift() ?? state.fallback, body);
       if (reply.kind === 'hang') return; // the socket stays open until the client gives up or close()
       if (reply.kind === 'status') {
         sendJson(response, reply.status, { error: { message: reply.message ?? 'scripted failure', type: 'server_error' } });
@@ -123,6 +150,12 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     },
     set fallback(reply: FakeReply) {
       state.fallback = reply;
+    },
+    get refuse() {
+      return state.refuse;
+    },
+    set refuse(refusals: Refusals) {
+      state.refuse = refusals;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -1,10 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { compileModel } from '../cml/index.js';
 import { DEMO_MODEL_DIR, readModelDir } from '../../demo-setup.js';
-import type { Reveal, SemanticModel } from '../semantic/model.js';
+import type { SemanticModel } from '../semantic/model.js';
+import { largeModel } from '../../../test/helpers/large-catalog.js';
 import { estimateTokens, startFakeOpenAiServer, type FakeOpenAiServer } from '../../../test/helpers/fake-openai-server.js';
 import { buildCatalogIndex, type CatalogIndex } from './catalog-index.js';
-import { createLlmPlanner, type LlmPlannerOptions } from './llm-planner.js';
+import { LlmClient, type LlmClientOptions } from './llm-client.js';
+import { createLlmPlanner } from './llm-planner.js';
 import { planOffline } from './offline-planner.js';
 
 const SALES_VALUES = new Map<string, readonly string[]>([
@@ -15,32 +17,12 @@ const SALES_VALUES = new Map<string, readonly string[]>([
 ]);
 const values = (reveal: string) => (reveal === 'customers' ? new Map<string, readonly string[]>() : SALES_VALUES);
 
-/** Words of metric labels in the generated catalog: shared words make retrieval choose among many. */
-const MEASURE_WORDS = ['revenue', 'orders', 'refunds', 'visits', 'signups', 'returns', 'margin', 'tickets', 'shipments', 'discounts'];
-
-/** The demo model grown to 50 more reveals of 10 metrics each (500 metrics more), all over the orders node. */
-function largeModel(demo: SemanticModel): SemanticModel {
-  const sales = demo.reveals.get('sales')!;
-  const template = sales.metrics.get('revenue')!;
-  const reveals = new Map<string, Reveal>(demo.reveals);
-  for (let r = 0; r < 50; r++) {
-    const name = `line_${r}`;
-    const metrics = new Map(
-      MEASURE_WORDS.map((word) => {
-        const metric = { ...template, reveal: name, name: `line_${r}_${word}`, label: `Line ${r} ${word}`, description: `The ${word} of product line ${r}.`, synonyms: [`l${r} ${word}`] };
-        return [metric.name, metric] as const;
-      }),
-    );
-    reveals.set(name, { ...sales, name, label: `Product line ${r}`, metrics });
-  }
-  return { nodes: demo.nodes, reveals };
-}
-
 describe('createLlmPlanner against an OpenAI-compatible server on loopback', () => {
   let server: FakeOpenAiServer;
   let demo: SemanticModel;
   let index: CatalogIndex;
-  const planner = (options: Partial<LlmPlannerOptions> = {}) => createLlmPlanner({ baseUrl: server.baseUrl, model: 'test-model', timeoutMs: 2000, ...options });
+  const client = (options: Partial<LlmClientOptions> = {}) => new LlmClient({ baseUrl: server.baseUrl, model: 'test-model', timeoutMs: 2000, ...options });
+  const planner = (options: Partial<LlmClientOptions> = {}) => createLlmPlanner(client(options));
 
   beforeAll(async () => {
     server = await startFakeOpenAiServer();
@@ -51,6 +33,7 @@ describe('createLlmPlanner against an OpenAI-compatible server on loopback', () 
   afterEach(() => {
     server.requests.length = 0;
     server.fallback = { kind: 'status', status: 500 };
+    server.refuse = {};
   });
 
   it('returns the plan of a valid tool call, with the tokens the server reports', async () => {
@@ -58,6 +41,7 @@ describe('createLlmPlanner against an OpenAI-compatible server on loopback', () 
     const result = await planner().plan('top 3 channels by revenue in Europe', index, { values });
     expect(result).toEqual({
       via: 'llm',
+      mode: 'tools',
       tokensUsed: expect.any(Number),
       plan: {
         kind: 'governed',
@@ -150,11 +134,13 @@ describe('createLlmPlanner against an OpenAI-compatible server on loopback', () 
     expect(result.plan).toEqual(planOffline('revenue by channel', index, { values }));
   });
 
-  it('falls back when the model answers in French instead of calling the tool, and the plan is still right', async () => {
-    server.script({ kind: 'content', text: "Le chiffre d'affaires par canal se calcule avec la métrique revenue." });
+  it('falls back when the model answers in French in every output mode, and the plan is still right', async () => {
+    const french = { kind: 'content', text: "Le chiffre d'affaires par canal se calcule avec la métrique revenue." } as const;
+    server.script(french, french, french);
     const result = await planner().plan("chiffre d'affaires par canal", index, { values });
+    expect(server.requests.map((r) => (r.body['tools'] ? 'tools' : r.body['response_format'] ? 'json_schema' : 'json_text'))).toEqual(['tools', 'json_schema', 'json_text']);
     expect(result.via).toBe('offline');
-    expect(result.note).toMatch(/without calling plan_query/);
+    expect(result.note).toMatch(/without calling plan_query.*no JSON object in the json_text reply/);
     expect(result.plan).toEqual({ kind: 'governed', reveal: 'sales', metrics: ['revenue'], dimensions: ['channel'], filters: [], matchedBy: 'synonym' });
   });
 

@@ -1,6 +1,8 @@
 // What the language model is sent: a short instruction, the question, the retrieved candidates, and
-// one tool whose JSON schema enumerates every name it may use. Servers that constrain decoding with
-// the schema (llama.cpp, vLLM) then cannot even produce an unknown name; the others are validated.
+// one JSON schema (a tool, or the response format on servers without tools) that enumerates every
+// name it may use. Servers that constrain decoding with the schema (llama.cpp, vLLM) then cannot even
+// produce an unknown name; the others are validated.
+import type { StructuredRequest } from './llm-client.js';
 import type { Retrieval } from './llm-candidates.js';
 
 export const PLAN_TOOL = 'plan_query';
@@ -9,11 +11,11 @@ const VALUES_SHOWN = 5;
 export const MAX_LIMIT = 100;
 
 const INSTRUCTIONS = [
-  `Turn the question into one call of ${PLAN_TOOL} over the governed catalog below.`,
+  `Turn the question into ${PLAN_TOOL} arguments over the governed catalog below.`,
   'Use only the listed reveals, metrics and fields; all metrics come from one reveal, the headline first.',
   'Periods and dates are resolved elsewhere: ignore them. Do not compute or invent numbers.',
   'Filter only on values the question names. Use sort and limit only for "top N"-style questions.',
-  'If nothing listed answers the question, call it with no_match true and a short reason.',
+  'If nothing listed answers the question, set no_match true with a short reason.',
 ].join('\n');
 
 function unique(items: readonly string[]): string[] {
@@ -36,53 +38,41 @@ export function describeCandidates(retrieval: Retrieval): string {
   return lines.join('\n');
 }
 
-export function planTool(retrieval: Retrieval): Record<string, unknown> {
+function planParameters(retrieval: Retrieval): Record<string, unknown> {
   const fields = unique(retrieval.reveals.flatMap((reveal) => reveal.dimensions));
   const filterFields = unique(retrieval.reveals.flatMap((reveal) => reveal.filterFields));
   const name = (values: readonly string[]) => (values.length > 0 ? { type: 'string', enum: values } : { type: 'string' });
   return {
-    type: 'function',
-    function: {
-      name: PLAN_TOOL,
-      description: 'Plan a governed query for the question.',
-      parameters: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      no_match: { type: 'boolean' },
+      reason: { type: 'string', description: 'Why nothing answers, when no_match.' },
+      reveal: name(retrieval.reveals.map((reveal) => reveal.name)),
+      metrics: { type: 'array', minItems: 1, items: name(unique(retrieval.metrics.map((metric) => metric.name))) },
+      dimensions: { type: 'array', items: name(fields) },
+      filters: {
+        type: 'array',
+        items: { type: 'object', additionalProperties: false, properties: { field: name(filterFields), value: { type: 'string' } }, required: ['field', 'value'] },
+      },
+      sort: {
         type: 'object',
         additionalProperties: false,
-        properties: {
-          no_match: { type: 'boolean' },
-          reason: { type: 'string', description: 'Why nothing answers, when no_match.' },
-          reveal: name(retrieval.reveals.map((reveal) => reveal.name)),
-          metrics: { type: 'array', minItems: 1, items: name(unique(retrieval.metrics.map((metric) => metric.name))) },
-          dimensions: { type: 'array', items: name(fields) },
-          filters: {
-            type: 'array',
-            items: { type: 'object', additionalProperties: false, properties: { field: name(filterFields), value: { type: 'string' } }, required: ['field', 'value'] },
-          },
-          sort: {
-            type: 'object',
-            additionalProperties: false,
-            properties: { field: { type: 'string', description: 'A chosen metric or dimension.' }, direction: { type: 'string', enum: ['asc', 'desc'] } },
-            required: ['field', 'direction'],
-          },
-          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT },
-        },
-        required: ['no_match'],
+        properties: { field: { type: 'string', description: 'A chosen metric or dimension.' }, direction: { type: 'string', enum: ['asc', 'desc'] } },
+        required: ['field', 'direction'],
       },
+      limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT },
     },
+    required: ['no_match'],
   };
 }
 
-export interface PlanRequest {
-  readonly messages: Array<{ role: 'system' | 'user'; content: string }>;
-  readonly tools: Array<Record<string, unknown>>;
-}
-
-export function planRequest(question: string, retrieval: Retrieval): PlanRequest {
+export function planRequest(question: string, retrieval: Retrieval): StructuredRequest {
   return {
-    messages: [
-      { role: 'system', content: INSTRUCTIONS },
-      { role: 'user', content: `Question: ${question.trim()}\n\nCatalog:\n${describeCandidates(retrieval)}` },
-    ],
-    tools: [planTool(retrieval)],
+    system: INSTRUCTIONS,
+    user: `Question: ${question.trim()}\n\nCatalog:\n${describeCandidates(retrieval)}`,
+    name: PLAN_TOOL,
+    description: 'Plan a governed query for the question.',
+    parameters: planParameters(retrieval),
   };
 }

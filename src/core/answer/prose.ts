@@ -58,3 +58,22 @@ export function noMatchProse(reason: string, closest: ReadonlyArray<{ label: str
   const suggestions = closest.length ? ` The closest governed metrics are ${closest.map((c) => `${c.label} (${c.reveal})`).join(', ')}.` : '';
   return `I could not answer that from a governed metric: ${reason}${/[.!?]$/.test(reason) ? '' : '.'}${suggestions}`;
 }
+
+const COLUMNS_SHOWN = 6;
+
+function describeCell(value: unknown): string {
+  if (value === null || value === undefined) return 'no value';
+  if (typeof value === 'number') return formatValue(value, 'number');
+  return String(value);
+}
+
+/** Prose for an answer from the SQL fallback: says plainly it is not governed; numbers only from the rows. */
+export function rawSqlProse(input: { tables: readonly string[]; columns: readonly string[]; rows: ReadonlyArray<Record<string, unknown>> }): string {
+  const intro = `No governed metric answers this, so I wrote SQL over the warehouse table${input.tables.length === 1 ? '' : 's'} ${input.tables.join(', ')}; it is not a governed number, so check the SQL before relying on it.`;
+  const shown = input.columns.slice(0, COLUMNS_SHOWN);
+  const cells = (row: Record<string, unknown>) => shown.map((column) => `${column.replaceAll('_', ' ')} ${describeCell(row[column])}`).join(', ');
+  const first = input.rows[0];
+  if (!first) return `${intro} The query returned no rows.`;
+  if (input.rows.length === 1) return `${intro} Result: ${cells(first)}.`;
+  return `${intro} The query returned ${input.rows.length.toLocaleString('en-US')} rows; the first: ${cells(first)}.`;
+}

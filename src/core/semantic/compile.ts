@@ -24,8 +24,12 @@ export interface CompileOptions {
   readonly timezone?: string;
   readonly defaultLimit?: number;
   /**
-   * Extra output columns computed from measures after aggregation: reveal metrics. Templates hold
-   * `measure` references (and text) only; their measures are computed even if not requested.
+   * Extra output columns: reveal metrics, computed from `measure` references after aggregation (their
+   * measures are computed even if not requested); or "raw aggregates" over `dimension` references,
+   * such as MAX(<time>). A raw aggregate reads the joined rows, so it must be one that duplicates
+   * do not change (MIN, MAX, COUNT(DISTINCT …)): choosing such an aggregate is the caller's job.
+   * When a one-to-many join makes the compiler aggregate each node separately, a template mixing
+   * both kinds of reference is refused.
    */
   readonly derived?: ReadonlyArray<{ readonly key: string; readonly template: SqlTemplate }>;
 }
@@ -71,6 +75,7 @@ export function compileQuery(model: SemanticModel, query: SemanticQuery, options
 
   const needed = new Set([base.name, ...dims.map((d) => d.dimension.node), ...computed.map((m) => m.measure.node)]);
   for (const ref of dimensionsIn(whereFilters)) needed.add(ref.dimension.node);
+  for (const d of derived) for (const part of d.template) if (part.kind === 'dimension' || part.kind === 'table') needed.add(part.node);
   const tree = buildJoinTree(model, base.name, needed);
 
   const context = new QueryContext(model, tree, timezone, options);
@@ -169,22 +174,48 @@ function perNodeSelect({ context, dims, measures, computed, derived, where, havi
     const parts = ctes.map((cte) => ({ items: dims.map((_, i) => ({ expr: col(cte.name, dimAlias(i)), alias: dimAlias(i) })), from: { kind: 'cte' as const, name: cte.name, alias: cte.name } }));
     allCtes.push({ name: 'spine', select: { kind: 'union', selects: parts } });
   }
-  const joins: JoinItem[] = ctes
-    .filter((cte) => dims.length || cte !== ctes[0])
-    .map((cte) => ({
-      type: 'left',
-      from: { kind: 'cte', name: cte.name, alias: cte.name },
-      on: dims.length
-        ? and(dims.map((_, i): Expr => ({ kind: 'nullSafeEq', left: col('spine', dimAlias(i)), right: col(cte.name, dimAlias(i)) })))!
-        : { kind: 'binary', op: '=', left: raw('1'), right: raw('1') },
-    }));
+  const toSpine = (name: string): JoinItem => ({
+    type: 'left',
+    from: { kind: 'cte', name, alias: name },
+    on: dims.length
+      ? and(dims.map((_, i): Expr => ({ kind: 'nullSafeEq', left: col('spine', dimAlias(i)), right: col(name, dimAlias(i)) })))!
+      : { kind: 'binary', op: '=', left: raw('1'), right: raw('1') },
+  });
+  const joins: JoinItem[] = ctes.filter((cte) => dims.length || cte !== ctes[0]).map((cte) => toSpine(cte.name));
+
+  // Derived outputs over columns (raw aggregates such as MAX(<time>)) name node aliases the outer query
+  // cannot see: they get their own CTE, over the same joined and filtered rows as the others, grouped by
+  // the same dimensions. Duplicates from the joins do not change MIN, MAX or COUNT(DISTINCT …), which
+  // the caller is to use (see CompileOptions.derived). That CTE stays out of the spine: every CTE
+  // groups the same FROM, joins and WHERE by the same dimensions, so it has no combination the spine
+  // lacks (HAVING filters apply to the outer query, after the spine).
+  const raws = derived.filter((d) => readsColumns(d.template));
+  const mixed = raws.find((d) => d.template.some((part) => part.kind === 'measure'));
+  if (mixed) {
+    throw new BadRequestError(
+      `The output ${mixed.key} uses both columns and measures, which cannot be computed together when a one-to-many join makes ` +
+        'the query aggregate each node separately; compute the column aggregate and the measures as separate outputs',
+      'fan_out',
+    );
+  }
+  const rawColumn = new Map<(typeof derived)[number], Expr>(raws.map((d, j) => [d, col('r0', `v${j}`)]));
+  if (raws.length) {
+    const items = [
+      ...dims.map((d, i) => ({ expr: context.dimensionExpr(d), alias: dimAlias(i) })),
+      ...raws.map((d, j) => ({ expr: context.derivedExpr(d.template), alias: `v${j}` })),
+    ];
+    const groupBy = dims.length ? { groupBy: dims.map((_, i) => i + 1) } : {};
+    allCtes.push({ name: 'r0', select: { items, from: context.source(context.tree.root), joins: context.joins(), ...(where ? { where } : {}), ...groupBy } });
+    joins.push(toSpine('r0'));
+  }
+
   const filterContext = { ...context.filterContext(), measureExpr: (ref: MeasureRef) => measureColumn.get(ref.id)! };
   return {
     with: allCtes,
     items: [
       ...dims.map((d, i) => ({ expr: col(spine.alias, dimAlias(i)), alias: d.id })),
       ...measures.map((m) => ({ expr: measureColumn.get(m.id)!, alias: m.id })),
-      ...derived.map((d) => ({ expr: context.derivedExpr(d.template, (m) => measureColumn.get(`${m.node}.${m.name}`)!), alias: d.key })),
+      ...derived.map((d) => ({ expr: rawColumn.get(d) ?? context.derivedExpr(d.template, (m) => measureColumn.get(`${m.node}.${m.name}`)!), alias: d.key })),
     ],
     from: spine,
     joins,
@@ -247,8 +278,8 @@ class QueryContext {
     return aggregateOf(measure, expander, rowKey);
   }
 
-  /** A derived output: its measure references become the given measure expressions. */
-  derivedExpr(template: SqlTemplate, measureExpr: (measure: Measure) => Expr): Expr {
+  /** A derived output: its measure references become the given measure expressions (without any, none may be present). */
+  derivedExpr(template: SqlTemplate, measureExpr?: (measure: Measure) => Expr): Expr {
     return { kind: 'paren', expr: new TemplateExpander(this.model, measureExpr).expand(template) };
   }
 
@@ -322,6 +353,11 @@ function measuresIn(filters: ResolvedFilter[]): MeasureRef[] {
 
 function measureRefsIn(template: SqlTemplate, resolver: FieldResolver): MeasureRef[] {
   return template.flatMap((part) => (part.kind === 'measure' ? [resolver.measure(`${part.node}.${part.name}`)] : []));
+}
+
+/** True when a template reads columns of the rows (dimensions or a node's table), not only measures. */
+function readsColumns(template: SqlTemplate): boolean {
+  return template.some((part) => part.kind === 'dimension' || part.kind === 'table');
 }
 
 function dimensionsIn(filters: ResolvedFilter[]): DimensionRef[] {

@@ -31,7 +31,12 @@ const answerSchema = z.object({
   usage: z.object({ tokens_used: z.number().int(), latency_ms: z.number().int() }),
   no_match: z
     .object({ reason: z.string(), closest: z.array(z.object({ reveal: z.string(), metric: z.string(), label: z.string() })) })
-    .optional(),
+    .optional()
+    .describe('Only when nothing answered: why, and the closest governed metrics.'),
+  raw_sql: z
+    .object({ sql: z.string(), connection: z.string() })
+    .optional()
+    .describe('Only when the raw-SQL fallback answered (tracer and above, language model configured): the statement that ran.'),
 });
 
 export const questionSurface: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {

@@ -9,7 +9,6 @@ import { MODEL_CONNECTION } from '../../connections/connection-service.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
-import { SchemaCache } from './schema-cache.js';
 
 /** Rows the editor receives at most per run; the rest is reported as truncated. */
 export const STUDIO_MAX_ROWS = 10_000;
@@ -30,7 +29,6 @@ const runResult = z.object({
 });
 
 export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const schemas = new SchemaCache(60_000, () => services.clock.now().getTime());
 
   app.get(
     '/connections',
@@ -60,7 +58,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
     },
     async (request) => {
       const { connection, warehouse } = await services.connections.warehouse(request.principal!.workspace.id, request.params.name);
-      const tables = await schemas.get(`${connection.id}:${connection.updated_at}`, () => warehouse.schema());
+      const tables = await services.schemas.tablesOf(connection, warehouse);
       return { connection: connection.name, tables: tables.map((t) => ({ schema: t.schema, name: t.name, columns: [...t.columns] })) };
     },
   );

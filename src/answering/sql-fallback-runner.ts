@@ -1,0 +1,96 @@
+// The raw-SQL fallback of /ask: when no governed reveal matches and the asker may run raw SQL (tracer
+// and above, because raw SQL cannot apply data keys), a language model writes one SELECT over the
+// tables whose names share words with the question. The SQL goes through the same path as the
+// editor's: read-only guard, driver caps and time-out, query history. Whatever goes wrong, the caller
+// answers "no governed match" instead: the fallback never turns a failure into a number.
+import type { Principal } from '../identity/principal.js';
+import { roleAtLeast } from '../identity/roles.js';
+import { AppError } from '../core/errors.js';
+import type { LlmClient } from '../core/answer/llm-client.js';
+import type { ResolvedPeriod } from '../core/answer/plan.js';
+import { rawSqlProse } from '../core/answer/prose.js';
+import { readSqlArguments, relevantTables, sqlRequest, SQL_FALLBACK_MAX_ROWS } from '../core/answer/sql-fallback.js';
+import type { ConnectionService } from '../connections/connection-service.js';
+import type { SchemaCache } from '../connections/schema-cache.js';
+import type { RawSqlService } from '../querying/raw-sql-service.js';
+import type { Answer } from './answer.js';
+import { freshnessDate } from './freshness.js';
+
+export type FallbackOutcome =
+  | { readonly ok: true; readonly answer: Omit<Answer, 'usage'>; readonly tokensUsed: number }
+  | { readonly ok: false; readonly reason: string; readonly tokensUsed: number };
+
+export interface FallbackInput {
+  readonly principal: Principal;
+  readonly question: string;
+  readonly period: ResolvedPeriod | undefined;
+  /** The warehouse connection the closest governed metrics read. */
+  readonly connection: string;
+}
+
+/** Whether this asker may be answered by raw SQL at all (the same role as the SQL editor's). */
+export function mayUseSqlFallback(principal: Principal): boolean {
+  return roleAtLeast(principal.role, 'tracer');
+}
+
+/** The most recent date among the result's values: raw SQL has no declared time dimension. */
+function latestDate(rows: ReadonlyArray<Record<string, unknown>>, timezone: string): string | null {
+  let latest: string | null = null;
+  for (const row of rows) {
+    for (const value of Object.values(row)) {
+      const date = freshnessDate(value, timezone);
+      if (date && (latest === null || date > latest)) latest = date;
+    }
+  }
+  return latest;
+}
+
+export class SqlFallback {
+  constructor(
+    private readonly client: LlmClient,
+    private readonly connections: ConnectionService,
+    private readonly rawSql: RawSqlService,
+    private readonly schemas: SchemaCache,
+  ) {}
+
+  async answer(input: FallbackInput): Promise<FallbackOutcome> {
+    const { principal } = input;
+    const workspaceId = principal.workspace.id;
+    // Internal connections are not reachable by name, exactly as in the editor.
+    const found = await this.connections.warehouse(workspaceId, input.connection).catch(() => undefined);
+    if (!found) return { ok: false, reason: 'there is no warehouse connection the SQL fallback may query', tokensUsed: 0 };
+    const tables = relevantTables(input.question, await this.schemas.tablesOf(found.connection, found.warehouse));
+    if (tables.length === 0) return { ok: false, reason: 'no warehouse table matches the question either', tokensUsed: 0 };
+
+    const reply = await this.client.structured(
+      sqlRequest({ question: input.question, engine: found.connection.engine, tables, timezone: principal.workspace.timezone, ...(input.period ? { period: input.period } : {}) }),
+    );
+    if (!reply.ok) return { ok: false, reason: `the SQL fallback is unavailable: ${reply.reason}`, tokensUsed: reply.tokensUsed };
+    const read = readSqlArguments(reply.json);
+    if ('declined' in read) return { ok: false, reason: `the warehouse tables do not answer it either (${read.declined})`, tokensUsed: reply.tokensUsed };
+    if ('error' in read) return { ok: false, reason: `the SQL fallback gave no usable SQL (${read.error})`, tokensUsed: reply.tokensUsed };
+
+    let result;
+    try {
+      result = await this.rawSql.run({ workspaceId, userId: principal.user.id, connection: { name: found.connection.name }, sql: read.sql, maxRows: SQL_FALLBACK_MAX_ROWS, surface: 'question_api' });
+    } catch (error) {
+      // Refusals and engine errors are the asker's to see (they may run raw SQL); anything else is ours.
+      if (!(error instanceof AppError)) throw error;
+      return { ok: false, reason: `the SQL the fallback wrote could not run (${error.message})`, tokensUsed: reply.tokensUsed };
+    }
+
+    const rows = result.rows.map((row) => ({ ...row }));
+    const columns = result.columns.map((column) => column.name);
+    const value = rows.length === 1 ? columns.map((column) => rows[0]![column]).find((cell) => typeof cell === 'number') : undefined;
+    return {
+      ok: true,
+      tokensUsed: reply.tokensUsed,
+      answer: {
+        answer: rawSqlProse({ tables: tables.map((table) => table.name), columns, rows }),
+        data: { rows, columns, ...(typeof value === 'number' ? { value } : {}), ...(input.period ? { period: input.period.token } : {}) },
+        provenance: { source: 'raw SQL', reveal_backed: false, freshness: latestDate(rows, principal.workspace.timezone), confidence: 'medium' },
+        raw_sql: { sql: read.sql, connection: found.connection.name },
+      },
+    };
+  }
+}
