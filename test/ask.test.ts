@@ -110,3 +110,31 @@ describe('statuses', () => {
     expect(body.provenance.reveal_backed).toBe(false);
   });
 });
+
+describe('freshness in the workspace time zone', () => {
+  // UTC−11: an order late on a local Sunday is already Monday in UTC, outside "last week".
+  const ZONE = 'Pacific/Pago_Pago';
+
+  // The per-node plan (fan-out) computes it in its own CTE: src/core/semantic/derived-per-node.test.ts.
+  it('is the local date of the latest order in the period', async () => {
+    const question = 'revenue last week';
+    await t.store.db.updateTable('workspaces').set({ timezone: ZONE }).where('id', '=', ws.id).execute();
+    try {
+      const localKey = (await createKey(t.services, ws, 'luminary', 'question')).value; // a fresh key reads the new zone
+      const body = (await ask({ question }, localKey)).json();
+      expect(body.provenance).toMatchObject({ reveal: 'sales', reveal_backed: true });
+      const [, start, last] = /\((\d{4}-\d{2}-\d{2}) to (\d{4}-\d{2}-\d{2})\)/.exec(body.answer)!;
+      const { warehouse } = await t.services.connections.warehouse(ws.id, 'warehouse');
+      const local = `timezone('${ZONE}', timezone('UTC', created_at))`;
+      const direct = await warehouse.run(
+        `SELECT CAST(CAST(MAX(${local}) AS DATE) AS VARCHAR) AS latest FROM shop.orders WHERE ${local} >= CAST(? AS DATE) AND ${local} < CAST(? AS DATE) + INTERVAL 1 DAY`,
+        [start, last],
+        { maxRows: 1, timeoutMs: 10_000 },
+      );
+      expect(body.provenance.freshness).toBe(direct.rows[0]!['latest']);
+      expect(body.provenance.freshness <= last!).toBe(true);
+    } finally {
+      await t.store.db.updateTable('workspaces').set({ timezone: 'UTC' }).where('id', '=', ws.id).execute();
+    }
+  });
+});
