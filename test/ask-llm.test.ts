@@ -138,7 +138,7 @@ describe('the raw-SQL fallback', () => {
     expect(body.data.value).toBe(direct.rows[0]!['units_sold']);
     expect(body.provenance).toEqual({ source: 'raw SQL', reveal_backed: false, freshness: null, confidence: 'medium' });
     expect(body.raw_sql).toEqual({ sql: UNITS_SQL, connection: 'warehouse' });
-    expect(body.answer).toMatch(/not a governed number/);
+    expect(body.answer).toMatch(/^No governed metric answers this, so I wrote SQL over the warehouse table order_items; it is not a governed number/);
     expect(body.answer).toContain(`units sold ${Number(direct.rows[0]!['units_sold']).toLocaleString('en-US')}`);
     expect(body.no_match).toBeUndefined();
     expect(body.usage.tokens_used).toBeGreaterThan(0);

@@ -45,6 +45,13 @@ function latestDate(rows: ReadonlyArray<Record<string, unknown>>, timezone: stri
   return latest;
 }
 
+/** The offered tables the statement names (all of them if it names none we can see), for the prose. */
+function tablesNamedIn(sql: string, offered: readonly string[]): readonly string[] {
+  const escaped = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const named = offered.filter((name) => new RegExp(`(^|[^A-Za-z0-9_])${escaped(name)}($|[^A-Za-z0-9_])`, 'i').test(sql));
+  return named.length ? named : offered;
+}
+
 export class SqlFallback {
   constructor(
     private readonly client: LlmClient,
@@ -86,7 +93,7 @@ export class SqlFallback {
       ok: true,
       tokensUsed: reply.tokensUsed,
       answer: {
-        answer: rawSqlProse({ tables: tables.map((table) => table.name), columns, rows }),
+        answer: rawSqlProse({ tables: tablesNamedIn(read.sql, tables.map((table) => table.name)), columns, rows }),
         data: { rows, columns, ...(typeof value === 'number' ? { value } : {}), ...(input.period ? { period: input.period.token } : {}) },
         provenance: { source: 'raw SQL', reveal_backed: false, freshness: latestDate(rows, principal.workspace.timezone), confidence: 'medium' },
         raw_sql: { sql: read.sql, connection: found.connection.name },

@@ -1,12 +1,9 @@
 // The compiler on real engines: the same seeded demo data in PostgreSQL, MariaDB and DuckDB, the same
 // semantic queries compiled for each dialect, the same rows back, and the rows a hand-written query
 // gives. Then hundreds of random queries, compared row for row across the engines.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDuckDb, loadMysql, loadPostgres } from '../../src/core/demo/index.js';
+import { loadMysql } from '../../src/core/demo/index.js';
 import { compileQuery } from '../../src/core/semantic/compile.js';
 import { GRANULARITIES } from '../../src/core/semantic/model.js';
 import { semanticQuerySchema, type SemanticQueryInput } from '../../src/core/semantic/query.js';
@@ -14,7 +11,8 @@ import { DATE_PARTS } from '../../src/core/sql/ast.js';
 import { DIALECTS } from '../../src/core/sql/dialects.js';
 import { openWarehouse } from '../../src/core/warehouse/index.js';
 import type { Warehouse, WarehouseEngine, WarehouseRow } from '../../src/core/warehouse/types.js';
-import { createTestDatabase, hasService, MYSQL_URL } from '../helpers/services.js';
+import { openDemoWarehouses } from '../helpers/demo-warehouses.js';
+import { hasService, MYSQL_URL } from '../helpers/services.js';
 import { demoModel } from './fixture.js';
 import { GOLDEN_QUERIES } from './queries.js';
 
@@ -28,18 +26,7 @@ const warehouses = new Map<WarehouseEngine, Warehouse>();
 const cleanups: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'svc-engines-'));
-  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'demo.duckdb');
-  await loadDuckDb(file, DEMO);
-  warehouses.set('duckdb', openWarehouse({ engine: 'duckdb', path: file }));
-  if (withPostgres) {
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
-    await loadPostgres(db.url, DEMO);
-    const url = new URL(db.url);
-    warehouses.set('postgres', openWarehouse({ engine: 'postgres', host: url.hostname, port: Number(url.port), database: url.pathname.slice(1), user: url.username }));
-  }
+  for (const [engine, warehouse] of await openDemoWarehouses(DEMO, { tag: 'engines', postgres: withPostgres, cleanups })) warehouses.set(engine, warehouse);
   if (withMysql) {
     // The model names tables shop.*, so the demo goes into database `shop` (only this file uses it).
     await loadMysql(MYSQL_URL, { ...DEMO, database: 'shop' });

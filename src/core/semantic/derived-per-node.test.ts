@@ -2,17 +2,14 @@
 // MAX(<reveal time>)) in queries whose one-to-many joins make the compiler aggregate each node
 // separately: compiled from the demo model, run on embedded DuckDB and on PostgreSQL when it answers,
 // and compared with hand-written SQL. A derived output mixing columns and measures is refused there.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, hasService } from '../../../test/helpers/services.js';
+import { openDemoWarehouses } from '../../../test/helpers/demo-warehouses.js';
+import { hasService } from '../../../test/helpers/services.js';
 import { DEMO_MODEL_DIR, readModelDir } from '../../demo-setup.js';
 import { compileModel } from '../cml/index.js';
-import { loadDuckDb, loadPostgres } from '../demo/index.js';
 import { AppError, BadRequestError } from '../errors.js';
 import { DIALECTS } from '../sql/dialects.js';
-import { openWarehouse, type Warehouse } from '../warehouse/index.js';
+import type { Warehouse } from '../warehouse/index.js';
 import type { WarehouseEngine, WarehouseRow } from '../warehouse/types.js';
 import type { SemanticModel, SqlTemplate } from './model.js';
 import { compileRevealQuery, type RevealQuery } from './reveal.js';
@@ -31,17 +28,7 @@ const cleanups: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
   model = compileModel(await readModelDir(DEMO_MODEL_DIR)).model!;
-  const dir = mkdtempSync(path.join(tmpdir(), 'svc-derived-'));
-  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-  await loadDuckDb(path.join(dir, 'demo.duckdb'), DEMO);
-  warehouses.set('duckdb', openWarehouse({ engine: 'duckdb', path: path.join(dir, 'demo.duckdb') }));
-  if (withPostgres) {
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
-    await loadPostgres(db.url, DEMO);
-    const url = new URL(db.url);
-    warehouses.set('postgres', openWarehouse({ engine: 'postgres', host: url.hostname, port: Number(url.port), database: url.pathname.slice(1), user: url.username }));
-  }
+  for (const [engine, warehouse] of await openDemoWarehouses(DEMO, { tag: 'derived', postgres: withPostgres, cleanups })) warehouses.set(engine, warehouse);
 }, 120_000);
 
 afterAll(async () => {
