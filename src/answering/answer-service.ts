@@ -93,8 +93,8 @@ export class AnswerService {
     const values = new Map(await Promise.all(candidates.map(async (r) => [r.name, await this.cachedValues(principal, live, r)] as const)));
     const planOptions = { ...(domain !== undefined ? { domain } : {}), values: (reveal: string) => values.get(reveal) ?? new Map<string, string[]>() };
     const index = this.index(live.model);
-    const planned = this.llm ? await this.llm.planner.plan(text, index, planOptions) : { plan: planOffline(text, index, planOptions), tokensUsed: 0, note: undefined };
-    if (planned.note) this.onNote(`Question planned offline or after refusals: ${planned.note}`);
+    const planned = this.llm ? await this.llm.planner.plan(text, index, planOptions) : { plan: planOffline(text, index, planOptions), tokensUsed: 0, via: 'offline', note: undefined };
+    if (planned.note) this.onNote(`Question planned ${planned.via === 'llm' ? 'by the language model' : 'offline'}: ${planned.note}`);
     let tokensUsed = planned.tokensUsed;
     const usage = () => ({ tokens_used: tokensUsed, latency_ms: Math.round(performance.now() - started) });
     const { plan } = planned;

@@ -66,7 +66,12 @@ export class SqlFallback {
     // Internal connections are not reachable by name, exactly as in the editor.
     const found = await this.connections.warehouse(workspaceId, input.connection).catch(() => undefined);
     if (!found) return { ok: false, reason: 'there is no warehouse connection the SQL fallback may query', tokensUsed: 0 };
-    const tables = relevantTables(input.question, await this.schemas.tablesOf(found.connection, found.warehouse));
+    const schema = await this.schemas.tablesOf(found.connection, found.warehouse).catch((error: unknown) => {
+      if (error instanceof AppError) return undefined; // the warehouse is unreachable: say so, as for any other failure
+      throw error;
+    });
+    if (!schema) return { ok: false, reason: 'the warehouse schema could not be read', tokensUsed: 0 };
+    const tables = relevantTables(input.question, schema);
     if (tables.length === 0) return { ok: false, reason: 'no warehouse table matches the question either', tokensUsed: 0 };
 
     const reply = await this.client.structured(
