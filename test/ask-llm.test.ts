@@ -151,6 +151,30 @@ describe('the raw-SQL fallback', () => {
     expect(history[0]).toMatchObject({ surface: 'question_api', sql: UNITS_SQL, status: 'success' });
   });
 
+  it('gives the model one chance to correct a statement the engine rejected, and records both', async () => {
+    const wrong = 'SELECT SUM(qty) AS units_sold FROM shop.order_items';
+    t.clock.advance(1000); // this test's two runs are the newest in the history (and share a time)
+    llm.script(NO_MATCH, { kind: 'object', value: { no_answer: false, sql: wrong } }, { kind: 'object', value: { no_answer: false, sql: UNITS_SQL } });
+    const body = (await ask(unitsQuestion, tracerKey)).json();
+    expect(purposes()).toEqual(['plan', 'sql', 'sql']);
+    expect(llm.requests[2]!.raw).toContain('Your previous statement failed on the engine');
+    expect(llm.requests[2]!.raw).toMatch(/qty/);
+    expect(body.provenance.source).toBe('raw SQL');
+    expect(body.raw_sql.sql).toBe(UNITS_SQL);
+    await t.services.rawSql.flush();
+    const history = await t.services.history.listForUser(workspaceId, tracerId, { limit: 2 });
+    expect(new Set(history.map((h) => `${h.status}: ${h.sql}`))).toEqual(new Set([`error: ${wrong}`, `success: ${UNITS_SQL}`]));
+  });
+
+  it('answers no-match after a second engine error, with the engine message', async () => {
+    const wrong = { kind: 'object', value: { no_answer: false, sql: 'SELECT SUM(qty) AS units_sold FROM shop.order_items' } } as const;
+    llm.script(NO_MATCH, wrong, wrong);
+    const body = (await ask(unitsQuestion, tracerKey)).json();
+    expect(purposes()).toEqual(['plan', 'sql', 'sql']);
+    expect(body.no_match.reason).toMatch(/could not run \(duckdb: .*qty/i);
+    expect(body.data.rows).toEqual([]);
+  });
+
   it('is never attempted for a viewer, who gets the honest no-match answer', async () => {
     llm.script(NO_MATCH);
     const body = (await ask(unitsQuestion, viewerKey)).json();

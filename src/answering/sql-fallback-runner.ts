@@ -9,10 +9,12 @@ import { AppError } from '../core/errors.js';
 import type { LlmClient } from '../core/answer/llm-client.js';
 import type { ResolvedPeriod } from '../core/answer/plan.js';
 import { rawSqlProse } from '../core/answer/prose.js';
-import { readSqlArguments, relevantTables, sqlRequest, SQL_FALLBACK_MAX_ROWS } from '../core/answer/sql-fallback.js';
+import { correctionRequest, readSqlArguments, relevantTables, sqlRequest, SQL_FALLBACK_MAX_ROWS } from '../core/answer/sql-fallback.js';
+import { WarehouseError } from '../core/warehouse/errors.js';
+import type { SchemaTable } from '../core/warehouse/types.js';
 import type { ConnectionService } from '../connections/connection-service.js';
 import type { SchemaCache } from '../connections/schema-cache.js';
-import type { RawSqlService } from '../querying/raw-sql-service.js';
+import type { RawSqlResult, RawSqlService } from '../querying/raw-sql-service.js';
 import type { Answer } from './answer.js';
 import { freshnessDate } from './freshness.js';
 
@@ -52,6 +54,9 @@ function tablesNamedIn(sql: string, offered: readonly string[]): readonly string
   return named.length ? named : offered;
 }
 
+/** One statement, and one corrected statement after an engine error. */
+const MAX_ATTEMPTS = 2;
+
 export class SqlFallback {
   constructor(
     private readonly client: LlmClient,
@@ -74,35 +79,43 @@ export class SqlFallback {
     const tables = relevantTables(input.question, schema);
     if (tables.length === 0) return { ok: false, reason: 'no warehouse table matches the question either', tokensUsed: 0 };
 
-    const reply = await this.client.structured(
-      sqlRequest({ question: input.question, engine: found.connection.engine, tables, timezone: principal.workspace.timezone, ...(input.period ? { period: input.period } : {}) }),
-    );
-    if (!reply.ok) return { ok: false, reason: `the SQL fallback is unavailable: ${reply.reason}`, tokensUsed: reply.tokensUsed };
-    const read = readSqlArguments(reply.json);
-    if ('declined' in read) return { ok: false, reason: `the warehouse tables do not answer it either (${read.declined})`, tokensUsed: reply.tokensUsed };
-    if ('error' in read) return { ok: false, reason: `the SQL fallback gave no usable SQL (${read.error})`, tokensUsed: reply.tokensUsed };
-
-    let result;
-    try {
-      result = await this.rawSql.run({ workspaceId, userId: principal.user.id, connection: { name: found.connection.name }, sql: read.sql, maxRows: SQL_FALLBACK_MAX_ROWS, surface: 'question_api' });
-    } catch (error) {
-      // Refusals and engine errors are the asker's to see (they may run raw SQL); anything else is ours.
-      if (!(error instanceof AppError)) throw error;
-      return { ok: false, reason: `the SQL the fallback wrote could not run (${error.message})`, tokensUsed: reply.tokensUsed };
+    const request = sqlRequest({ question: input.question, engine: found.connection.engine, tables, timezone: principal.workspace.timezone, ...(input.period ? { period: input.period } : {}) });
+    let tokensUsed = 0;
+    let failed: { sql: string; error: string } | undefined;
+    for (let attempt = 1; ; attempt++) {
+      const reply = await this.client.structured(failed ? correctionRequest(request, failed) : request);
+      tokensUsed += reply.tokensUsed;
+      if (!reply.ok) return { ok: false, reason: `the SQL fallback is unavailable: ${reply.reason}`, tokensUsed };
+      const read = readSqlArguments(reply.json);
+      if ('declined' in read) return { ok: false, reason: `the warehouse tables do not answer it either (${read.declined})`, tokensUsed };
+      if ('error' in read) return { ok: false, reason: `the SQL fallback gave no usable SQL (${read.error})`, tokensUsed };
+      try {
+        const result = await this.rawSql.run({ workspaceId, userId: principal.user.id, connection: { name: found.connection.name }, sql: read.sql, maxRows: SQL_FALLBACK_MAX_ROWS, surface: 'question_api' });
+        return { ok: true, tokensUsed, answer: rawSqlAnswer(read.sql, result, { tables, input }) };
+      } catch (error) {
+        // Refusals and engine errors are the asker's to see (they may run raw SQL); anything else is ours.
+        if (!(error instanceof AppError)) throw error;
+        // An engine error (a wrong column, another dialect's function) gets one corrected attempt; a
+        // statement the guard or the read-only session refused does not.
+        if (attempt < MAX_ATTEMPTS && error instanceof WarehouseError && error.code === 'warehouse_query_failed') {
+          failed = { sql: read.sql, error: error.message };
+          continue;
+        }
+        return { ok: false, reason: `the SQL the fallback wrote could not run (${error.message})`, tokensUsed };
+      }
     }
-
-    const rows = result.rows.map((row) => ({ ...row }));
-    const columns = result.columns.map((column) => column.name);
-    const value = rows.length === 1 ? columns.map((column) => rows[0]![column]).find((cell) => typeof cell === 'number') : undefined;
-    return {
-      ok: true,
-      tokensUsed: reply.tokensUsed,
-      answer: {
-        answer: rawSqlProse({ tables: tablesNamedIn(read.sql, tables.map((table) => table.name)), columns, rows }),
-        data: { rows, columns, ...(typeof value === 'number' ? { value } : {}), ...(input.period ? { period: input.period.token } : {}) },
-        provenance: { source: 'raw SQL', reveal_backed: false, freshness: latestDate(rows, principal.workspace.timezone), confidence: 'medium' },
-        raw_sql: { sql: read.sql, connection: found.connection.name },
-      },
-    };
   }
+}
+
+function rawSqlAnswer(sql: string, result: RawSqlResult, context: { tables: readonly SchemaTable[]; input: FallbackInput }): Omit<Answer, 'usage'> {
+  const { input } = context;
+  const rows = result.rows.map((row) => ({ ...row }));
+  const columns = result.columns.map((column) => column.name);
+  const value = rows.length === 1 ? columns.map((column) => rows[0]![column]).find((cell) => typeof cell === 'number') : undefined;
+  return {
+    answer: rawSqlProse({ tables: tablesNamedIn(sql, context.tables.map((table) => table.name)), columns, rows }),
+    data: { rows, columns, ...(typeof value === 'number' ? { value } : {}), ...(input.period ? { period: input.period.token } : {}) },
+    provenance: { source: 'raw SQL', reveal_backed: false, freshness: latestDate(rows, input.principal.workspace.timezone), confidence: 'medium' },
+    raw_sql: { sql, connection: result.connection.name },
+  };
 }

@@ -80,6 +80,14 @@ export function sqlRequest(context: SqlFallbackContext): StructuredRequest {
   };
 }
 
+/** The same request once more, with the statement that failed on the engine and the engine's message. */
+export function correctionRequest(request: StructuredRequest, failed: { sql: string; error: string }): StructuredRequest {
+  return {
+    ...request,
+    user: `${request.user}\n\nYour previous statement failed on the engine:\n${failed.sql}\nError: ${failed.error.slice(0, 500)}\nWrite a corrected statement.`,
+  };
+}
+
 export type SqlReply = { readonly sql: string } | { readonly declined: string } | { readonly error: string };
 
 export function readSqlArguments(json: string): SqlReply {
