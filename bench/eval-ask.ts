@@ -5,11 +5,22 @@ import { buildCatalogIndex } from '../src/core/answer/catalog-index.js';
 import { planOffline } from '../src/core/answer/offline-planner.js';
 import { compileModel } from '../src/core/cml/index.js';
 import { DEMO_MODEL_DIR, readModelDir } from '../src/demo-setup.js';
-import { demoValues, EVAL_SET, scoreEval } from '../test/answer/eval-set.js';
+import { demoValues, EVAL_SET, scoreEval, type EvalReport } from '../test/answer/eval-set.js';
+import { HELD_OUT_SET } from '../test/answer/held-out-set.js';
 
 const TIMING_ROUNDS = 20;
 
 const percent = (share: number): string => `${(share * 100).toFixed(1)}%`;
+
+function printReport(title: string, report: EvalReport): void {
+  console.log(title);
+  for (const [category, { total, correct }] of report.byCategory) {
+    if (total > 0) console.log(`  ${category.padEnd(16)} ${String(correct).padStart(3)}/${String(total).padEnd(3)} ${percent(correct / total)}`);
+  }
+  console.log(`Overall accuracy          ${percent(report.accuracy)}`);
+  console.log(`False-governed rate       ${percent(report.falseGovernedRate)} (out-of-scope questions given a governed plan)`);
+  console.log(`High-confidence accuracy  ${percent(report.highConfidence.accuracy)} over ${report.highConfidence.total} plans matched by name, label or synonym`);
+}
 
 async function main(): Promise<void> {
   const { model, diagnostics } = compileModel(await readModelDir(DEMO_MODEL_DIR));
@@ -18,13 +29,12 @@ async function main(): Promise<void> {
   const plan = (question: string) => planOffline(question, index, { values: demoValues });
 
   const report = scoreEval(plan);
-  console.log(`Offline planner, ${report.total} questions`);
-  for (const [category, { total, correct }] of report.byCategory) {
-    console.log(`  ${category.padEnd(16)} ${String(correct).padStart(3)}/${String(total).padEnd(3)} ${percent(total === 0 ? 1 : correct / total)}`);
-  }
-  console.log(`Overall accuracy          ${percent(report.accuracy)}`);
-  console.log(`False-governed rate       ${percent(report.falseGovernedRate)} (out-of-scope questions given a governed plan)`);
-  console.log(`High-confidence accuracy  ${percent(report.highConfidence.accuracy)} over ${report.highConfidence.total} plans matched by name, label or synonym`);
+  printReport(`Offline planner, ${EVAL_SET.length} questions (the evaluation set)`, report);
+  console.log('');
+  const heldOut = scoreEval(plan, HELD_OUT_SET);
+  printReport(`Held out: ${HELD_OUT_SET.length} questions written after the planner, never tuned on`, heldOut);
+  console.log(`Wrong governed answers    ${heldOut.failures.filter((failure) => failure.actual.kind === 'governed').length} (the other misses are refusals)`);
+  console.log('');
 
   // Timing after the first pass above, so value lookups and indexes are warm as in a running server.
   const times: number[] = [];
@@ -39,9 +49,13 @@ async function main(): Promise<void> {
   const at = (q: number): string => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(3);
   console.log(`Planning time             p50 ${at(0.5)} ms, p95 ${at(0.95)} ms (target p50 < 10 ms)`);
 
-  if (report.failures.length > 0) {
-    console.log('\nMisses:');
-    for (const failure of report.failures) console.log(`  [${failure.category}] ${failure.question} → ${JSON.stringify(failure.actual)}`);
+  for (const [title, failures] of [
+    ['Misses', report.failures],
+    ['Held-out misses', heldOut.failures],
+  ] as const) {
+    if (failures.length === 0) continue;
+    console.log(`\n${title}:`);
+    for (const failure of failures) console.log(`  [${failure.category}] ${failure.question} → ${failure.actual.kind === 'no_match' ? `no match: ${failure.actual.reason}` : JSON.stringify(failure.actual)}`);
   }
 }
 

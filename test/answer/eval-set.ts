@@ -40,12 +40,12 @@ export function demoValues(reveal: string): ReadonlyMap<string, readonly string[
 function plan(reveal: string, metrics: string[], more: Partial<Omit<GovernedPlan, 'kind' | 'reveal' | 'metrics' | 'matchedBy'>> = {}): Expected {
   return { reveal, metrics, dimensions: more.dimensions ?? [], filters: more.filters ?? [], ...(more.sort ? { sort: more.sort } : {}), ...(more.limit ? { limit: more.limit } : {}) };
 }
-const sales = (metrics: string[], more?: Parameters<typeof plan>[2]): Expected => plan('sales', metrics, more);
-const customers = (metrics: string[], more?: Parameters<typeof plan>[2]): Expected => plan('customers', metrics, more);
-const eq = (field: string, value: string) => ({ field, operator: 'equals' as const, value });
-const top = (metric: string, limit: number, dimension: string, direction: 'asc' | 'desc' = 'desc') => ({ dimensions: [dimension], sort: { field: metric, direction }, limit });
+export const sales = (metrics: string[], more?: Parameters<typeof plan>[2]): Expected => plan('sales', metrics, more);
+export const customers = (metrics: string[], more?: Parameters<typeof plan>[2]): Expected => plan('customers', metrics, more);
+export const eq = (field: string, value: string) => ({ field, operator: 'equals' as const, value });
+export const top = (metric: string, limit: number, dimension: string, direction: 'asc' | 'desc' = 'desc') => ({ dimensions: [dimension], sort: { field: metric, direction }, limit });
 
-const c = (category: Category, question: string, expected: Expected): EvalCase => ({ question, category, expected });
+export const c = (category: Category, question: string, expected: Expected): EvalCase => ({ question, category, expected });
 
 export const EVAL_SET: readonly EvalCase[] = [
   // Simple metric

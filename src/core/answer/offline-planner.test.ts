@@ -26,6 +26,18 @@ describe('planOffline', () => {
     expect(sales.timeField).toBe('created_at');
   });
 
+  it('reads a metric word before a dimension as a qualifier: "by sales channel" is by channel', () => {
+    expect(planOffline('revenue split by sales channel', index, { values })).toMatchObject({ kind: 'governed', metrics: ['revenue'], dimensions: ['channel'] });
+    expect(planOffline('top 5 regions by revenue', index, { values })).toMatchObject({ kind: 'governed', metrics: ['revenue'], dimensions: ['ship_region'] });
+  });
+
+  it('never silently drops a dimension the question names outside a breakdown', () => {
+    const plan = planOffline('revenue channel', index, { values });
+    expect(plan).toMatchObject({ kind: 'no_match', reason: 'The question names "channel" without saying how to use it; to break Revenue down, ask "by channel".' });
+    // Naming a filter's field is fine: "the marketplace channel" is the filter.
+    expect(planOffline('orders from the marketplace channel', index, { values })).toMatchObject({ kind: 'governed', filters: [{ field: 'channel', value: 'marketplace' }] });
+  });
+
   it('plans a metric with a breakdown, a value filter and a top N', () => {
     expect(planOffline('top 3 channels by revenue in Europe', index, { values })).toEqual({
       kind: 'governed',

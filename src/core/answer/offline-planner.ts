@@ -110,12 +110,20 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   const filterWords = new Set<number>();
   const filters = findFilters(words, new Set([...shape.consumed, ...metricWords]), lookups.get(reveal.name)!, filterWords);
 
+  const leftover = content.filter((word) => !metricWords.has(word.position) && !filterWords.has(word.position));
   const unexplained = [
-    ...content.filter((word) => !metricWords.has(word.position) && !filterWords.has(word.position) && !reveal.dimensionStems.has(word.stem)).map((word) => word.raw),
+    ...leftover.filter((word) => !reveal.dimensionStems.has(word.stem)).map((word) => word.raw),
     ...shape.dimensions.filter((request) => request.unknown).map((request) => request.words),
   ];
   if (unexplained.length > 0) {
     return noMatch(`Nothing in the governed catalog explains ${quoteList(unexplained)}, so "${chosen[0]!.metric.label}" would not answer the question.`, candidates);
+  }
+  // A dimension named outside a breakdown is fine when it names a filter's field ("the marketplace
+  // channel"); otherwise the plan would silently ignore it ("revenue channel"), so ask for "by …".
+  const filterStems = new Set(reveal.dimensions.filter((d) => filters.some((f) => f.field === d.field)).flatMap((d) => d.phrases.flat()));
+  const unused = leftover.filter((word) => !filterStems.has(word.stem)).map((word) => word.raw);
+  if (unused.length > 0) {
+    return noMatch(`The question names ${quoteList(unused)} without saying how to use it; to break ${chosen[0]!.metric.label} down, ask "by ${unused[0]}".`, candidates);
   }
 
   const dimensions: string[] = [];

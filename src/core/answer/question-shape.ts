@@ -112,8 +112,17 @@ function readDimensionList(words: readonly QuestionWord[], start: number, index:
         matched = length;
       }
     }
+    if (matched === 0 && index.metricStems.has(first.stem)) {
+      // "by sales channel": a metric word before a dimension phrase qualifies it; skip to the dimension.
+      // Otherwise ("top 5 regions by revenue") the marker introduced the metric: no breakdown here.
+      const next = words[i + 1];
+      if (next && !next.stop && !isGrammarWord(next.raw) && (phrases.has(next.stem) || startsPhrase(phrases, words, i + 1))) {
+        i++;
+        continue;
+      }
+      return;
+    }
     if (matched === 0) {
-      if (index.metricStems.has(first.stem)) return;
       out.push({ stems: [first.stem], words: first.raw, unknown: true });
       matched = 1;
     }
@@ -126,6 +135,15 @@ function readDimensionList(words: readonly QuestionWord[], start: number, index:
       return;
     }
   }
+}
+
+/** Whether a dimension phrase of two or more words starts at `start`. */
+function startsPhrase(phrases: ReadonlySet<string>, words: readonly QuestionWord[], start: number): boolean {
+  for (let length = MAX_DIMENSION_WORDS; length >= 2; length--) {
+    const span = words.slice(start, start + length);
+    if (span.length === length && phrases.has(span.map((word) => word.stem).join(' '))) return true;
+  }
+  return false;
 }
 
 function readTop(words: readonly QuestionWord[], consumed: Set<number>, index: CatalogIndex, dimensions: DimensionRequest[]): TopRequest | undefined {
