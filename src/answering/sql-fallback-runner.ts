@@ -4,7 +4,7 @@
 // editor's: read-only guard, driver caps and time-out, query history. Whatever goes wrong, the caller
 // answers "no governed match" instead: the fallback never turns a failure into a number.
 import type { Principal } from '../identity/principal.js';
-import { roleAtLeast } from '../identity/roles.js';
+import { RAW_SQL_ROLE, roleAtLeast } from '../identity/roles.js';
 import { AppError } from '../core/errors.js';
 import type { LlmClient } from '../core/answer/llm-client.js';
 import type { ResolvedPeriod } from '../core/answer/plan.js';
@@ -32,7 +32,7 @@ export interface FallbackInput {
 
 /** Whether this asker may be answered by raw SQL at all (the same role as the SQL editor's). */
 export function mayUseSqlFallback(principal: Principal): boolean {
-  return roleAtLeast(principal.role, 'tracer');
+  return roleAtLeast(principal.role, RAW_SQL_ROLE);
 }
 
 /** The most recent date among the result's values: raw SQL has no declared time dimension. */

@@ -1,6 +1,7 @@
 // Per-route policy lives in route config; the shared guard reads it and handlers never check a key
 // themselves. Every route must name its `auth`; a route without one fails at start (fail closed).
 import type { Principal } from '../identity/principal.js';
+import { RAW_SQL_ROLE } from '../identity/roles.js';
 import type { StructuredScope } from '../identity/scopes.js';
 import type { Role } from '../store/schema.js';
 
@@ -40,7 +41,7 @@ export const SURFACE_POLICY = {
   question: { auth: 'question-key', rateLimit: 'question' },
   workspace: { auth: 'workspace-key', rateLimit: 'workspace', plan: 'team', https: 'required' },
   structured: { auth: 'structured-key', rateLimit: 'structured' },
-  studio: { auth: 'session', role: 'tracer' },
+  studio: { auth: 'session', role: RAW_SQL_ROLE },
   console: { auth: 'session' },
   public: { auth: 'public' },
 } as const satisfies Record<string, RoutePolicy>;

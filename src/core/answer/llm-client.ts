@@ -122,7 +122,7 @@ function refusesMode(error: unknown): boolean {
   return error.status >= 500 && /tool|response_format|json_schema|unsupported|not support/i.test(error.message);
 }
 
-export function describeLlmError(error: unknown): string {
+function describeLlmError(error: unknown): string {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return 'timed out';
   if (error instanceof OpenAI.APIError && error.status !== undefined) return `HTTP ${error.status}`;
   return error instanceof Error ? error.message : String(error);
@@ -148,8 +148,7 @@ export class LlmClient {
   async structured(request: StructuredRequest): Promise<StructuredOutcome> {
     const notes: string[] = [];
     let tokensUsed = 0;
-    const fresh = Date.now() - this.learned.at < this.relearnAfterMs;
-    for (let m = fresh ? this.learned.mode : 0; m < OUTPUT_MODES.length; m++) {
+    for (let m = this.learnedMode(); m < OUTPUT_MODES.length; m++) {
       const mode = OUTPUT_MODES[m]!;
       const sent = await this.send(requestBody(request, mode, this.options.model));
       tokensUsed += sent.tokensUsed;
@@ -188,9 +187,13 @@ export class LlmClient {
     return { ok: false, reason: sent.completion ? 'empty reply' : `language model unavailable (${sent.failures.join(', then ')})`, tokensUsed: sent.tokensUsed };
   }
 
+  /** The first mode to try now: the remembered one while it is fresh, else tools again. */
+  private learnedMode(): number {
+    return Date.now() - this.learned.at < this.relearnAfterMs ? this.learned.mode : 0;
+  }
+
   private learn(mode: number): void {
-    const known = Date.now() - this.learned.at < this.relearnAfterMs ? this.learned.mode : 0;
-    this.learned = { mode: Math.min(Math.max(mode, known), OUTPUT_MODES.length - 1), at: Date.now() };
+    this.learned = { mode: Math.min(Math.max(mode, this.learnedMode()), OUTPUT_MODES.length - 1), at: Date.now() };
   }
 
   private async send(body: Record<string, unknown>): Promise<{ completion?: Completion; tokensUsed: number; failures: string[]; refused: boolean }> {
