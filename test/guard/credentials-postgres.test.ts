@@ -11,21 +11,21 @@ import { deniedPostgresFunction } from '../../src/core/sql/guard/postgres.js';
 import { assertReadOnly, REASONS } from '../../src/core/sql/guard/index.js';
 import { openWarehouse, type Warehouse } from '../../src/core/warehouse/index.js';
 import { isReason, refusalReason } from './refusals.js';
-import { startThrowawayPostgres, type ThrowawayServer } from './throwaway-servers.js';
+import { canStartPostgres, startThrowawayPostgres, type ThrowawayServer } from './throwaway-servers.js';
 
 const RUN = { maxRows: 100, timeoutMs: 10_000 };
-const server = await startThrowawayPostgres();
 
 const refusal = (sql: string) => refusalReason('postgres', sql);
 const CATALOG_REASONS = [REASONS.credentialCatalog, REASONS.statisticsCatalog, REASONS.settingsCatalog, REASONS.viewOfRefused, REASONS.secretSetting];
 const matchesCatalogReason = (reason: string | undefined) => isReason(reason, ...CATALOG_REASONS);
 
-describe.skipIf(!server)('credential catalogs on PostgreSQL (superuser connection, throwaway server)', () => {
-  const srv = server as ThrowawayServer;
+describe.skipIf(!canStartPostgres())('credential catalogs on PostgreSQL (superuser connection, throwaway server)', () => {
+  let srv: ThrowawayServer;
   let admin: pg.Client;
   let warehouse: Warehouse;
 
   beforeAll(async () => {
+    srv = await startThrowawayPostgres();
     admin = new pg.Client({ connectionString: srv.url('postgres') });
     await admin.connect();
     for (const statement of [
@@ -66,7 +66,7 @@ describe.skipIf(!server)('credential catalogs on PostgreSQL (superuser connectio
     await admin?.query('alter subscription guard_sub set (slot_name = none)').catch(() => undefined);
     await admin?.query('drop subscription guard_sub').catch(() => undefined);
     await admin?.end();
-    await srv.stop();
+    await srv?.stop();
   });
 
   // [statement, the secret it returns when run without the guard]

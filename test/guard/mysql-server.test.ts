@@ -10,18 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertReadOnly, REASONS } from '../../src/core/sql/guard/index.js';
 import { openWarehouse, type Warehouse } from '../../src/core/warehouse/index.js';
 import { isReason, refusalReason } from './refusals.js';
-import { startThrowawayMariadb, type ThrowawayServer } from './throwaway-servers.js';
+import { canStartMariadb, startThrowawayMariadb, type ThrowawayServer } from './throwaway-servers.js';
 
 const RUN = { maxRows: 100, timeoutMs: 10_000 };
 const HOSTILE_MODE = 'NO_BACKSLASH_ESCAPES,ANSI_QUOTES,ORACLE,STRICT_TRANS_TABLES,ONLY_FULL_GROUP_BY';
-const server = await startThrowawayMariadb({ sqlMode: HOSTILE_MODE });
 
-describe.skipIf(!server)('MySQL guard on a MariaDB whose default sql_mode reads text differently', () => {
-  const srv = server as ThrowawayServer;
+describe.skipIf(!canStartMariadb())('MySQL guard on a MariaDB whose default sql_mode reads text differently', () => {
+  let srv: ThrowawayServer;
   let admin: mysql.Connection;
   let warehouse: Warehouse;
 
   beforeAll(async () => {
+    srv = await startThrowawayMariadb({ sqlMode: HOSTILE_MODE });
     admin = await mysql.createConnection(srv.url('mysql'));
     // The admin session reads text the hostile way: no backslashes and no double quotes below.
     for (const statement of [
@@ -44,7 +44,7 @@ describe.skipIf(!server)('MySQL guard on a MariaDB whose default sql_mode reads 
   afterAll(async () => {
     await warehouse?.close();
     await admin?.end();
-    await srv.stop();
+    await srv?.stop();
   });
 
   it('starts from a server whose sessions default to the hostile mode', async () => {

@@ -1,7 +1,8 @@
 // Throwaway PostgreSQL and MariaDB servers, each in a temporary directory on a free loopback port,
 // for tests that must configure a server (roles with passwords, subscriptions, ALTER SYSTEM, a default
-// sql_mode) without touching the shared ones. Started as child processes and stopped by their handle.
-// Each returns undefined when the binaries are not installed (the caller skips, visibly).
+// sql_mode) without touching the shared ones. Started as child processes and stopped by their handle
+// (and killed when the test process exits, should a test file fail before stopping them). Start them
+// in beforeAll, after checking that the binaries are installed (the caller skips, visibly, if not).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -28,6 +29,17 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+const MARIADB_INSTALLER = ['/usr/bin/mariadb-install-db', '/usr/bin/mysql_install_db'].find((p) => existsSync(p));
+const MARIADB_SERVER = ['/usr/sbin/mariadbd', '/usr/sbin/mysqld'].find((p) => existsSync(p));
+
+export function canStartPostgres(): boolean {
+  return postgresBin() !== undefined;
+}
+
+export function canStartMariadb(): boolean {
+  return MARIADB_INSTALLER !== undefined && MARIADB_SERVER !== undefined;
 }
 
 function postgresBin(): string | undefined {
@@ -63,7 +75,10 @@ async function started(
   const keep = (d: Buffer) => (output = (output + d.toString()).slice(-4000));
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const stop = async () => {
+    process.removeListener('exit', killOnExit);
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill(signal);
@@ -81,9 +96,9 @@ async function started(
   throw new Error(`throwaway server did not start: ${output}`);
 }
 
-export async function startThrowawayPostgres(): Promise<ThrowawayServer | undefined> {
+export async function startThrowawayPostgres(): Promise<ThrowawayServer> {
   const bin = postgresBin();
-  if (!bin) return undefined;
+  if (!bin) throw new Error('PostgreSQL binaries are not installed');
   const owner = postgresOwner();
   const dir = mkdtempSync(join(tmpdir(), 'svc-guard-pg-'));
   if (owner) chownSync(dir, owner.uid, owner.gid);
@@ -105,10 +120,10 @@ export async function startThrowawayPostgres(): Promise<ThrowawayServer | undefi
   });
 }
 
-export async function startThrowawayMariadb(options: { sqlMode: string }): Promise<ThrowawayServer | undefined> {
-  const installer = ['/usr/bin/mariadb-install-db', '/usr/bin/mysql_install_db'].find((p) => existsSync(p));
-  const server = ['/usr/sbin/mariadbd', '/usr/sbin/mysqld'].find((p) => existsSync(p));
-  if (!installer || !server) return undefined;
+export async function startThrowawayMariadb(options: { sqlMode: string }): Promise<ThrowawayServer> {
+  const installer = MARIADB_INSTALLER;
+  const server = MARIADB_SERVER;
+  if (!installer || !server) throw new Error('MariaDB binaries are not installed');
   const dir = mkdtempSync(join(tmpdir(), 'svc-guard-maria-'));
   const data = join(dir, 'data');
   const user = userInfo().username;
