@@ -3,6 +3,14 @@
 // through the driver (bypassing the guard) where that is safe; every ordinary read runs through guard
 // and driver. Around the whole corpus, nothing may change: victim checksums, the set of tables and
 // schemas, the files in a scratch directory the attacks aim at, session settings and locks.
+//
+// Only what this file owns is compared, so that other test files running at the same time (their
+// databases, their advisory locks) cannot make it fail: the test's own database, the locks taken in
+// it, the scratch directory, the warehouse's own session. MariaDB databases are server-wide: those
+// the test helpers create for other files (svc_test_<hex>) are left out, and no attack may name one,
+// so a database an attack creates is still seen. Each engine also checks that the comparison notices
+// the change an attack would leave (a table, a lock, a database), so that it cannot pass vacuously.
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -13,7 +21,7 @@ import { assertReadOnly, ReadOnlyViolation } from '../../src/core/sql/guard/inde
 import { openWarehouse, type Warehouse } from '../../src/core/warehouse/index.js';
 import type { RunOptions, WarehouseEngine } from '../../src/core/warehouse/types.js';
 import { createTestDatabase, createTestMysqlDatabase, hasService } from '../helpers/services.js';
-import { attacksFor, readsFor, withScratch } from './corpus.js';
+import { ATTACKS, attacksFor, readsFor, withScratch } from './corpus.js';
 import { listFiles, scratchDir, victimStatements } from './victims.js';
 
 const DIRECT: RunOptions = { maxRows: 50, timeoutMs: 1000 };
@@ -44,6 +52,9 @@ async function direct(warehouse: Warehouse, sql: string): Promise<string> {
   }
 }
 
+/** Databases the test helpers create for other test files (createTestDatabase / createTestMysqlDatabase). */
+const OTHER_TEST_DATABASE = /^svc_test_[0-9a-f]{12}$/;
+
 function report(engine: string, outcomes: [string, string][]): void {
   if (process.env.GUARD_REPORT !== '1') return;
   const lines = outcomes.filter(([, o]) => o.startsWith('ran')).map(([sql, o]) => `  ${o}: ${sql.replaceAll('\n', ' ').slice(0, 110)}`);
@@ -70,8 +81,11 @@ describe.skipIf(!(await hasService('postgres')))('guard on PostgreSQL', () => {
       ),
       schemas: await one('select string_agg(nspname, \',\' order by nspname) from pg_namespace'),
       largeObjects: await one('select count(*) from pg_largeobject_metadata'),
-      advisoryLocks: await one(`select count(*) from pg_locks where locktype = 'advisory'`),
-      replicationSlots: await one('select count(*) from pg_replication_slots'),
+      // pg_locks and pg_replication_slots are server-wide: only what was taken in this test's database.
+      advisoryLocks: await one(
+        `select count(*) from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())`,
+      ),
+      replicationSlots: await one(`select count(*) from pg_replication_slots where database = current_database() or slot_name like 'guard%'`),
       // The warehouse has one connection: whatever an attack left in its session would show here. (A
       // custom setting such as app.pwned, once set, survives DISCARD ALL as an empty placeholder: its
       // value is what must not survive.)
@@ -119,6 +133,17 @@ describe.skipIf(!(await hasService('postgres')))('guard on PostgreSQL', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('notices a table or an advisory lock an attack would leave', async () => {
+    const before = await snapshot();
+    await admin.query('create table left_behind (id int)');
+    expect(await snapshot()).not.toEqual(before);
+    await admin.query('drop table left_behind');
+    await admin.query('select pg_advisory_lock(4242)');
+    expect(await snapshot()).not.toEqual(before);
+    await admin.query('select pg_advisory_unlock(4242)');
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('runs every ordinary read through guard and driver', async () => {
     for (const read of readsFor('postgres')) {
       const result = await guardedRun('postgres', warehouse, read.sql, READ).catch((e: unknown) => {
@@ -143,7 +168,11 @@ describe.skipIf(!(await hasService('mysql')))('guard on MySQL/MariaDB', () => {
     return {
       checksums: await rows('CHECKSUM TABLE customers, orders EXTENDED'),
       tables: await rows(`SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY 1`),
-      databases: await rows('SELECT schema_name FROM information_schema.schemata ORDER BY 1'),
+      databases: JSON.stringify(
+        ((await admin.query('SELECT schema_name AS s FROM information_schema.schemata ORDER BY 1'))[0] as { s: string }[])
+          .map((r) => r.s)
+          .filter((name) => !OTHER_TEST_DATABASE.test(name)),
+      ),
       sequence: isMariaDb ? await rows('SELECT next_not_cached_value FROM order_seq') : '',
       lock: await rows(`SELECT IS_USED_LOCK('guard_lock') AS holder`),
       // The warehouse has one connection: variables or settings an attack left would show here.
@@ -177,6 +206,26 @@ describe.skipIf(!(await hasService('mysql')))('guard on MySQL/MariaDB', () => {
     await admin?.end();
     await database?.drop();
     rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('never names a database the way the test helpers name theirs (so that one it creates is seen)', () => {
+    expect(ATTACKS.filter((a) => /svc_test_/i.test(a.sql))).toEqual([]);
+  });
+
+  it('notices a database or a named lock an attack would leave', async () => {
+    await warehouse.run('SELECT 1', [], READ);
+    const before = await snapshot();
+    const name = `guard_left_${randomBytes(4).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    try {
+      expect(await snapshot()).not.toEqual(before);
+    } finally {
+      await admin.query(`DROP DATABASE ${name}`);
+    }
+    await admin.query(`SELECT GET_LOCK('guard_lock', 0)`);
+    expect(await snapshot()).not.toEqual(before);
+    await admin.query(`SELECT RELEASE_LOCK('guard_lock')`);
+    expect(await snapshot()).toEqual(before);
   });
 
   it('refuses every attack, and nothing changes even when the driver runs them unguarded', async () => {
@@ -254,6 +303,39 @@ describe('guard on DuckDB', () => {
     report('duckdb', outcomes);
     await warehouse.close();
     expect(await snapshot()).toEqual(before);
+  });
+
+  it('notices a table an attack would leave', async () => {
+    const before = await snapshot();
+    const writer = await DuckDBInstance.create(path);
+    const connection = await writer.connect();
+    await connection.run('create table left_behind (id integer)');
+    connection.closeSync();
+    writer.closeSync();
+    expect(await snapshot()).not.toEqual(before);
+    const cleaner = await DuckDBInstance.create(path);
+    const again = await cleaner.connect();
+    await again.run('drop table left_behind');
+    again.closeSync();
+    cleaner.closeSync();
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses a built-in view exactly when it refuses what the view reads', async () => {
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const views = (await connection.runAndReadAll('select schema_name, view_name, sql from duckdb_views() where internal')).getRows();
+    connection.closeSync();
+    instance.closeSync();
+    const refused = async (sql: string) => assertReadOnly('duckdb', sql).then(() => false, () => true);
+    const mismatches: string[] = [];
+    for (const [schema, name, sql] of views) {
+      const definition = String(sql).replace(/^CREATE (TEMP )?VIEW \S+ AS /i, '').replace(/;\s*$/, '');
+      const [byDefinition, byName] = [await refused(definition), await refused(`SELECT * FROM ${String(schema)}.${String(name)}`)];
+      if (byDefinition !== byName) mismatches.push(`${String(schema)}.${String(name)}: definition ${byDefinition ? 'refused' : 'allowed'}`);
+    }
+    expect(views.length).toBeGreaterThan(20);
+    expect(mismatches).toEqual([]);
   });
 
   it('runs every ordinary read through guard and driver', async () => {

@@ -24,6 +24,31 @@ export function ordersValues(): string {
   return ORDERS.map(([id, customer, total, status, at]) => `(${id}, ${customer}, ${total}, '${status}', '${at}')`).join(', ');
 }
 
+// User tables named like the credential catalogs the guard refuses, or holding a password column:
+// reading them is ordinary and must stay allowed.
+const LOOKALIKES = {
+  postgres: [
+    'create table accounts (id int primary key, login text, password_hash text)',
+    "insert into accounts values (1, 'ada', 'not-a-real-hash')",
+    'create schema app',
+    'create table app.pg_shadow (id int primary key, note text)',
+    "insert into app.pg_shadow values (1, 'a user table')",
+  ],
+  mysql: [
+    'CREATE TABLE user (id INT PRIMARY KEY, name VARCHAR(50), password_hash VARCHAR(100))',
+    "INSERT INTO user VALUES (1, 'ada', 'not-a-real-hash')",
+    'CREATE TABLE servers (id INT PRIMARY KEY, host VARCHAR(50))',
+    "INSERT INTO servers VALUES (1, 'db.example.com')",
+  ],
+  duckdb: [
+    'create table settings (name varchar, value varchar)',
+    "insert into settings values ('theme', 'dark')",
+    'create schema app',
+    'create table app.pg_settings (name varchar, setting varchar)',
+    "insert into app.pg_settings values ('theme', 'dark')",
+  ],
+};
+
 /** Statements that create and fill the victim schema (run by an admin connection, not the guard). */
 export function victimStatements(engine: 'postgres' | 'mysql' | 'duckdb', options: { sequence?: boolean } = {}): string[] {
   const ddl = {
@@ -45,6 +70,7 @@ export function victimStatements(engine: 'postgres' | 'mysql' | 'duckdb', option
     ...(options.sequence === false ? [] : ['create sequence order_seq']),
     `insert into customers values ${customersValues()}`,
     `insert into orders values ${ordersValues()}`,
+    ...LOOKALIKES[engine],
   ];
 }
 

@@ -11,6 +11,7 @@
 // The user should still be minimal: SUPER can change global variables and FILE can read server
 // files with LOAD_FILE() inside a SELECT.
 import mysql, { type FieldPacket, type PoolConnection } from 'mysql2';
+import { MYSQL_LEXICAL_SESSION } from '../sql/guard/mysql-session.js';
 import { queryFailed, readOnlyRefused, scrubSecrets, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
 import { mysqlConverter, mysqlTypeName } from './mysql-values.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
@@ -129,7 +130,9 @@ export class MysqlWarehouse implements Warehouse {
       ? `max_statement_time = ${(Math.ceil(timeoutMs) / 1000).toFixed(3)}`
       : `max_execution_time = ${Math.ceil(timeoutMs)}`;
     await query(connection, 'SET SESSION TRANSACTION READ ONLY');
-    await query(connection, `SET SESSION time_zone = '+00:00', SESSION ${limit}`);
+    // The read-only guard reads backslash escapes and "…" strings: the session must read them so too,
+    // whatever sql_mode the server defaults to (see the guard's mysql-session.ts).
+    await query(connection, `SET SESSION time_zone = '+00:00', SESSION ${limit}, ${MYSQL_LEXICAL_SESSION}`);
     await query(connection, 'START TRANSACTION READ ONLY');
   }
 

@@ -6,10 +6,19 @@
 // the duckdb_* catalog…: no read_csv, glob, query or *_scan), scalar functions must not touch files,
 // the network, settings, sequences or SQL given as a string, and a table named like a file or URL
 // ('data.csv', 's3://…', which DuckDB would read through a replacement scan) is refused.
+// Built-in views over refused functions (pg_settings reads duckdb_settings()) are refused by name.
 // The warehouse itself opens files read-only with external access disabled: this is the first line.
+//
+// Statement forms: DuckDB reads FROM-first queries (`FROM t SELECT …`), `PIVOT t ON … USING …` and
+// `UNPIVOT t ON …` as SELECT statements (its parser returns a SelectStatement, the serializer accepts
+// them, the warehouse prepares them as SELECT), so they are allowed like SELECT. PIVOT without an IN
+// list is not: DuckDB first creates an ENUM type of the values, a second statement. EXPLAIN ANALYZE
+// runs the statement it explains; of a statement accepted here it runs nothing a plain SELECT would
+// not, on the warehouse's read-only file and under its interrupt timer, so it is allowed.
 import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
-import { firstKeywordIndex, lex, type LexerOptions, refuseStart, type Token } from './lexer.js';
-import { refuse } from './violation.js';
+import { DUCKDB_CATALOGS, refusedCatalog } from './catalogs.js';
+import { firstKeywordIndex, lex, type LexerOptions, refuseStart, singleStatement, type Token } from './lexer.js';
+import { REASONS, refuse } from './reasons.js';
 
 const LEXER: LexerOptions = {
   backslashEscapes: false,
@@ -50,6 +59,8 @@ const TABLE_FUNCTIONS = new Set([
   'duckdb_indexes',
   'duckdb_keywords',
   'duckdb_sequences',
+  'duckdb_dependencies',
+  'duckdb_prepared_statements',
   'pragma_table_info',
 ]);
 
@@ -95,8 +106,10 @@ const READ_NODES = new Set([
 // A table name DuckDB could read as a file or URL (replacement scans): a dot, slash, colon…
 const FILE_LIKE_NAME = /[./\\:*?~]/;
 
-const STARTS = new Set(['SELECT', 'WITH', 'FROM', 'EXPLAIN']);
-const EXPLAINED = new Set(['SELECT', 'WITH', 'FROM']);
+// PIVOT_WIDER and PIVOT_LONGER are DuckDB's other names for PIVOT and UNPIVOT.
+const PIVOTS = ['PIVOT', 'PIVOT_WIDER', 'UNPIVOT', 'PIVOT_LONGER'];
+const STARTS = new Set(['SELECT', 'WITH', 'FROM', 'EXPLAIN', ...PIVOTS]);
+const EXPLAINED = new Set(['SELECT', 'WITH', 'FROM', ...PIVOTS]);
 
 interface Serializer {
   connection: DuckDBConnection;
@@ -150,31 +163,46 @@ export async function checkDuckDb(sql: string): Promise<void> {
   if (start?.kind !== 'word' || !STARTS.has(start.upper)) refuseStart(start);
   let body = sql;
   if (start.upper === 'EXPLAIN') {
-    if (first > 0) refuse('EXPLAIN inside parentheses');
+    if (first > 0) refuse(REASONS.explainInParentheses);
     body = explained(sql, tokens, first);
   }
   const parsed = (await serialize(body)) as { error?: boolean; error_message?: unknown; statements?: unknown[] };
   if (parsed.error !== false) {
     const message = String(parsed.error_message ?? '');
-    if (/locking clause/i.test(message)) refuse('FOR UPDATE/SHARE locks rows');
+    if (/locking clause/i.test(message)) refuse(REASONS.locksRows, 'UPDATE/SHARE');
     if (/only select statements/i.test(message)) {
-      refuse((await countStatements(body)) > 1 ? 'more than one statement' : 'not a SELECT statement');
+      if ((await countStatements(body)) > 1) refuse(writtenAsOne(body) ? REASONS.dynamicPivot : REASONS.severalStatements);
+      refuse(REASONS.notSelect);
     }
-    refuse('could not be parsed');
+    refuse(REASONS.unparsable);
   }
   const statements = parsed.statements ?? [];
-  if (statements.length === 0) refuse('empty statement');
-  if (statements.length > 1) refuse('more than one statement');
+  if (statements.length === 0) refuse(REASONS.empty);
+  if (statements.length > 1) refuse(REASONS.severalStatements);
   walk(statements[0], false);
 }
 
-/** The statement an EXPLAIN wraps: plain EXPLAIN only (no ANALYZE, no options), of a SELECT. */
+/**
+ * True when DuckDB found several statements in text the user wrote as one (no `;` between two of
+ * them) around a PIVOT: a PIVOT without an IN list, which DuckDB expands into CREATE TYPE + SELECT.
+ */
+function writtenAsOne(sql: string): boolean {
+  try {
+    const tokens = singleStatement(lex(sql, LEXER));
+    return tokens.some((t) => t.kind === 'word' && (t.upper === 'PIVOT' || t.upper === 'PIVOT_WIDER'));
+  } catch {
+    return false;
+  }
+}
+
+/** The statement an EXPLAIN (or EXPLAIN ANALYZE) wraps, which must be a SELECT; no option list. */
 function explained(sql: string, tokens: readonly Token[], at: number): string {
-  const next = tokens[at + 1];
-  if (next?.upper === 'ANALYZE' || next?.upper === 'ANALYSE') refuse('EXPLAIN ANALYZE runs the statement');
-  if (next?.kind === 'punct' && next.text === '(') refuse('EXPLAIN options are not allowed');
-  if (next?.kind !== 'word' || !EXPLAINED.has(next.upper)) refuse('EXPLAIN of a statement other than SELECT');
-  return sql.slice(tokens[at]!.end);
+  let keyword = at;
+  if (tokens[keyword + 1]?.upper === 'ANALYZE' || tokens[keyword + 1]?.upper === 'ANALYSE') keyword++;
+  const next = tokens[keyword + 1];
+  if (next?.kind === 'punct' && next.text === '(') refuse(REASONS.explainOptions);
+  if (next?.kind !== 'word' || !EXPLAINED.has(next.upper)) refuse(REASONS.explainOther);
+  return sql.slice(tokens[keyword]!.end);
 }
 
 type Json = Record<string, unknown>;
@@ -189,23 +217,31 @@ function walk(node: unknown, tableFunction: boolean): void {
   const object = node as Json;
   const type = typeof object.type === 'string' ? object.type : undefined;
   if (type !== undefined && !('class' in object) && 'sample' in object && !READ_NODES.has(type)) {
-    refuse(type === 'SHOW_REF' ? 'DESCRIBE and SHOW are not allowed' : `${type.toLowerCase().replaceAll('_', ' ')} is not allowed`);
+    if (type === 'SHOW_REF') refuse(REASONS.describeShow);
+    refuse(REASONS.notAllowed, type.toLowerCase().replaceAll('_', ' '));
   }
-  if (type === 'BASE_TABLE') {
-    for (const key of ['table_name', 'schema_name', 'catalog_name']) {
-      const name = object[key];
-      if (typeof name === 'string' && FILE_LIKE_NAME.test(name)) refuse('reading a file or URL as a table is not allowed');
-    }
-  }
+  if (type === 'BASE_TABLE') checkTable(object);
   if (typeof object.function_name === 'string') {
     const name = object.function_name.toLowerCase();
     if (tableFunction) {
-      if (!TABLE_FUNCTIONS.has(name)) refuse(`table function ${name} is not allowed`);
+      if (!TABLE_FUNCTIONS.has(name)) refuse(REASONS.tableFunction, name);
     } else if (deniedDuckDbFunction(name)) {
-      refuse(`function ${name} is not allowed`);
+      refuse(REASONS.function, name);
     }
   }
   for (const [key, value] of Object.entries(object)) {
     walk(value, type === 'TABLE_FUNCTION' && key === 'function');
   }
+}
+
+/** A table reference: not a file or URL, not a built-in view over a refused function. */
+function checkTable(table: Json): void {
+  for (const key of ['table_name', 'schema_name', 'catalog_name']) {
+    const name = table[key];
+    if (typeof name === 'string' && FILE_LIKE_NAME.test(name)) refuse(REASONS.fileAsTable);
+  }
+  const name = typeof table.table_name === 'string' ? table.table_name : '';
+  const schema = typeof table.schema_name === 'string' && table.schema_name !== '' ? table.schema_name : undefined;
+  const reason = refusedCatalog(DUCKDB_CATALOGS, schema, name);
+  if (reason) refuse(reason, name.toLowerCase());
 }

@@ -8,10 +8,11 @@ import { checkInput } from './input.js';
 import { checkMysql } from './mysql.js';
 import { checkPostgres } from './postgres.js';
 import { checkSnowflake } from './snowflake.js';
-import { ReadOnlyViolation, refuse } from './violation.js';
+import { REASONS, refuse } from './reasons.js';
+import { ReadOnlyViolation } from './violation.js';
 
 export { READ_ONLY_MESSAGE, ReadOnlyViolation } from './violation.js';
-export { MAX_SQL_LENGTH } from './input.js';
+export { MAX_SQL_LENGTH, REASONS, type Reason } from './reasons.js';
 
 /**
  * Resolves when `sql` is a single read statement for `engine`; throws ReadOnlyViolation otherwise
@@ -30,11 +31,11 @@ export async function assertReadOnly(engine: WarehouseEngine, sql: string): Prom
       case 'snowflake':
         return checkSnowflake(text);
       default:
-        refuse('unknown engine');
+        refuse(REASONS.unknownEngine);
     }
   } catch (error) {
     if (error instanceof ReadOnlyViolation) throw error;
     // A parser crash or an unavailable parser: refuse rather than let the statement through.
-    throw new ReadOnlyViolation('could not be checked');
+    throw new ReadOnlyViolation(REASONS.uncheckable.text);
   }
 }

@@ -1,9 +1,8 @@
 // Checks every engine shares before any parsing: the text must be a non-empty string of sane length
 // with no character that engines and parsers are known to read differently.
-import { refuse } from './violation.js';
+import { MAX_SQL_LENGTH, REASONS, refuse } from './reasons.js';
 
-/** Longer statements are refused: parsers are fast, but not on megabytes of hostile input. */
-export const MAX_SQL_LENGTH = 200_000;
+export { MAX_SQL_LENGTH } from './reasons.js';
 
 // Control characters other than tab, newline, vertical tab, form feed and carriage return; Unicode
 // spaces, line/paragraph separators and invisible format characters (zero-width space, BOM…). Some
@@ -13,10 +12,10 @@ export const MAX_SQL_LENGTH = 200_000;
 export const AMBIGUOUS_CHARACTER = /[\u0000-\u0008\u000e-\u001f\u007f-\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]|\p{Cf}/u;
 
 export function checkInput(sql: unknown): string {
-  if (typeof sql !== 'string') refuse('not a string');
-  if (sql.length > MAX_SQL_LENGTH) refuse(`longer than ${MAX_SQL_LENGTH} characters`);
-  if (sql.includes('\u0000')) refuse('contains a NUL character');
-  if (sql.trim() === '') refuse('empty statement');
-  if (/\p{Cs}/u.test(sql)) refuse('not well-formed Unicode');
+  if (typeof sql !== 'string') refuse(REASONS.notString);
+  if (sql.length > MAX_SQL_LENGTH) refuse(REASONS.tooLong);
+  if (sql.includes('\u0000')) refuse(REASONS.nul);
+  if (sql.trim() === '') refuse(REASONS.empty);
+  if (/\p{Cs}/u.test(sql)) refuse(REASONS.badUnicode);
   return sql;
 }

@@ -2,10 +2,10 @@
 // Snowflake) and for the leading keywords on DuckDB. It knows quotes, comments and dollar quotes as
 // the engine does, and refuses (rather than guesses) wherever two readings of the text are possible:
 // an unterminated quote or comment, a nested comment, `--` not followed by a space on MySQL, a
-// backslash-escaped quote on MySQL (its meaning depends on NO_BACKSLASH_ESCAPES), a stray carriage
-// return inside a line comment, or a Unicode space outside quotes.
+// backslash-escaped quote where the engine's reading of it is not pinned (Snowflake), a stray
+// carriage return inside a line comment, or a Unicode space outside quotes.
 import { AMBIGUOUS_CHARACTER } from './input.js';
-import { refuse } from './violation.js';
+import { type Reason, REASONS, refuse } from './reasons.js';
 
 export interface LexerOptions {
   /** Backslash escapes inside string literals. */
@@ -77,13 +77,13 @@ export function lex(sql: string, options: LexerOptions, maxTokens = Number.POSIT
     if ((ch === '-' && next === '-') || (options.hashComments && ch === '#') || (options.slashSlashComments && ch === '/' && next === '/')) {
       if (ch === '-' && options.dashDashNeedsSpace) {
         const after = sql[i + 2];
-        if (after !== undefined && !WHITESPACE.has(after)) refuse('"--" not followed by a space is read differently by the server');
+        if (after !== undefined && !WHITESPACE.has(after)) refuse(REASONS.dashDash);
       }
       let end = sql.indexOf('\n', i);
       if (end === -1) end = n;
       const body = sql.slice(i, end);
       // A lone carriage return ends a comment for some engines and not for others.
-      if (/\r(?!\n)/.test(body.endsWith('\r') ? body.slice(0, -1) : body)) refuse('a carriage return inside a comment');
+      if (/\r(?!\n)/.test(body.endsWith('\r') ? body.slice(0, -1) : body)) refuse(REASONS.carriageReturn);
       i = end;
       continue;
     }
@@ -94,14 +94,14 @@ export function lex(sql: string, options: LexerOptions, maxTokens = Number.POSIT
     }
     // Strings.
     if (ch === "'" || (ch === '"' && options.doubleQuotedIsString)) {
-      const end = scanQuoted(sql, i, ch, options.backslashEscapes, options.refuseEscapedQuote);
+      const end = scanQuoted(sql, i, ch, options.backslashEscapes, options.refuseEscapedQuote, REASONS.unterminatedText);
       tokens.push({ kind: 'string', text: sql.slice(i, end), upper: sql.slice(i, end), quote: ch, start: i, end });
       i = end;
       continue;
     }
     // Quoted identifiers.
     if (ch === '"' || (ch === '`' && options.backticks)) {
-      const end = scanQuoted(sql, i, ch, false, false);
+      const end = scanQuoted(sql, i, ch, false, false, REASONS.unterminatedIdentifier);
       const name = sql.slice(i + 1, end - 1).replaceAll(ch + ch, ch);
       tokens.push({ kind: 'quoted', text: sql.slice(i, end), upper: name.toUpperCase(), quote: ch, start: i, end });
       i = end;
@@ -112,7 +112,7 @@ export function lex(sql: string, options: LexerOptions, maxTokens = Number.POSIT
       const tag = dollarTag(sql, i, options.dollarQuotes);
       if (tag !== undefined) {
         const close = sql.indexOf(tag, i + tag.length);
-        if (close === -1) refuse('unterminated dollar-quoted string');
+        if (close === -1) refuse(REASONS.unterminatedDollar);
         const end = close + tag.length;
         tokens.push({ kind: 'string', text: sql.slice(i, end), upper: sql.slice(i, end), quote: '$', start: i, end });
         i = end;
@@ -121,17 +121,17 @@ export function lex(sql: string, options: LexerOptions, maxTokens = Number.POSIT
     }
     // Words (keywords, identifiers, numbers).
     if (isWordChar(ch)) {
-      if (AMBIGUOUS_CHARACTER.test(ch)) refuse('an invisible or non-breaking space outside quotes');
+      if (AMBIGUOUS_CHARACTER.test(ch)) refuse(REASONS.invisibleSpace);
       let end = i + 1;
       while (end < n && isWordChar(sql[end]!)) {
-        if (AMBIGUOUS_CHARACTER.test(sql[end]!)) refuse('an invisible or non-breaking space outside quotes');
+        if (AMBIGUOUS_CHARACTER.test(sql[end]!)) refuse(REASONS.invisibleSpace);
         end++;
       }
       const text = sql.slice(i, end);
-      if (options.dollarQuotes === 'plain' && text.includes('$$')) refuse('"$$" inside a name');
+      if (options.dollarQuotes === 'plain' && text.includes('$$')) refuse(REASONS.dollarInName);
       // E'…': an escape string (PostgreSQL family).
       if (options.eStrings && (text === 'E' || text === 'e') && sql[end] === "'") {
-        const close = scanQuoted(sql, end, "'", true, false);
+        const close = scanQuoted(sql, end, "'", true, false, REASONS.unterminatedText);
         tokens.push({ kind: 'string', text: sql.slice(i, close), upper: sql.slice(i, close), quote: "'", start: i, end: close });
         i = close;
         continue;
@@ -140,7 +140,7 @@ export function lex(sql: string, options: LexerOptions, maxTokens = Number.POSIT
       i = end;
       continue;
     }
-    if (AMBIGUOUS_CHARACTER.test(ch)) refuse('an invisible or control character outside quotes');
+    if (AMBIGUOUS_CHARACTER.test(ch)) refuse(REASONS.controlCharacter);
     tokens.push({ kind: 'punct', text: ch, upper: ch, start: i, end: i + 1 });
     i++;
   }
@@ -148,13 +148,20 @@ export function lex(sql: string, options: LexerOptions, maxTokens = Number.POSIT
 }
 
 /** End (exclusive) of the quoted text starting at `start` with `quote`; doubled quotes are literal. */
-function scanQuoted(sql: string, start: number, quote: string, backslashEscapes: boolean, refuseEscapedQuote: boolean): number {
+function scanQuoted(
+  sql: string,
+  start: number,
+  quote: string,
+  backslashEscapes: boolean,
+  refuseEscapedQuote: boolean,
+  unterminated: Reason,
+): number {
   let i = start + 1;
   while (i < sql.length) {
     const ch = sql[i]!;
     if (backslashEscapes && ch === '\\') {
       if (refuseEscapedQuote && (sql[i + 1] === "'" || sql[i + 1] === '"')) {
-        refuse("a backslash before a quote inside a string (double the quote instead: 'it''s')");
+        refuse(REASONS.escapedQuote);
       }
       i += 2;
       continue;
@@ -168,7 +175,7 @@ function scanQuoted(sql: string, start: number, quote: string, backslashEscapes:
     }
     i++;
   }
-  return refuse(quote === "'" || quote === '"' ? 'unterminated quoted text' : 'unterminated quoted identifier');
+  return refuse(unterminated);
 }
 
 function skipBlockComment(sql: string, start: number, options: LexerOptions): number {
@@ -185,14 +192,14 @@ function skipBlockComment(sql: string, start: number, options: LexerOptions): nu
       continue;
     }
     if (sql[i] === '/' && sql[i + 1] === '*') {
-      if (!options.nestedBlockComments) refuse('a comment inside a comment');
+      if (!options.nestedBlockComments) refuse(REASONS.nestedComment);
       depth++;
       i += 2;
       continue;
     }
     i++;
   }
-  return refuse('unterminated comment');
+  return refuse(REASONS.unterminatedComment);
 }
 
 /** The opening `$$` / `$tag$` at `start`, or undefined when `$` starts something else (`$1`). */
@@ -210,8 +217,8 @@ function dollarTag(sql: string, start: number, mode: 'plain' | 'tagged'): string
 export function singleStatement(tokens: readonly Token[]): Token[] {
   const last = tokens.length - 1;
   const body = tokens[last]?.text === ';' && tokens[last]!.kind === 'punct' ? tokens.slice(0, last) : [...tokens];
-  if (body.some((t) => t.kind === 'punct' && t.text === ';')) refuse('more than one statement');
-  if (body.length === 0) refuse('empty statement');
+  if (body.some((t) => t.kind === 'punct' && t.text === ';')) refuse(REASONS.severalStatements);
+  if (body.length === 0) refuse(REASONS.empty);
   return body;
 }
 
@@ -224,8 +231,8 @@ export function firstKeywordIndex(tokens: readonly Token[]): number {
 
 /** A refusal for a statement that starts with something else than the allowed keywords. */
 export function refuseStart(token: Token | undefined): never {
-  if (token?.kind === 'word' && /^[A-Z_]+$/.test(token.upper)) refuse(`${token.upper} statements are not allowed`);
-  return refuse('does not start with SELECT, WITH or EXPLAIN');
+  if (token?.kind === 'word' && /^[A-Z_]+$/.test(token.upper)) refuse(REASONS.statementKind, token.upper);
+  return refuse(REASONS.notReadStart);
 }
 
 const READ_STARTS = new Set(['SELECT', 'WITH', 'EXPLAIN']);
@@ -251,6 +258,6 @@ export function checkStatementTokens(
 export function requireExplainedRead(tokens: readonly Token[], at: number): void {
   const target = tokens[firstKeywordIndex(tokens.slice(at)) + at];
   if (target?.kind !== 'word' || (target.upper !== 'SELECT' && target.upper !== 'WITH')) {
-    refuse('EXPLAIN of a statement other than SELECT');
+    refuse(REASONS.explainOther);
   }
 }

@@ -1,11 +1,18 @@
 // PostgreSQL: PostgreSQL's own grammar (libpg-query, compiled to WASM) and a walk over the whole
-// tree. Exactly one statement, a SELECT or an EXPLAIN (never ANALYZE) of a SELECT; no statement node
-// anywhere below it (data-modifying CTEs), no INTO, no locking clause, and no call of a function that
-// changes state outside the statement: sessions, locks, files, large objects, other backends, other
-// connections, sequences, or SQL given as a string. A function is also refused when named through
-// column notation (`('/etc/passwd'::text).pg_read_file` calls pg_read_file).
+// tree. Exactly one statement, a SELECT or an EXPLAIN (ANALYZE allowed) of a SELECT; no statement
+// node anywhere below it (data-modifying CTEs), no INTO, no locking clause, no credential or
+// statistics catalog (catalogs.ts), and no call of a function that changes state outside the
+// statement: sessions, locks, files, large objects, other backends, other connections, sequences, or
+// SQL given as a string. A function is also refused when named through column notation
+// (`('/etc/passwd'::text).pg_read_file` calls pg_read_file).
+//
+// EXPLAIN ANALYZE runs the statement it explains. Of a SELECT that the walk below accepts, it runs
+// nothing a plain SELECT would not, inside the same read-only transaction and time limit, so it is
+// allowed; EXPLAIN ANALYZE of anything else (CREATE TABLE AS, SELECT INTO, a data-modifying WITH)
+// is refused like the statement itself.
 import { loadModule, parseSync, scanSync } from 'libpg-query';
-import { refuse } from './violation.js';
+import { POSTGRES_CATALOGS, refusedCatalog, SECRET_SETTINGS } from './catalogs.js';
+import { REASONS, refuse } from './reasons.js';
 
 let loaded: Promise<void> | undefined;
 
@@ -37,6 +44,8 @@ const DENIED_PREFIXES = [
   'pg_hba_file_rules',
   'pg_ident_file_mappings',
   'pg_show_all_file_settings',
+  // every setting with its value (the pg_settings view), superuser-only ones included
+  'pg_show_all_settings',
   // large objects (lo_import / lo_export read and write server files; lo_from_bytea writes even
   // in a read-only transaction)
   'lo_',
@@ -74,6 +83,8 @@ const DENIED_PREFIXES = [
   'pg_nextoid',
   'pg_truncate_visibility_map',
   'pg_prewarm',
+  // raw pages of any relation, pg_authid included (pageinspect)
+  'get_raw_page',
   'binary_upgrade_',
   'brin_summarize',
   'brin_desummarize',
@@ -126,23 +137,20 @@ export async function checkPostgres(sql: string): Promise<void> {
   try {
     tree = parseSync(sql) as typeof tree;
   } catch {
-    refuse('could not be parsed');
+    refuse(REASONS.unparsable);
   }
   const stmts = tree.stmts ?? [];
-  if (stmts.length === 0) refuse('empty statement');
-  if (stmts.length > 1) refuse('more than one statement');
+  if (stmts.length === 0) refuse(REASONS.empty);
+  if (stmts.length > 1) refuse(REASONS.severalStatements);
   const top = stmts[0]!.stmt ?? {};
   if ('ExplainStmt' in top) {
-    const explain = top.ExplainStmt as { query?: Node; options?: Node[] };
-    for (const option of explain.options ?? []) {
-      const name = String((option.DefElem as { defname?: unknown } | undefined)?.defname ?? '').toLowerCase();
-      if (name === 'analyze' || name === 'analyse') refuse('EXPLAIN ANALYZE runs the statement');
-    }
-    if (!explain.query || !('SelectStmt' in explain.query)) refuse('EXPLAIN of a statement other than SELECT');
+    // Options (ANALYZE, BUFFERS, FORMAT…) only change what is reported; the explained query is walked.
+    const explain = top.ExplainStmt as { query?: Node };
+    if (!explain.query || !('SelectStmt' in explain.query)) refuse(REASONS.explainOther);
     walk(explain.query, false);
     return;
   }
-  if (!('SelectStmt' in top)) refuse(`${statementName(Object.keys(top)[0])} statements are not allowed`);
+  if (!('SelectStmt' in top)) refuse(REASONS.statementKind, statementName(Object.keys(top)[0]));
   walk(top, false);
 }
 
@@ -156,7 +164,7 @@ function checkTokens(sql: string): void {
   try {
     tokens = scanSync(sql).tokens;
   } catch {
-    refuse('could not be parsed');
+    refuse(REASONS.unparsable);
   }
   let first: string | undefined;
   for (const token of tokens) {
@@ -165,14 +173,15 @@ function checkTokens(sql: string): void {
       if (token.text === '(') continue;
       first = token.text.toLowerCase();
       if (first !== 'select' && first !== 'with' && first !== 'explain') {
-        refuse(/^[a-z_]{1,30}$/.test(first) ? `${first.toUpperCase()} statements are not allowed` : 'does not start with SELECT, WITH or EXPLAIN');
+        if (/^[a-z_]{1,30}$/.test(first)) refuse(REASONS.statementKind, first.toUpperCase());
+        refuse(REASONS.notReadStart);
       }
     }
     if (token.tokenName === 'SCONST' && token.text.startsWith("'") && token.text.includes("\\'")) {
-      refuse("a backslash before a quote inside a string (use E'…' or double the quote)");
+      refuse(REASONS.escapedQuote);
     }
   }
-  if (first === undefined) refuse('empty statement');
+  if (first === undefined) refuse(REASONS.empty);
 }
 
 function statementName(key: string | undefined): string {
@@ -189,18 +198,21 @@ function walk(node: unknown, inCte: boolean): void {
   if (node === null || typeof node !== 'object') return;
   for (const [key, value] of Object.entries(node as Node)) {
     if (key.endsWith('Stmt') && key !== 'SelectStmt') {
-      const name = statementName(key);
-      refuse(inCte ? `${name} inside a WITH clause` : `${name} is not allowed`);
+      refuse(inCte ? REASONS.writeInWith : REASONS.notAllowed, statementName(key));
     }
     switch (key) {
       case 'intoClause':
-        refuse('SELECT … INTO creates a table');
+        refuse(REASONS.selectIntoTable);
         break;
       case 'lockingClause':
-        if (Array.isArray(value) && value.length > 0) refuse('FOR UPDATE/SHARE locks rows');
+        if (Array.isArray(value) && value.length > 0) refuse(REASONS.locksRows, 'UPDATE/SHARE');
+        break;
+      case 'RangeVar':
+        checkRelation(value as RangeVar);
         break;
       case 'FuncCall':
         checkNames((value as { funcname?: unknown }).funcname, false);
+        checkSettingRead(value as FuncCall);
         break;
       case 'ColumnRef':
         checkNames((value as { fields?: unknown }).fields, true);
@@ -221,6 +233,38 @@ function checkNames(list: unknown, columnNotation: boolean): void {
   if (!Array.isArray(list)) return;
   for (const item of list) {
     const name = (item as { String?: { sval?: unknown } })?.String?.sval;
-    if (typeof name === 'string' && deniedPostgresFunction(name, columnNotation)) refuse(`function ${name.toLowerCase()} is not allowed`);
+    if (typeof name !== 'string') continue;
+    if (deniedPostgresFunction(name, columnNotation)) refuse(REASONS.function, name.toLowerCase());
+    // `('primary_conninfo'::text).current_setting` calls current_setting with a computed name.
+    if (columnNotation && name.toLowerCase() === 'current_setting') refuse(REASONS.computedSetting);
   }
+}
+
+interface FuncCall {
+  funcname?: { String?: { sval?: unknown } }[];
+  args?: { A_Const?: { sval?: { sval?: unknown } } }[];
+}
+
+/**
+ * current_setting() reads one setting: allowed for a name written as a literal, unless the setting
+ * can hold a credential (primary_conninfo…), which a superuser connection would otherwise return.
+ */
+function checkSettingRead(call: FuncCall): void {
+  const name = call.funcname?.at(-1)?.String?.sval;
+  if (typeof name !== 'string' || name.toLowerCase() !== 'current_setting') return;
+  const setting = call.args?.[0]?.A_Const?.sval?.sval;
+  if (typeof setting !== 'string') refuse(REASONS.computedSetting);
+  if (SECRET_SETTINGS.postgres.has(setting.toLowerCase())) refuse(REASONS.secretSetting, setting.toLowerCase());
+}
+
+interface RangeVar {
+  schemaname?: string;
+  relname?: string;
+}
+
+/** Refuses a credential or statistics catalog, however it is spelled (schema, quotes, case). */
+function checkRelation(range: RangeVar): void {
+  if (typeof range.relname !== 'string') return;
+  const reason = refusedCatalog(POSTGRES_CATALOGS, range.schemaname, range.relname);
+  if (reason) refuse(reason, range.relname.toLowerCase());
 }

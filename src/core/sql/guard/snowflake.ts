@@ -5,7 +5,7 @@
 // COPY INTO, stage-URL functions), chains statements (the `->>` flow operator) or calls SYSTEM$
 // functions. The role in the connection must still be minimal: this is the first line, not the last.
 import { checkStatementTokens, type LexerOptions, requireExplainedRead, type Token } from './lexer.js';
-import { refuse } from './violation.js';
+import { type Reason, REASONS, refuse } from './reasons.js';
 
 const LEXER: LexerOptions = {
   backslashEscapes: true,
@@ -21,26 +21,25 @@ const LEXER: LexerOptions = {
   dashDashNeedsSpace: false,
 };
 
-const KEYWORDS: ReadonlyMap<string, string> = new Map([
-  ['PROCEDURE', 'PROCEDURE runs code (anonymous procedures are not allowed)'],
-  ['CALL', 'CALL runs a procedure'],
-  ['EXECUTE', 'EXECUTE runs code'],
-  ['IMMEDIATE', 'EXECUTE IMMEDIATE runs code'],
-  ['PUT', 'PUT writes to a stage'],
-  ['COPY', 'COPY reads or writes stages'],
-  ['INTO', 'INTO writes a table, a stage or a variable'],
-  ['UPDATE', 'UPDATE is not allowed'],
-  ['DELETE', 'DELETE is not allowed'],
-  ['MERGE', 'MERGE is not allowed'],
-  ['TRUNCATE', 'TRUNCATE is not allowed'],
-  ['CREATE', 'CREATE is not allowed'],
-  ['DROP', 'DROP is not allowed'],
-  ['ALTER', 'ALTER is not allowed'],
-  ['GRANT', 'GRANT is not allowed'],
-  ['REVOKE', 'REVOKE is not allowed'],
-  ['DECLARE', 'scripting blocks are not allowed'],
-  ['BEGIN', 'scripting blocks are not allowed'],
-  ['LET', 'scripting blocks are not allowed'],
+const KEYWORDS: ReadonlyMap<string, Reason> = new Map([
+  ['PROCEDURE', REASONS.anonymousProcedure],
+  ['CALL', REASONS.call],
+  ['EXECUTE', REASONS.execute],
+  ['PUT', REASONS.put],
+  ['COPY', REASONS.copy],
+  ['INTO', REASONS.intoSnowflake],
+  ['UPDATE', REASONS.notAllowed],
+  ['DELETE', REASONS.notAllowed],
+  ['MERGE', REASONS.notAllowed],
+  ['TRUNCATE', REASONS.notAllowed],
+  ['CREATE', REASONS.notAllowed],
+  ['DROP', REASONS.notAllowed],
+  ['ALTER', REASONS.notAllowed],
+  ['GRANT', REASONS.notAllowed],
+  ['REVOKE', REASONS.notAllowed],
+  ['DECLARE', REASONS.scripting],
+  ['BEGIN', REASONS.scripting],
+  ['LET', REASONS.scripting],
 ]);
 
 /** Functions refused by name, quoted or not. RESULT_SCAN reads earlier results of the same user. */
@@ -78,20 +77,20 @@ function checkToken(tokens: readonly Token[], i: number): void {
   const token = tokens[i]!;
   const next = tokens[i + 1];
   if (token.kind === 'punct') {
-    if (token.text === '@') refuse('stages (@…) are not allowed');
+    if (token.text === '@') refuse(REASONS.stage);
     // `->>` chains a further statement onto this one.
     if (token.text === '-' && next?.text === '>' && tokens[i + 2]?.text === '>' && next.start === token.end && tokens[i + 2]!.start === next.end) {
-      refuse('the ->> operator chains statements');
+      refuse(REASONS.flowOperator);
     }
     return;
   }
   if (token.kind === 'string') return;
-  if (deniedName(token.upper)) refuse(`function ${token.upper} is not allowed`);
+  if (deniedName(token.upper)) refuse(REASONS.function, token.upper);
   if (token.kind === 'quoted') return;
   const word = token.upper;
-  if (word === 'FOR' && next?.upper === 'UPDATE') refuse('FOR UPDATE locks rows');
+  if (word === 'FOR' && next?.upper === 'UPDATE') refuse(REASONS.locksRows, 'UPDATE');
   // INSERT(base, pos, len, text) and REPLACE(text, from, to) are string functions.
-  if ((word === 'INSERT' || word === 'REPLACE') && next?.text !== '(') refuse(`${word} is not allowed`);
+  if ((word === 'INSERT' || word === 'REPLACE') && next?.text !== '(') refuse(REASONS.notAllowed, word);
   const reason = KEYWORDS.get(word);
-  if (reason) refuse(reason);
+  if (reason) refuse(reason, word);
 }

@@ -1,5 +1,6 @@
 // The one error the guard throws: a 400 whose message never varies, with a short human reason in
-// `details.reason` (never the user's SQL echoed back beyond a function or keyword name).
+// `details.reason` (never the user's SQL echoed back beyond a function or keyword name). The reasons
+// themselves are listed in reasons.ts.
 import { BadRequestError } from '../../errors.js';
 
 export const READ_ONLY_MESSAGE = 'Only SELECT, WITH and EXPLAIN statements are allowed';
@@ -15,9 +16,4 @@ export class ReadOnlyViolation extends BadRequestError {
   get reason(): string {
     return this.details.reason;
   }
-}
-
-/** Throws the violation; typed `never` so that checks read as guards. */
-export function refuse(reason: string): never {
-  throw new ReadOnlyViolation(reason);
 }
