@@ -1,4 +1,5 @@
-// The `svc` command as a user runs it: a real process over an embedded store in a fresh data dir.
+// The `svc` command as a user runs it: a real process over an embedded store in a fresh data dir, which
+// the tests of a describe block share, in order (each process start costs seconds).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ function svc(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, ['bin/svc.js', ...args], { cwd: ROOT, env: { ...ENV, ...env }, encoding: 'utf8' });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+let acme = '';
 
 describe('svc CLI', () => {
   it('stops on a bad setting with one clear line', () => {
@@ -37,7 +40,9 @@ describe('svc CLI', () => {
     const user = svc(['users', 'create', '--email', 'Ops@Acme.test', '--role', 'luminary', '--new-workspace', 'Acme']);
     expect(user.code).toBe(0);
     expect(user.stdout).toMatch(/user: +ops@acme\.test/);
+    expect(user.stdout).toMatch(/workspace: +[0-9a-f-]{36} \(Acme\), team plan/);
     expect(user.stdout).toMatch(/password: +\S{20,} +\(shown once\)/);
+    acme = /workspace: +([0-9a-f-]{36})/.exec(user.stdout)![1]!;
 
     const created = svc(['keys', 'create', '--email', 'ops@acme.test', '--surface', 'structured', '--name', 'etl', '--scopes', 'query,users:read']);
     expect(created.code).toBe(0);
@@ -60,8 +65,31 @@ describe('svc CLI', () => {
     const unknown = svc(['keys', 'list', '--email', 'ghost@acme.test']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/No user ghost@acme\.test/);
-    // Ten real processes, each compiling the sources and opening PGlite: slow on a busy two-core machine.
-  }, 90_000);
+    // Nine real processes, each compiling the sources and opening PGlite: slow on a busy two-core machine.
+  }, 180_000);
+
+  it('adds an existing user to another workspace without touching their password or role, and changes a plan', () => {
+    // Already a member: refused, naming the command that changes a role; no password is printed.
+    const again = svc(['users', 'create', '--email', 'ops@acme.test', '--workspace', acme, '--role', 'viewer']);
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim()).toBe(
+      `svc: ops@acme.test is already a member of Acme (${acme}), as luminary. ` +
+        `Change a role with: svc users set-role --email ops@acme.test --role <role> --workspace ${acme}`,
+    );
+    expect(again.stdout).toBe('');
+
+    // An existing user joins another workspace: their password is kept and none is shown.
+    const joined = svc(['users', 'create', '--email', 'ops@acme.test', '--new-workspace', 'Beta', '--plan', 'free']);
+    expect(joined.code).toBe(0);
+    expect(joined.stdout).toMatch(/user: +ops@acme\.test \([0-9a-f-]{36}\) +\(existing user, password unchanged\)/);
+    expect(joined.stdout).toMatch(/workspace: +[0-9a-f-]{36} \(Beta\), free plan\nrole: +luminary\n$/);
+    expect(joined.stdout).not.toMatch(/password:/);
+    const beta = /workspace: +([0-9a-f-]{36})/.exec(joined.stdout)![1]!;
+
+    expect(svc(['workspaces', 'set-plan', '--workspace', beta, '--plan', 'team']).stdout).toBe(
+      `Workspace ${beta} (Beta) moved from the free to the team plan.\n`,
+    );
+  }, 120_000);
 });
 
 describe('svc model validate', () => {
@@ -91,7 +119,7 @@ describe('first start (svc serve, as npm start runs it)', () => {
     try {
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 90_000;
       while (!/Try it:[\s\S]*api\/v1\/workspace/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 
       expect(output).toMatch(/Created workspace "Demo" \(Team plan\) with luminary admin@example\.com/);
@@ -127,5 +155,5 @@ describe('first start (svc serve, as npm start runs it)', () => {
       await new Promise((resolve) => child.once('exit', resolve));
       rmSync(fresh, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });
