@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
 import { AppError } from './core/errors.js';
 import { serve } from './main.js';
+import { StoreInUseError } from './store/store-lock.js';
 import { print, withServices } from './cli/common.js';
 import { keysCommand } from './cli/keys.js';
 import { deployModel, validateModel } from './cli/model.js';
@@ -29,7 +30,11 @@ const USAGE = `Usage: svc <command>
   model validate DIR                      check the CML files in DIR; prints file:line:col: severity CODE message
   model deploy DIR --project SLUG --email E [--workspace ID] [--message M] [--pr-url URL]
 
-Configuration comes from the environment (see README).`;
+Configuration comes from the environment (see README). With the embedded store (no DATABASE_URL),
+commands that use the store refuse to run while a server owns it (exit status 75).`;
+
+/** sysexits' EX_TEMPFAIL: the store is busy; nothing was changed. */
+const STORE_IN_USE_EXIT = 75;
 
 const SUBCOMMANDS: Record<string, readonly string[]> = {
   users: ['create', 'list', 'set-role', 'remove'],
@@ -62,6 +67,7 @@ async function main(argv: string[]): Promise<number> {
   const [command = 'serve', sub, target] = positionals;
   if (values.help || command === 'help') return print(USAGE, 0);
   const config = loadConfig();
+  // Named in the store's lock (never with option values: --password must not land in a file).
   const name = `svc ${command}${sub ? ` ${sub}` : ''}`;
 
   if (command === 'model' && sub === 'validate' && target) return validateModel(target);
@@ -88,9 +94,9 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof AppError) {
+    if (error instanceof ConfigError || error instanceof AppError || error instanceof StoreInUseError) {
       process.stderr.write(`svc: ${error.message}\n`);
-      process.exitCode = error instanceof AppError && error.status === 2 ? 2 : 1;
+      process.exitCode = error instanceof StoreInUseError ? STORE_IN_USE_EXIT : error instanceof AppError && error.status === 2 ? 2 : 1;
     } else {
       process.stderr.write(`svc: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exitCode = 1;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../src/services.js';
+import { acquireStoreLock } from '../src/store/store-lock.js';
 import { createKey, PASSWORD, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
 import { createTestDatabase, hasService, REDIS_URL } from './helpers/services.js';
 
@@ -323,8 +324,10 @@ describe.skipIf(!shared)('two instances over one PostgreSQL store and Redis', ()
     }
   });
 
-  it('the svc command shares the PostgreSQL store with running servers and its change reaches them', async () => {
-    {
+  it('the svc command shares the PostgreSQL store with running servers (no lock) and its change reaches them', async () => {
+    // A live server's lock in the command's data dir: with DATABASE_URL it is not the store, so it does not matter.
+    const lock = await acquireStoreLock(path.join(dataDir, 'metadata.lock'), { holder: 'server', command: 'svc serve' });
+    try {
       const key = await createKey(two.services, ws, 'viewer', 'workspace');
       expect((await keyCall(two, 'GET', '/api/v1/workspace', key.value)).statusCode).toBe(200);
       const cli = spawnSync(process.execPath, ['bin/svc.js', 'workspaces', 'set-plan', '--workspace', ws.id, '--plan', 'free'], {
@@ -336,6 +339,8 @@ describe.skipIf(!shared)('two instances over one PostgreSQL store and Redis', ()
       expect(cli.stdout).toMatch(/moved from the team to the free plan/);
       expect(cli.status).toBe(0);
       expect((await keyCall(two, 'GET', '/api/v1/workspace', key.value)).json().code).toBe('plan_required');
+    } finally {
+      lock.release();
     }
   }, 60_000);
 });

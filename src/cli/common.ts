@@ -1,7 +1,7 @@
 // What every `svc` subcommand shares: option helpers, output, and the runtime it acts through.
 import type { Config } from '../config.js';
 import { AppError } from '../core/errors.js';
-import { openRuntime } from '../runtime.js';
+import { openOwnedRuntime } from '../owned-runtime.js';
 import type { Services } from '../services.js';
 import type { WorkspaceRow } from '../store/members-repo.js';
 
@@ -33,13 +33,20 @@ export function print(text: string, code: number): number {
   return code;
 }
 
-/** Runs a command against the store; `_command` names it. */
+/**
+ * Runs a command against the store. With the embedded store the command owns it while it runs, and is
+ * refused while a server does (see owned-runtime.ts); `command` names it in the lock.
+ */
 export async function withServices(
   config: Config,
-  _command: string,
+  command: string,
   run: (services: Services, migrations: string[]) => Promise<number>,
 ): Promise<number> {
-  const runtime = await openRuntime(config);
+  const runtime = await openOwnedRuntime(config, {
+    holder: 'command',
+    command,
+    onNote: (note) => process.stderr.write(`svc: ${note}\n`),
+  });
   try {
     return await run(runtime.services, runtime.migrations);
   } finally {
