@@ -87,7 +87,7 @@ describe('svc CLI', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/No user ghost@acme\.test/);
     // Nine real processes, each compiling the sources and opening PGlite: slow on a busy two-core machine.
-  }, 180_000);
+  }, 240_000);
 
   it('adds an existing user to another workspace without touching their password or role, and changes a plan', () => {
     // Already a member: refused, naming the command that changes a role; no password is printed.
