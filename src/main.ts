@@ -4,11 +4,14 @@ import { bootstrapDemo, type BootstrapResult } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createLogger } from './logger.js';
 import { loadTls, type TlsMaterial } from './runtime-files.js';
-import { openRuntime } from './runtime.js';
+import { openOwnedRuntime } from './owned-runtime.js';
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
-  const runtime = await openRuntime(config, {
+  // With the embedded store, this process owns it until it stops: a second server or an `svc` command
+  // on the same store is refused rather than left to write to a copy that would be lost.
+  const owner = { holder: 'server' as const, command: 'svc serve', onNote: (note: string) => logger.warn({ note }, 'metadata store') };
+  const runtime = await openOwnedRuntime(config, owner, {
     onBackgroundError: (error) => logger.error({ err: error }, 'background task failed'),
     onNote: (note) => logger.warn({ note }, 'language model output not used as is'),
   });
@@ -62,7 +65,7 @@ function printBanner(config: Config, port: number, tls: TlsMaterial | undefined,
   if (bootstrap.empty) {
     lines.push(
       '',
-      '  The store has no workspace yet (SVC_DEMO=off). Create one and its first luminary with:',
+      `  The store has no workspace yet (SVC_DEMO=off). ${config.databaseUrl ? 'Create' : 'Stop this server (it owns the embedded store), create'} one and its first luminary with:`,
       "    npm run svc -- users create --email you@example.com --role luminary --new-workspace 'My team'",
     );
   }

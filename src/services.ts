@@ -8,6 +8,7 @@ import { KeyResolver } from './identity/key-resolver.js';
 import { KeyService } from './identity/key-service.js';
 import { LastUsedRecorder } from './identity/last-used.js';
 import { SessionService } from './identity/session-service.js';
+import { TenancyService } from './identity/tenancy-service.js';
 import { ModelService } from './modeling/model-service.js';
 import type { SharedState } from './shared-state/shared-state.js';
 import { apiKeysRepo } from './store/api-keys.js';
@@ -54,6 +55,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
     shared,
     clock,
     members,
+    tenancy: new TenancyService(store.db, members, shared),
     lastUsed,
     keyResolver: new KeyResolver(keysRepo, shared, clock),
     keys: new KeyService(keysRepo, shared, clock, lastUsed),

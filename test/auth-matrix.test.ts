@@ -135,10 +135,10 @@ describe('authorization after authentication', () => {
   it('a key follows its user: a role change applies to the next request', async () => {
     const lum = await createKey(t.services, ws, 'luminary', 'structured', { scopes: ['query', 'users:read'] });
     expect((await get(PROBES.structuredUsers, `Bearer ${lum.value}`)).statusCode).toBe(200);
-    await t.services.members.addMembership({ workspaceId: ws.id, userId: ws.members.luminary.id, role: 'editor' });
+    await t.services.members.setRole(ws.id, ws.members.luminary.id, 'editor');
     await t.services.shared.bump('identity');
     expect((await get(PROBES.structuredUsers, `Bearer ${lum.value}`)).statusCode).toBe(403);
-    await t.services.members.addMembership({ workspaceId: ws.id, userId: ws.members.luminary.id, role: 'luminary' });
+    await t.services.members.setRole(ws.id, ws.members.luminary.id, 'luminary');
     await t.services.shared.bump('identity');
   });
 

@@ -1,6 +1,7 @@
-// The `svc` command as a user runs it: a real process over an embedded store in a fresh data dir.
+// The `svc` command as a user runs it: a real process over an embedded store in a fresh data dir, which
+// the tests of a describe block share, in order (each process start costs seconds).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,10 +13,33 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
 
-function svc(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, ['bin/svc.js', ...args], { cwd: ROOT, env: { ...ENV, ...env }, encoding: 'utf8' });
+function svc(args: string[], env: Record<string, string> = {}, timeout?: number) {
+  const result = spawnSync(process.execPath, ['bin/svc.js', ...args], { cwd: ROOT, env: { ...ENV, ...env }, encoding: 'utf8', timeout });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** `svc serve` on plain HTTP without the demo; resolves `listening` once its banner is out. */
+function startServer(dir: string) {
+  const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
+    cwd: ROOT,
+    env: { ...ENV, SVC_DATA_DIR: dir, PORT: '0', TLS: 'off', SVC_DEMO: 'off' },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const listening = (async () => {
+    const deadline = Date.now() + 60_000;
+    while (!/listening on http/.test(output)) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server did not start: ${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return { child, listening, exited };
+}
+
+let acme = '';
+let betaId = '';
 
 describe('svc CLI', () => {
   it('stops on a bad setting with one clear line', () => {
@@ -37,7 +61,9 @@ describe('svc CLI', () => {
     const user = svc(['users', 'create', '--email', 'Ops@Acme.test', '--role', 'luminary', '--new-workspace', 'Acme']);
     expect(user.code).toBe(0);
     expect(user.stdout).toMatch(/user: +ops@acme\.test/);
+    expect(user.stdout).toMatch(/workspace: +[0-9a-f-]{36} \(Acme\), team plan/);
     expect(user.stdout).toMatch(/password: +\S{20,} +\(shown once\)/);
+    acme = /workspace: +([0-9a-f-]{36})/.exec(user.stdout)![1]!;
 
     const created = svc(['keys', 'create', '--email', 'ops@acme.test', '--surface', 'structured', '--name', 'etl', '--scopes', 'query,users:read']);
     expect(created.code).toBe(0);
@@ -60,8 +86,74 @@ describe('svc CLI', () => {
     const unknown = svc(['keys', 'list', '--email', 'ghost@acme.test']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/No user ghost@acme\.test/);
-    // Ten real processes, each compiling the sources and opening PGlite: slow on a busy two-core machine.
-  }, 90_000);
+    // Nine real processes, each compiling the sources and opening PGlite: slow on a busy two-core machine.
+  }, 240_000);
+
+  it('adds an existing user to another workspace without touching their password or role, and changes a plan', () => {
+    // Already a member: refused, naming the command that changes a role; no password is printed.
+    const again = svc(['users', 'create', '--email', 'ops@acme.test', '--workspace', acme, '--role', 'viewer']);
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim()).toBe(
+      `svc: ops@acme.test is already a member of Acme (${acme}), as luminary. ` +
+        `Change a role with: svc users set-role --email ops@acme.test --role <role> --workspace ${acme}`,
+    );
+    expect(again.stdout).toBe('');
+
+    // An existing user joins another workspace: their password is kept and none is shown.
+    const joined = svc(['users', 'create', '--email', 'ops@acme.test', '--new-workspace', 'Beta', '--plan', 'free']);
+    expect(joined.code).toBe(0);
+    expect(joined.stdout).toMatch(/user: +ops@acme\.test \([0-9a-f-]{36}\) +\(existing user, password unchanged\)/);
+    expect(joined.stdout).toMatch(/workspace: +[0-9a-f-]{36} \(Beta\), free plan\nrole: +luminary\n$/);
+    expect(joined.stdout).not.toMatch(/password:/);
+    const beta = /workspace: +([0-9a-f-]{36})/.exec(joined.stdout)![1]!;
+
+    expect(svc(['workspaces', 'set-plan', '--workspace', beta, '--plan', 'team']).stdout).toBe(
+      `Workspace ${beta} (Beta) moved from the free to the team plan.\n`,
+    );
+    betaId = beta;
+  }, 120_000);
+});
+
+describe('the embedded store has one owner', () => {
+  it('refuses svc commands and a second server while a server runs, and takes over the lock a killed server left', async () => {
+    const lockFile = path.join(dataDir, 'metadata.lock');
+    const server = startServer(dataDir);
+    try {
+      await server.listening;
+      expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toMatchObject({ pid: server.child.pid, holder: 'server', command: 'svc serve' });
+
+      // The change would go to a copy the server never sees: refused, and nothing written.
+      const refused = svc(['keys', 'create', '--email', 'ops@acme.test', '--surface', 'question', '--name', 'lost']);
+      expect(refused.code).toBe(75);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain(`is in use by a running server (PID ${server.child.pid}, since `);
+      expect(refused.stderr).toMatch(/Nothing was changed: .*\(console API: \/api\/keys, \/api\/members, \/api\/workspace/);
+
+      const second = svc(['serve'], { PORT: '0', TLS: 'off', SVC_DEMO: 'off' }, 60_000);
+      expect(second.code).toBe(75);
+      expect(second.stderr).toMatch(/Two processes cannot share an embedded store/);
+      expect(server.child.exitCode).toBeNull();
+
+      server.child.kill('SIGKILL');
+      await server.exited;
+    } finally {
+      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+    }
+    // The lock is left behind, its PID gone: the next command takes it over, says so, and its change lasts.
+    expect(JSON.parse(readFileSync(lockFile, 'utf8')).pid).toBe(server.child.pid);
+    const added = svc(['users', 'create', '--email', 'ana@acme.test', '--workspace', acme, '--role', 'luminary', '--password', 'a long enough password']);
+    expect(added.code).toBe(0);
+    expect(added.stderr).toMatch(new RegExp(`took over the lock of the embedded store left by PID ${server.child.pid} \\(\`svc serve\`, since .*\\), which is no longer running`));
+    expect(added.stdout).toMatch(/user: +ana@acme\.test .*\nworkspace: .*\nrole: +luminary\n$/);
+    // The new luminary lets the first one step down; both changes are in the store for the next process.
+    expect(svc(['users', 'set-role', '--email', 'ops@acme.test', '--role', 'editor', '--workspace', acme]).stdout).toBe(
+      `ops@acme.test is now editor (was luminary) in ${acme} (Acme).\n`,
+    );
+    const workspaces = svc(['workspaces', 'list']).stdout;
+    expect(workspaces).toMatch(new RegExp(`^${acme}  team +2 member\\(s\\), 1 luminary +Acme$`, 'm'));
+    expect(workspaces).toMatch(new RegExp(`^${betaId}  team +1 member\\(s\\), 1 luminary +Beta$`, 'm'));
+    expect(existsSync(lockFile)).toBe(false);
+  }, 240_000);
 });
 
 describe('svc model validate', () => {
@@ -84,6 +176,7 @@ describe('svc model validate', () => {
 describe('first start (svc serve, as npm start runs it)', () => {
   it('creates the demo workspace and admin, serves TLS with a generated certificate, and prints working curl lines', async () => {
     const fresh = mkdtempSync(path.join(tmpdir(), 'svc-first-'));
+    let lockLeft: boolean | undefined;
     const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
       cwd: ROOT,
       env: { ...ENV, SVC_DATA_DIR: fresh, PORT: '0', LOG_LEVEL: 'warn' },
@@ -91,7 +184,7 @@ describe('first start (svc serve, as npm start runs it)', () => {
     try {
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 90_000;
       while (!/Try it:[\s\S]*api\/v1\/workspace/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 
       expect(output).toMatch(/Created workspace "Demo" \(Team plan\) with luminary admin@example\.com/);
@@ -122,10 +215,14 @@ describe('first start (svc serve, as npm start runs it)', () => {
       expect(JSON.parse(workspace.body).workspace.name).toBe('Demo');
       // The secret key for stored secrets was generated, readable only by its owner.
       expect(readFileSync(path.join(fresh, 'secret.key'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+      expect(existsSync(path.join(fresh, 'metadata.lock'))).toBe(true);
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
+      lockLeft = existsSync(path.join(fresh, 'metadata.lock'));
       rmSync(fresh, { recursive: true, force: true });
     }
-  });
+    // A server stopped with SIGTERM frees its store.
+    expect(lockLeft).toBe(false);
+  }, 120_000);
 });

@@ -192,7 +192,7 @@ describe('who may call', () => {
     const key = (await createKey(t.services, demoted, 'luminary', 'structured', { scopes: ['users:read', 'users:write'] })).value;
     expect((await get('/v1/users', key)).statusCode).toBe(200);
 
-    await t.services.members.addMembership({ workspaceId: demoted.id, userId: demoted.members.luminary.id, role: 'editor' });
+    await t.services.members.setRole(demoted.id, demoted.members.luminary.id, 'editor');
     await t.services.shared.bump(IDENTITY_GENERATION);
 
     const read = await get('/v1/users', key);

@@ -1,5 +1,5 @@
 // Workspaces, users and their memberships: the tenancy aggregate.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Attributes, Database, Plan, Role } from './schema.js';
 
 export interface WorkspaceRow {
@@ -36,6 +36,12 @@ export interface WorkspaceMemberRow {
   created_at: Date;
 }
 
+/** A workspace as the operator's list shows it. */
+export interface WorkspaceSummaryRow extends WorkspaceRow {
+  members: number;
+  luminaries: number;
+}
+
 /** Attribute changes: a string sets the attribute, null removes it. */
 export type AttributePatch = Record<string, string | null>;
 
@@ -52,13 +58,60 @@ const WORKSPACE_MEMBER_COLUMNS = [
 ] as const;
 
 export function membersRepo(db: Kysely<Database>) {
+  /** Updates one membership in one statement and returns the member as changed (undefined: not a member). */
+  async function updateMembership(
+    workspaceId: string,
+    userId: string,
+    changes: { role: Role } | { attributes: RawBuilder<string> },
+  ): Promise<WorkspaceMemberRow | undefined> {
+    if (!UUID.test(userId)) return undefined;
+    return db
+      .with('m', (qb) =>
+        qb
+          .updateTable('memberships')
+          .set(changes)
+          .where('workspace_id', '=', workspaceId)
+          .where('user_id', '=', userId)
+          .returning(['user_id', 'role', 'attributes', 'created_at']),
+      )
+      .selectFrom('m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(WORKSPACE_MEMBER_COLUMNS)
+      .executeTakeFirst();
+  }
+
   return {
     async createWorkspace(values: { name: string; plan: Plan }): Promise<WorkspaceRow> {
       return db.insertInto('workspaces').values(values).returningAll().executeTakeFirstOrThrow();
     },
 
+    /** The workspace, or undefined when there is none with this id (or the id is no UUID). */
     async getWorkspace(id: string): Promise<WorkspaceRow | undefined> {
+      if (!UUID.test(id)) return undefined;
       return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Every workspace, oldest first, with how many members and luminaries it has. */
+    async listWorkspaces(): Promise<WorkspaceSummaryRow[]> {
+      return db
+        .selectFrom('workspaces as w')
+        .leftJoin('memberships as m', 'm.workspace_id', 'w.id')
+        .selectAll('w')
+        .select((eb) => [
+          eb.fn.count<number>('m.user_id').as('members'),
+          eb.fn.count<number>('m.user_id').filterWhere('m.role', '=', 'luminary').as('luminaries'),
+        ])
+        .groupBy('w.id')
+        .orderBy('w.created_at')
+        .orderBy('w.id')
+        .execute();
+    },
+
+    /** Changes the plan and/or name; returns the workspace as changed, undefined when there is none. */
+    async updateWorkspace(id: string, changes: { plan?: Plan; name?: string }): Promise<WorkspaceRow | undefined> {
+      if (!UUID.test(id)) return undefined;
+      if (changes.plan === undefined && changes.name === undefined) return this.getWorkspace(id);
+      return db.updateTable('workspaces').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
     },
 
     async findWorkspaceByName(name: string): Promise<WorkspaceRow | undefined> {
@@ -86,6 +139,7 @@ export function membersRepo(db: Kysely<Database>) {
       return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
     },
 
+    /** Adds the user to the workspace. An existing membership is an error: a role changes through `setRole`. */
     async addMembership(values: { workspaceId: string; userId: string; role: Role; attributes?: Attributes }) {
       await db
         .insertInto('memberships')
@@ -95,8 +149,37 @@ export function membersRepo(db: Kysely<Database>) {
           role: values.role,
           attributes: JSON.stringify(values.attributes ?? {}),
         })
-        .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doUpdateSet({ role: values.role }))
         .execute();
+    },
+
+    /** Sets the member's role; returns the member as changed, undefined when the user is not in this workspace. */
+    async setRole(workspaceId: string, userId: string, role: Role): Promise<WorkspaceMemberRow | undefined> {
+      return updateMembership(workspaceId, userId, { role });
+    },
+
+    async countLuminaries(workspaceId: string): Promise<number> {
+      const row = await db
+        .selectFrom('memberships')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('role', '=', 'luminary')
+        .executeTakeFirstOrThrow();
+      return row.n;
+    },
+
+    /**
+     * Takes the user out of the workspace. Their keys and sessions of this workspace go with the
+     * membership (the schema cascades), so neither can come back should the user join again. False
+     * when not a member.
+     */
+    async removeMember(workspaceId: string, userId: string): Promise<boolean> {
+      if (!UUID.test(userId)) return false;
+      const removed = await db
+        .deleteFrom('memberships')
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return removed.numDeletedRows > 0n;
     },
 
     /** The user's memberships, oldest first: the first one is where a sign-in lands by default. */
@@ -140,25 +223,34 @@ export function membersRepo(db: Kysely<Database>) {
      * row lock and then merges into its result.
      */
     async patchAttributes(workspaceId: string, userId: string, patch: AttributePatch): Promise<WorkspaceMemberRow | undefined> {
-      if (!UUID.test(userId)) return undefined;
       // `||` sets every key of the patch, nulls included; stripping the nulls then removes exactly the
       // keys the patch named with null (stored attributes are strings, never null).
       const merged = sql<string>`jsonb_strip_nulls(attributes || ${JSON.stringify(patch)}::jsonb)`;
-      return db
-        .with('m', (qb) =>
-          qb
-            .updateTable('memberships')
-            .set({ attributes: merged })
-            .where('workspace_id', '=', workspaceId)
-            .where('user_id', '=', userId)
-            .returning(['user_id', 'role', 'attributes', 'created_at']),
-        )
-        .selectFrom('m')
-        .innerJoin('users as u', 'u.id', 'm.user_id')
-        .select(WORKSPACE_MEMBER_COLUMNS)
-        .executeTakeFirst();
+      return updateMembership(workspaceId, userId, { attributes: merged });
     },
   };
 }
 
 export type MembersRepo = ReturnType<typeof membersRepo>;
+
+/**
+ * Runs `work` in one transaction with a repo bound to it. With `lockWorkspace`, the workspace's row is
+ * locked first, which serialises membership changes of that workspace: a check such as "another
+ * luminary remains" then holds until the change commits, even when two luminaries demote each other
+ * at the same moment on two instances. `work` gets undefined when there is no such workspace.
+ */
+export async function inMembersTransaction<T>(
+  db: Kysely<Database>,
+  work: (repo: MembersRepo, workspace: WorkspaceRow | undefined) => Promise<T>,
+  lockWorkspace?: string,
+): Promise<T> {
+  // Inside the transaction every statement goes through `trx` (on PGlite, `db` would wait for the
+  // connection the transaction holds).
+  return db.transaction().execute(async (trx) => {
+    const workspace =
+      lockWorkspace && UUID.test(lockWorkspace)
+        ? await trx.selectFrom('workspaces').selectAll().where('id', '=', lockWorkspace).forUpdate().executeTakeFirst()
+        : undefined;
+    return work(membersRepo(trx), workspace);
+  });
+}

@@ -3,6 +3,8 @@ import type { Services } from '../../services.js';
 import { authRoutes } from './auth-routes.js';
 import { connectionRoutes } from './connection-routes.js';
 import { keyRoutes } from './key-routes.js';
+import { memberRoutes } from './member-routes.js';
+import { workspaceRoutes } from './workspace-routes.js';
 
 /** The admin console's session-authenticated API, mounted at /api. */
 export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
@@ -10,4 +12,6 @@ export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async 
   await app.register(authRoutes, { services });
   await app.register(keyRoutes, { services });
   await app.register(connectionRoutes, { services });
+  await app.register(memberRoutes, { services });
+  await app.register(workspaceRoutes, { services });
 };

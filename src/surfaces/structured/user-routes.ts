@@ -2,25 +2,13 @@
 // PATCH /v1/users/:user_id/attributes. Luminary only; reading needs users:read, writing users:write.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { NotFoundError } from '../../core/errors.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
-import { IDENTITY_GENERATION } from '../../identity/generations.js';
 import type { Services } from '../../services.js';
-import type { WorkspaceMemberRow } from '../../store/members-repo.js';
-import { ROLES } from '../../store/schema.js';
+import { memberParams, memberSchema, presentMember } from '../member-schema.js';
 
 const ATTRIBUTE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const MAX_ATTRIBUTE_VALUE_CHARS = 1000;
 const MAX_ATTRIBUTES_PER_PATCH = 100;
-
-const userSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  name: z.string(),
-  role: z.enum(ROLES),
-  attributes: z.record(z.string(), z.string()),
-  created_at: z.string(),
-});
 
 // Validated by the schema, so the 400 names the bad attribute (`body.<name>: …`) and /openapi.json
 // shows the same rules that are enforced.
@@ -41,18 +29,10 @@ const attributePatch = z
   })
   .describe('Attribute names mapped to their new value; null removes the attribute');
 
-const userParams = z.object({ user_id: z.string().describe("The user's id (a UUID)") });
 const tags = ['C. structured'];
 const security = [{ structuredKey: [] }];
 const readPolicy = { ...SURFACE_POLICY.structured, scope: 'users:read', role: 'luminary' } as const;
 const writePolicy = { ...SURFACE_POLICY.structured, scope: 'users:write', role: 'luminary' } as const;
-
-function present(row: WorkspaceMemberRow): z.infer<typeof userSchema> {
-  return { ...row, created_at: row.created_at.toISOString() };
-}
-
-// The same answer for a user of another workspace as for no user at all: existence is not revealed.
-const unknownUser = (id: string) => new NotFoundError(`Unknown user "${id}"`, 'unknown_user');
 
 export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.get(
@@ -63,10 +43,10 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         tags,
         security,
         summary: "Members of the key's workspace, by e-mail",
-        response: { 200: z.object({ users: z.array(userSchema) }) },
+        response: { 200: z.object({ users: z.array(memberSchema) }) },
       },
     },
-    async (request) => ({ users: (await services.members.listMembers(request.principal!.workspace.id)).map(present) }),
+    async (request) => ({ users: (await services.tenancy.listMembers(request.principal!.workspace.id)).map(presentMember) }),
   );
 
   app.get(
@@ -77,15 +57,11 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         tags,
         security,
         summary: "One member of the key's workspace",
-        params: userParams,
-        response: { 200: z.object({ user: userSchema }) },
+        params: memberParams,
+        response: { 200: z.object({ user: memberSchema }) },
       },
     },
-    async (request) => {
-      const row = await services.members.getMember(request.principal!.workspace.id, request.params.user_id);
-      if (!row) throw unknownUser(request.params.user_id);
-      return { user: present(row) };
-    },
+    async (request) => ({ user: presentMember(await services.tenancy.member(request.principal!.workspace.id, request.params.user_id)) }),
   );
 
   app.patch(
@@ -96,19 +72,15 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         tags,
         security,
         summary: "Merges attributes into a member's; null removes one. Applies from the member's next request",
-        params: userParams,
+        params: memberParams,
         body: attributePatch,
-        response: { 200: z.object({ user: userSchema }) },
+        response: { 200: z.object({ user: memberSchema }) },
       },
     },
     async (request) => {
-      const patch = request.body;
-      const row = await services.members.patchAttributes(request.principal!.workspace.id, request.params.user_id, patch);
-      if (!row) throw unknownUser(request.params.user_id);
-      // Keys cache their member's attributes: moving the generation makes the member's very next
-      // request, on any instance, read the new ones.
-      if (Object.keys(patch).length > 0) await services.shared.bump(IDENTITY_GENERATION);
-      return { user: present(row) };
+      // The tenancy service moves the identity generation: keys cache their member's attributes.
+      const row = await services.tenancy.patchAttributes(request.principal!.workspace.id, request.params.user_id, request.body);
+      return { user: presentMember(row) };
     },
   );
 };

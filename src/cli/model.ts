@@ -1,0 +1,34 @@
+// svc model validate | deploy.
+import path from 'node:path';
+import { formatDiagnostic, validateDirectory } from '../core/cml/index.js';
+import { readModelDir } from '../demo-setup.js';
+import { ModelValidationError } from '../modeling/model-service.js';
+import type { Services } from '../services.js';
+import { need, optional, print, type Options } from './common.js';
+import { actorFor } from './keys.js';
+
+export async function validateModel(dir: string): Promise<number> {
+  const { files, diagnostics } = await validateDirectory(dir);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  for (const d of diagnostics) process.stdout.write(`${formatDiagnostic({ ...d, file: path.join(dir, d.file) })}\n`);
+  process.stdout.write(`${files.length} file(s), ${errors} error(s), ${diagnostics.length - errors} warning(s)\n`);
+  return errors ? 1 : 0;
+}
+
+export async function deployModel(services: Services, dir: string, values: Options): Promise<number> {
+  const actor = await actorFor(services, need(values, 'email'), optional(values, 'workspace'));
+  const files = await readModelDir(dir);
+  try {
+    const deployment = await services.models.deploy(
+      { workspaceId: actor.workspace.id, userId: actor.user.id, email: actor.user.email },
+      need(values, 'project'),
+      files,
+      { message: optional(values, 'message'), prUrl: optional(values, 'pr-url') },
+    );
+    return print(`Deployed ${files.length} file(s) to ${values.project}; changed nodes: ${deployment.changed_nodes.join(', ') || 'none'}`, 0);
+  } catch (error) {
+    if (!(error instanceof ModelValidationError)) throw error;
+    for (const d of error.diagnostics) process.stdout.write(`${formatDiagnostic({ ...d, file: path.join(dir, d.file) })}\n`);
+    return print(error.message, 1);
+  }
+}
