@@ -158,7 +158,7 @@ describe('creating and listing', () => {
     expect(await sealedPassword(connection.id)).not.toContain(password);
 
     const plain = (await create(lumCookie, duckdb('local'))).json().connection;
-    expect(plain).toMatchObject({ engine: 'duckdb', has_password: false, settings: { path: '/tmp/svc-console-connections-test/local.duckdb' } });
+    expect(plain).toMatchObject({ engine: 'duckdb', has_password: false, settings: { path: 'local.duckdb' } });
   });
 
   it('answers 400 naming what is wrong', async () => {
@@ -172,7 +172,8 @@ describe('creating and listing', () => {
       [{ name: 'x', engine: 'snowflake', settings: { username: 'u' } }, /body\.settings\.account/],
       [{ name: 'x', engine: 'postgres', settings: { ...pg, password: 'in-settings' } }, /body\.settings: Unrecognized key: "password"/],
       [{ name: 'x', engine: 'duckdb', settings: {} }, /body\.settings\.path/],
-      [{ name: 'x', engine: 'duckdb', settings: { path: '../elsewhere.duckdb' } }, /must be inside the service's data directory/],
+      [{ name: 'x', engine: 'duckdb', settings: { path: '../elsewhere.duckdb' } }, /^DuckDB settings\.path must not contain "\.\."$/],
+      [{ name: 'x', engine: 'duckdb', settings: { path: '/etc/passwd' } }, /^DuckDB settings\.path must be relative to the workspace's directory, not absolute$/],
       [{ name: 'x', engine: 'duckdb', settings: { path: 'x.duckdb' }, password: 'p' }, /DuckDB connections take no password/],
       [{ name: 'bad name!', engine: 'duckdb', settings: { path: 'x.duckdb' } }, /A connection name is 1 to 100 letters/],
       [{ name: '-dash', engine: 'duckdb', settings: { path: 'x.duckdb' } }, /A connection name/],
@@ -265,7 +266,7 @@ describe('one connection by id', () => {
     const { id: duckId } = (await create(lumCookie, duckdb('moving'))).json().connection;
     const escape = await send('PATCH', `/api/connections/${duckId}`, lumCookie, { settings: { path: '/etc/passwd' } });
     expect(escape.statusCode).toBe(400);
-    expect(escape.json().error).toMatch(/must be inside the service's data directory/);
+    expect(escape.json().error).toBe("DuckDB settings.path must be relative to the workspace's directory, not absolute");
     const withPassword = await send('PATCH', `/api/connections/${duckId}`, lumCookie, { password: 'p' });
     expect(withPassword.json().error).toBe('DuckDB connections take no password');
     expect((await send('GET', `/api/connections/${connection.id}`, lumCookie)).json().connection.settings.host).toBe('b');

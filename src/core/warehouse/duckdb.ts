@@ -7,6 +7,8 @@
 //   statements cannot reach the next run;
 // - a timer interrupts the connection past the time limit.
 // A file another process is writing cannot be opened read-only at the same time: loaders close first.
+// With a `root`, the file must lie inside it, symbolic links followed, each time it is opened; what
+// DuckDB says about it then names it by its relative path only.
 import {
   DuckDBConnection,
   DuckDBInstance,
@@ -15,6 +17,7 @@ import {
   type DuckDBValue,
   StatementType,
 } from '@duckdb/node-api';
+import { resolveConfined } from './duckdb-path.js';
 import { duckDbConverter } from './duckdb-values.js';
 import { queryFailed, readOnlyRefused, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
 import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames } from './run-support.js';
@@ -89,14 +92,42 @@ export class DuckDbWarehouse implements Warehouse {
   }
 
   private async connect(): Promise<DuckDBConnection> {
-    this.instance ??= DuckDBInstance.create(this.config.path, { ...DUCKDB_READ_ONLY_SETTINGS });
+    this.instance ??= this.openFile();
     try {
       return await (await this.instance).connect();
     } catch (error) {
       // A failed open is not cached: the file may appear (or its writer close) later.
       this.instance = undefined;
-      throw unreachable(ENGINE, messageOf(error));
+      throw error instanceof WarehouseError ? error : unreachable(ENGINE, this.hidePaths(messageOf(error)));
     }
+  }
+
+  private async openFile(): Promise<DuckDBInstance> {
+    const { path, root } = this.config;
+    if (root === undefined) return DuckDBInstance.create(path, { ...DUCKDB_READ_ONLY_SETTINGS });
+    const found = resolveConfined(root, path);
+    switch (found.kind) {
+      case 'file':
+        return DuckDBInstance.create(found.file, { ...DUCKDB_READ_ONLY_SETTINGS });
+      case 'missing':
+        throw unreachable(ENGINE, `there is no file "${path}" in this workspace's directory`);
+      case 'not-a-file':
+        throw unreachable(ENGINE, `"${path}" is not a file`);
+      case 'outside':
+        throw unreachable(ENGINE, `the path "${path}" leads outside this workspace's directory`);
+      case 'too-many-links':
+        throw unreachable(ENGINE, `the path "${path}" goes through too many symbolic links`);
+    }
+  }
+
+  /** DuckDB quotes the file it opened: with a root, the server's directories are not the user's business. */
+  private hidePaths(message: string): string {
+    const { path, root } = this.config;
+    if (root === undefined) return message;
+    return message
+      .replace(/"\/[^"]*"/g, `"${path}"`)
+      .replace(/'\/[^']*'/g, `'${path}'`)
+      .replace(/(^|[\s(=])\/[^\s"')]+/g, '$1…');
   }
 }
 

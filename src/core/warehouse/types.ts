@@ -56,7 +56,17 @@ export interface Warehouse {
 export type ConnectionConfig =
   | { engine: 'postgres'; host: string; port?: number; database: string; user: string; password?: string; ssl?: boolean }
   | { engine: 'mysql'; host: string; port?: number; database: string; user: string; password?: string; ssl?: boolean }
-  | { engine: 'duckdb'; path: string }
+  | {
+      engine: 'duckdb';
+      /** The file; relative to `root` when a root is given. */
+      path: string;
+      /**
+       * The directory the file must stay inside, symbolic links followed. Checked each time the file is
+       * opened (a link can change after the connection was saved), and errors then name the file by
+       * `path` only, never by its place on the server.
+       */
+      root?: string;
+    }
   | {
       engine: 'snowflake';
       account: string;
