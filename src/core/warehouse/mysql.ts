@@ -38,6 +38,9 @@ const ER_QUERY_INTERRUPTED = 1317;
 const ER_STATEMENT_TIMEOUT_MARIADB = 1969;
 const ER_QUERY_TIMEOUT_MYSQL = 3024;
 const ER_OPTION_PREVENTS_STATEMENT = 1290;
+// The connection ended by the server (KILL CONNECTION on MariaDB, a shutdown): the warehouse, not the SQL.
+const ER_CONNECTION_KILLED = 1927;
+const ER_SERVER_SHUTDOWN = 1053;
 
 type PreparedStatement = { columns: FieldPacket[]; execute(params: unknown[]): mysql.Query; close(): void };
 
@@ -69,6 +72,10 @@ export class MysqlWarehouse implements Warehouse {
       connectTimeout: 10_000,
     };
     this.pool = mysql.createPool({ ...this.connectionOptions, connectionLimit: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
+    // A connection lost (cut, killed by the server) emits 'error': the pool listens only once, and a
+    // second event, or one while a run holds the connection, would end the process for every tenant.
+    // A run in flight learns of the loss through its own listener (readRows); the pool drops the connection.
+    this.pool.on('connection', (connection) => connection.on('error', () => undefined));
   }
 
   async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
@@ -163,7 +170,9 @@ export class MysqlWarehouse implements Warehouse {
     if (errno === ER_STATEMENT_TIMEOUT_MARIADB || errno === ER_QUERY_TIMEOUT_MYSQL || errno === ER_QUERY_INTERRUPTED) {
       return timedOut(ENGINE, timeoutMs);
     }
-    if ((error as { fatal?: unknown }).fatal === true) return unreachable(ENGINE, message);
+    if ((error as { fatal?: unknown }).fatal === true || errno === ER_CONNECTION_KILLED || errno === ER_SERVER_SHUTDOWN) {
+      return unreachable(ENGINE, message);
+    }
     return queryFailed(ENGINE, message);
   }
 }
@@ -187,8 +196,20 @@ function readRows(connection: PoolConnection, statement: PreparedStatement, para
       if (settled) return;
       settled = true;
       clearTimeout(drainTimer);
+      connection.off('error', lost);
       resolve({ fields, rows, complete });
     };
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(drainTimer);
+      connection.off('error', lost);
+      reject(error);
+    };
+    // A statement executed without a callback is not told when the connection is lost: mysql2 emits the
+    // loss on the connection instead, so the run listens there too.
+    const lost = (error: Error) => fail(error);
+    connection.once('error', lost);
     const command = statement.execute(params);
     command.on('fields', (packets: FieldPacket[]) => {
       fields = packets;
@@ -201,12 +222,7 @@ function readRows(connection: PoolConnection, statement: PreparedStatement, para
       // Enough rows: give the rest a moment to arrive, else stop reading and drop the connection.
       if (rows.length >= limit) drainTimer = setTimeout(() => (connection.pause(), finish(false)), DRAIN_GRACE_MS);
     });
-    command.on('error', (error: Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(drainTimer);
-      reject(error);
-    });
+    command.on('error', fail);
     command.on('end', () => finish(true));
   });
 }
