@@ -10,6 +10,7 @@ import { WarehouseRegistry, type ConnectionConfig, type Warehouse } from '../cor
 import type { SharedState } from '../shared-state/shared-state.js';
 import type { Store } from '../store/db.js';
 import type { ConnectionsTable, Engine } from '../store/schema.js';
+import { inspectionWarnings, privilegeFlags, UNKNOWN_PRIVILEGES, unknownPrivilegesWarning, type ConnectionWarning, type PrivilegeFlags } from './connection-warnings.js';
 import { moveDuckDbFilesIntoWorkspaces } from './duckdb-upgrade.js';
 import { checkDuckDbPath, workspaceDirectory } from './workspace-files.js';
 
@@ -66,7 +67,9 @@ export interface ConnectionPatch {
   password?: string | null | undefined;
 }
 
-export type ConnectionTestResult = { ok: true; duration_ms: number; engine: Engine } | { ok: false; error: string; engine: Engine };
+export type ConnectionTestResult =
+  | { ok: true; duration_ms: number; engine: Engine; privileges: PrivilegeFlags; warnings: ConnectionWarning[] }
+  | { ok: false; error: string; engine: Engine };
 
 /**
  * Internal (`_svc_`) connections are reachable only when the caller is the service itself (for
@@ -206,18 +209,28 @@ export class ConnectionService {
   }
 
   /**
-   * Whether the warehouse answers `SELECT 1` with the saved settings. A failure is an answer, not an
-   * error: its message comes from the driver, which never includes the config, and is scrubbed again.
+   * Whether the warehouse answers `SELECT 1` with the saved settings, and then what the role can do
+   * beyond reading (see connection-warnings.ts). A failure is an answer, not an error: its message
+   * comes from the driver, which never includes the config, and is scrubbed again. `timeZone` (the
+   * workspace's) is the zone whose conversions are checked where the server may not know zones.
    */
-  async test(workspaceId: string, id: string, options: InternalOption = {}): Promise<ConnectionTestResult> {
+  async test(workspaceId: string, id: string, options: InternalOption = {}, timeZone = 'UTC'): Promise<ConnectionTestResult> {
     const row = await this.visibleRow(workspaceId, id, options);
     const password = this.passwordOf(row);
+    const scrubbed = (error: unknown) => scrubSecrets(error instanceof Error ? error.message : String(error), password);
+    const driver = this.driverOf(row);
     const startedAt = performance.now();
     try {
-      await withDeadline(this.driverOf(row).run('SELECT 1', [], { maxRows: 1, timeoutMs: TEST_TIMEOUT_MS }), TEST_TIMEOUT_MS);
-      return { ok: true, duration_ms: Math.round(performance.now() - startedAt), engine: row.engine };
+      await withDeadline(driver.run('SELECT 1', [], { maxRows: 1, timeoutMs: TEST_TIMEOUT_MS }), TEST_TIMEOUT_MS);
     } catch (error) {
-      return { ok: false, error: scrubSecrets(error instanceof Error ? error.message : String(error), password), engine: row.engine };
+      return { ok: false, error: scrubbed(error), engine: row.engine };
+    }
+    const answered = { ok: true as const, duration_ms: Math.round(performance.now() - startedAt), engine: row.engine };
+    try {
+      const inspection = await withDeadline(driver.inspect({ timeoutMs: TEST_TIMEOUT_MS, timeZone }), TEST_TIMEOUT_MS);
+      return { ...answered, privileges: privilegeFlags(inspection.privileges), warnings: inspectionWarnings(row.engine, inspection, timeZone) };
+    } catch (error) {
+      return { ...answered, privileges: UNKNOWN_PRIVILEGES, warnings: [unknownPrivilegesWarning(scrubbed(error))] };
     }
   }
 

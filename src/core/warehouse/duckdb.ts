@@ -22,7 +22,7 @@ import { duckDbConverter } from './duckdb-values.js';
 import { queryFailed, readOnlyRefused, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
 import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ColumnInfo, ConnectionConfig, ConnectionInspection, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
 
 type DuckDbConfig = Extract<ConnectionConfig, { engine: 'duckdb' }>;
 
@@ -83,6 +83,13 @@ export class DuckDbWarehouse implements Warehouse {
   async schema(): Promise<SchemaTable[]> {
     const result = await this.run(SCHEMA_SQL, [], SCHEMA_RUN_OPTIONS);
     return groupSchemaRows(result.rows);
+  }
+
+  /** Nothing to check: the file is opened read-only, without file or network access (see above). */
+  async inspect(): Promise<ConnectionInspection> {
+    // Opening the file is the check that matters: a file that cannot be opened fails here as in a run.
+    (await this.connect()).closeSync();
+    return { privileges: { superuser: false, canWrite: false, readsCredentials: false, readsServerFiles: false, evidence: {} } };
   }
 
   async close(): Promise<void> {

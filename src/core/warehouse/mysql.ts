@@ -12,11 +12,13 @@
 // files with LOAD_FILE() inside a SELECT.
 import mysql, { type FieldPacket, type PoolConnection } from 'mysql2';
 import { queryFailed, readOnlyRefused, scrubSecrets, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
+import { MYSQL_GRANTS_SQL, MYSQL_PRIVILEGES_SQL, mysqlPrivileges } from './mysql-privileges.js';
+import { CONVERT_TZ_PROBE_SQL, needsTimeZoneCheck, timeZoneUnsupported } from './mysql-time-zones.js';
 import { mysqlConverter, mysqlTypeName } from './mysql-values.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames, Watchdog, WATCHDOG_SLACK_MS } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ColumnInfo, ConnectionConfig, ConnectionInspection, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
 
 type MysqlConfig = Extract<ConnectionConfig, { engine: 'mysql' }>;
 
@@ -49,6 +51,8 @@ export class MysqlWarehouse implements Warehouse {
   private readonly pool: mysql.Pool;
   private readonly connectionOptions: mysql.ConnectionOptions;
   private isMariaDb: boolean | undefined;
+  /** Named zones this server was seen to convert into; kept for the pool's lifetime. */
+  private readonly convertibleZones = new Set<string>();
 
   constructor(
     private readonly config: MysqlConfig,
@@ -90,6 +94,7 @@ export class MysqlWarehouse implements Warehouse {
     });
     try {
       await this.startReadOnly(connection, options.timeoutMs);
+      await this.checkTimeZone(connection, options.timeZone);
       const statement = await call<PreparedStatement>((cb) => connection.prepare(sql, cb as never));
       if (statement.columns.length === 0) {
         throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN)');
@@ -111,6 +116,16 @@ export class MysqlWarehouse implements Warehouse {
   async schema(): Promise<SchemaTable[]> {
     const result = await this.run(SCHEMA_SQL, [], SCHEMA_RUN_OPTIONS);
     return groupSchemaRows(result.rows);
+  }
+
+  async inspect({ timeoutMs, timeZone }: { timeoutMs: number; timeZone?: string }): Promise<ConnectionInspection> {
+    const own = await this.run(MYSQL_PRIVILEGES_SQL, [], { maxRows: 10_000, timeoutMs });
+    const lines = (await this.run(MYSQL_GRANTS_SQL, [], { maxRows: 10_000, timeoutMs })).rows.map((row) => String(Object.values(row)[0]));
+    const privileges = mysqlPrivileges(own.rows, lines);
+    // Any named zone tells whether the tables are loaded; the workspace's own is the one that matters.
+    const zone = needsTimeZoneCheck(timeZone) ? timeZone : 'Europe/Paris';
+    const probe = await this.run(CONVERT_TZ_PROBE_SQL, [zone], { maxRows: 1, timeoutMs });
+    return { privileges, namedTimeZones: probe.rows[0]?.converted !== null };
   }
 
   async close(): Promise<void> {
@@ -138,6 +153,14 @@ export class MysqlWarehouse implements Warehouse {
     await query(connection, 'SET SESSION TRANSACTION READ ONLY');
     await query(connection, `SET SESSION time_zone = '+00:00', SESSION ${limit}`);
     await query(connection, 'START TRANSACTION READ ONLY');
+  }
+
+  /** Refuses a run that converts into a zone the server cannot convert into (see mysql-time-zones.ts). */
+  private async checkTimeZone(connection: PoolConnection, zone: string | undefined): Promise<void> {
+    if (!needsTimeZoneCheck(zone) || this.convertibleZones.has(zone)) return;
+    const [row] = await call<unknown[][]>((cb) => connection.query({ sql: CONVERT_TZ_PROBE_SQL, values: [zone] }, cb as never));
+    if (row?.[0] === null || row?.[0] === undefined) throw timeZoneUnsupported(ENGINE, zone);
+    this.convertibleZones.add(zone);
   }
 
   /** Rolls back and resets the session (user variables, temporary tables, locks, settings). */

@@ -12,11 +12,12 @@ import Cursor, { type CursorResult } from 'pg-cursor';
 import { queryFailed, readOnlyRefused, scrubSecrets, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
 import { cancelRunning } from './postgres-cancel.js';
 import { describeStatement } from './postgres-describe.js';
+import { POSTGRES_PRIVILEGES_SQL, postgresPrivileges } from './postgres-privileges.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { pgTypes } from './postgres-values.js';
 import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames, Watchdog, WATCHDOG_SLACK_MS } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ColumnInfo, ConnectionConfig, ConnectionInspection, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
 
 type PostgresConfig = Extract<ConnectionConfig, { engine: 'postgres' }>;
 
@@ -109,6 +110,11 @@ export class PostgresWarehouse implements Warehouse {
   async schema(): Promise<SchemaTable[]> {
     const result = await this.run(SCHEMA_SQL, [], SCHEMA_RUN_OPTIONS);
     return groupSchemaRows(result.rows);
+  }
+
+  async inspect({ timeoutMs }: { timeoutMs: number }): Promise<ConnectionInspection> {
+    const result = await this.run(POSTGRES_PRIVILEGES_SQL, [], { maxRows: 100, timeoutMs });
+    return { privileges: postgresPrivileges(result.rows) };
   }
 
   async close(): Promise<void> {
