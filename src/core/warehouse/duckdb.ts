@@ -50,6 +50,8 @@ const SCHEMA_SQL = `
 export class DuckDbWarehouse implements Warehouse {
   readonly engine = 'duckdb' as const;
   private instance: Promise<DuckDBInstance> | undefined;
+  /** The real path of the file opened under `root`, to keep it out of messages. */
+  private openedFile: string | undefined;
 
   constructor(private readonly config: DuckDbConfig) {}
 
@@ -72,7 +74,7 @@ export class DuckDbWarehouse implements Warehouse {
       if (interrupted) throw timedOut(ENGINE, options.timeoutMs);
       return buildResult(columns, rows, options.maxRows, startedAt);
     } catch (error) {
-      throw translate(error, options.timeoutMs, interrupted);
+      throw translate(error, options.timeoutMs, interrupted, (message) => this.hideOpenedFile(message));
     } finally {
       clearTimeout(timer);
       prepared?.destroySync();
@@ -115,6 +117,7 @@ export class DuckDbWarehouse implements Warehouse {
     const found = resolveConfined(root, path);
     switch (found.kind) {
       case 'file':
+        this.openedFile = found.file;
         return DuckDBInstance.create(found.file, { ...DUCKDB_READ_ONLY_SETTINGS });
       case 'missing':
         throw unreachable(ENGINE, `there is no file "${path}" in this workspace's directory`);
@@ -125,6 +128,15 @@ export class DuckDbWarehouse implements Warehouse {
       case 'too-many-links':
         throw unreachable(ENGINE, `the path "${path}" goes through too many symbolic links`);
     }
+  }
+
+  /**
+   * In a run's error, the file's place on the server (say, a read that failed) becomes its relative
+   * path; any other path in the message is the user's own SQL's and stays.
+   */
+  private hideOpenedFile(message: string): string {
+    if (this.config.root === undefined || this.openedFile === undefined) return message;
+    return message.split(this.openedFile).join(this.config.path);
   }
 
   /** DuckDB quotes the file it opened: with a root, the server's directories are not the user's business. */
@@ -170,10 +182,10 @@ async function readRows(result: DuckDBResult, limit: number): Promise<{ columns:
   return { columns, rows };
 }
 
-function translate(error: unknown, timeoutMs: number, interrupted: boolean): WarehouseError {
+function translate(error: unknown, timeoutMs: number, interrupted: boolean, hide: (message: string) => string): WarehouseError {
   if (error instanceof WarehouseError) return error;
   if (interrupted) return timedOut(ENGINE, timeoutMs);
-  const message = messageOf(error);
+  const message = hide(messageOf(error));
   if (/read-only mode|read only mode|attached in read-only/i.test(message)) return readOnlyRefused(ENGINE, message);
   return queryFailed(ENGINE, message);
 }
