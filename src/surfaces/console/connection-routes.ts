@@ -33,7 +33,7 @@ const createBody = z.discriminatedUnion('engine', [
   z.object({
     name,
     engine: z.literal('duckdb'),
-    settings: CONNECTION_SETTINGS.duckdb.describe('path: a file relative to the service data directory'),
+    settings: CONNECTION_SETTINGS.duckdb.describe("path: a file relative to the workspace's own directory (<data dir>/workspaces/<workspace id>/), without '..'"),
     password: password.optional(),
   }),
 ]);
