@@ -1,6 +1,7 @@
 // Raw SQL through surfaces B (/api/v1/query) and D (/api/studio/query), in process, beside the same SQL
 // run directly through the same pooled driver. Target: the service costs at most 1.2× the direct p50.
 import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { startBenchApp } from './bench-app.js';
@@ -16,7 +17,7 @@ const QUERIES = {
 };
 
 export async function benchRawQueries(): Promise<string[]> {
-  const { app, services, dataDir, close } = await startBenchApp({ env: { TRUST_PROXY: 'true' } });
+  const { app, services, close } = await startBenchApp({ env: { TRUST_PROXY: 'true' } });
   const dbName = `svc_bench_${randomBytes(4).toString('hex')}`;
   const lines = [`Raw SQL: ${RUNS} runs each, in process (app.inject), p50 / p99 in ms; target service p50 ≤ 1.2 × direct`];
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
@@ -30,7 +31,8 @@ export async function benchRawQueries(): Promise<string[]> {
     const cookie = `svc_session=${login.cookies.find((c) => c.name === 'svc_session')!.value}`;
 
     const demo = { orders: 20_000, now: new Date() };
-    await loadDuckDb(path.join(dataDir, 'bench.duckdb'), demo);
+    mkdirSync(services.connections.directoryOf(workspace.id), { recursive: true });
+    await loadDuckDb(path.join(services.connections.directoryOf(workspace.id), 'bench.duckdb'), demo);
     const connections = [await services.connections.create(workspace.id, { name: 'duck', engine: 'duckdb', settings: { path: 'bench.duckdb' } })];
     try {
       await admin.connect();

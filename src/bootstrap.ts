@@ -1,3 +1,4 @@
+// Every start: bring the data directory up to date (DuckDB files into their workspace's directory).
 // First start on an empty store: with the demo on, create workspace "Demo" (Team plan) and its first
 // luminary. The generated password is returned so the caller can print it, once.
 import type { Services } from './services.js';
@@ -16,13 +17,16 @@ export interface BootstrapResult {
   generatedPassword?: string;
   /** The demo warehouse and model, when set up on this start. */
   demo?: { warehouseFile: string; orders: number; elapsedMs: number };
+  /** What upgrading the data directory did that the operator should know (files moved, paths rewritten). */
+  upgradeNotes: string[];
 }
 
 export async function bootstrapDemo(services: Services): Promise<BootstrapResult> {
   const { config, members } = services;
+  const upgradeNotes = await services.connections.upgradeDuckDbPaths();
   const adminEmail = config.admin.email;
   const empty = (await members.countWorkspaces()) === 0;
-  if (!config.demo || !empty) return { created: false, empty, adminEmail };
+  if (!config.demo || !empty) return { created: false, empty, adminEmail, upgradeNotes };
 
   const generatedPassword = config.admin.password ? undefined : randomUrlToken(18);
   const passwordHash = await hashPassword(config.admin.password ?? generatedPassword!);
@@ -38,5 +42,5 @@ export async function bootstrapDemo(services: Services): Promise<BootstrapResult
     return { workspaceId: workspace.id, userId: user.id };
   });
   const demo = await setUpDemo(services, { workspaceId, userId, email: adminEmail });
-  return { created: true, empty: false, workspaceId, adminEmail, demo, ...(generatedPassword ? { generatedPassword } : {}) };
+  return { created: true, empty: false, workspaceId, adminEmail, demo, upgradeNotes, ...(generatedPassword ? { generatedPassword } : {}) };
 }

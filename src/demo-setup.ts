@@ -1,8 +1,8 @@
-// The demo on first start: a DuckDB warehouse of generated commerce data in the data dir, the
-// connection `warehouse` to it, and the `demo` project's model deployed. The demo's luminary gets the
+// The demo on first start: a DuckDB warehouse of generated commerce data in the demo workspace's own
+// directory (<data dir>/workspaces/<id>/warehouse.duckdb), the connection `warehouse` to it, and the `demo` project's model deployed. The demo's luminary gets the
 // attribute region = "*" so the data key on orders shows them every region.
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CmlFile } from './core/cml/index.js';
@@ -14,6 +14,8 @@ import type { Services } from './services.js';
 export const DEMO_MODEL_DIR = fileURLToPath(new URL('../demo/model/', import.meta.url));
 export const DEMO_CONNECTION = 'warehouse';
 export const DEMO_PROJECT = 'demo';
+/** The demo warehouse's file, relative to the demo workspace's directory. */
+export const DEMO_WAREHOUSE_FILE = 'warehouse.duckdb';
 
 export async function readModelDir(dir: string): Promise<CmlFile[]> {
   const names = (await readdir(dir)).filter((name) => name.endsWith('.cml')).sort();
@@ -26,13 +28,17 @@ export async function setUpDemo(
   options: { orders?: number } = {},
 ): Promise<{ warehouseFile: string; orders: number; elapsedMs: number }> {
   const started = performance.now();
-  const warehouseFile = path.join(services.config.dataDir, 'warehouse.duckdb');
+  const directory = services.connections.directoryOf(demo.workspaceId);
+  const warehouseFile = path.join(directory, DEMO_WAREHOUSE_FILE);
   const orders = options.orders ?? DEFAULT_DEMO_ORDERS;
-  if (!existsSync(warehouseFile)) await loadDuckDb(warehouseFile, { orders, now: services.clock.now() });
+  if (!existsSync(warehouseFile)) {
+    await mkdir(directory, { recursive: true });
+    await loadDuckDb(warehouseFile, { orders, now: services.clock.now() });
+  }
 
   const existing = await services.connections.list(demo.workspaceId);
   if (!existing.some((c) => c.name === DEMO_CONNECTION)) {
-    await services.connections.create(demo.workspaceId, { name: DEMO_CONNECTION, engine: 'duckdb', settings: { path: warehouseFile } });
+    await services.connections.create(demo.workspaceId, { name: DEMO_CONNECTION, engine: 'duckdb', settings: { path: DEMO_WAREHOUSE_FILE } });
   }
   await services.store.db
     .updateTable('memberships')

@@ -17,6 +17,7 @@ export async function serve(config: Config): Promise<void> {
   });
   if (runtime.migrations.length) logger.info({ migrations: runtime.migrations }, 'migrations applied');
   const bootstrap = await bootstrapDemo(runtime.services);
+  for (const note of bootstrap.upgradeNotes) logger.warn({ note }, 'data directory upgraded');
   const tls = await loadTls(config);
   const app = await buildApp({ services: runtime.services, logger, ...(tls ? { tls } : {}) });
   await app.listen({ port: config.port, host: config.host });

@@ -69,14 +69,21 @@ describe('connections', () => {
     expect((await t.services.connections.list(ws.id, { includeInternal: true })).map((c) => c.name)).toContain('_svc_cache');
   });
 
-  it('refuse duplicates, bad settings and DuckDB files outside the data directory', async () => {
+  it("refuse duplicates, bad settings and DuckDB files outside the workspace's directory", async () => {
     await t.services.connections.create(ws.id, { name: 'dup', engine: 'duckdb', settings: { path: 'dup.duckdb' } });
     expect((await refusal(t.services.connections.create(ws.id, { name: 'dup', engine: 'duckdb', settings: { path: 'x.duckdb' } }))).status).toBe(409);
     const bad = await refusal(t.services.connections.create(ws.id, { name: 'pg', engine: 'postgres', settings: { host: 'db', database: 'x' } }));
     expect(bad.message).toMatch(/Invalid postgres connection settings: user/);
-    for (const escape of ['../other/warehouse.duckdb', '/etc/passwd', path.join('/tmp', 'elsewhere.duckdb')]) {
+    const escapes: Array<[string, string]> = [
+      ['../other/warehouse.duckdb', 'DuckDB settings.path must not contain ".."'],
+      ['/etc/passwd', "DuckDB settings.path must be relative to the workspace's directory, not absolute"],
+      [path.join('/tmp', 'elsewhere.duckdb'), "DuckDB settings.path must be relative to the workspace's directory, not absolute"],
+      ['a\u0000b.duckdb', 'DuckDB settings.path must not contain control characters'],
+      ['./', 'DuckDB settings.path must name a file'],
+    ];
+    for (const [escape, message] of escapes) {
       const outside = await refusal(t.services.connections.create(ws.id, { name: 'escape', engine: 'duckdb', settings: { path: escape } }));
-      expect(outside.message).toMatch(/must be inside the service's data directory/);
+      expect([outside.status, outside.code, outside.message], escape).toEqual([400, 'invalid_connection', message]);
     }
     expect((await refusal(t.services.connections.create(ws.id, { name: 'bad name!', engine: 'duckdb', settings: { path: 'a.duckdb' } }))).status).toBe(400);
   });

@@ -3,7 +3,7 @@
 // Every attack must answer 4xx and leave the victim, its tables and a scratch directory unchanged;
 // every ordinary read must answer 200.
 import { rmSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -36,7 +36,8 @@ beforeAll(async () => {
   key = (await createKey(t.services, ws, 'luminary', 'workspace', { rateLimit: 1_000_000 })).value;
   cookie = await signIn(t.app, ws.members.tracer.email);
 
-  const duck = await DuckDBInstance.create(path.join(dataDir, 'victim.duckdb'));
+  mkdirSync(t.services.connections.directoryOf(ws.id), { recursive: true });
+  const duck = await DuckDBInstance.create(path.join(t.services.connections.directoryOf(ws.id), 'victim.duckdb'));
   const connection = await duck.connect();
   for (const statement of victimStatements('duckdb')) await connection.run(statement);
   connection.closeSync();

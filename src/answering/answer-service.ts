@@ -174,11 +174,11 @@ export class AnswerService {
     const freshness = time ? [{ key: FRESHNESS, template: latestOf(reveal, time) }] : [];
 
     const compiled = compileRevealQuery(live.model, query(plan.dimensions, true), { ...options, derived: freshness });
-    const rows = [...(await warehouse.run(compiled.sql, compiled.params, { maxRows: MAX_ROWS, timeoutMs: QUERY_TIMEOUT_MS })).rows];
+    const rows = [...(await warehouse.run(compiled.sql, compiled.params, { maxRows: MAX_ROWS, timeoutMs: QUERY_TIMEOUT_MS, timeZone: compiled.timezone })).rows];
     let totals = rows[0];
     if (plan.dimensions.length) {
       const whole = compileRevealQuery(live.model, query([], false), options);
-      totals = (await warehouse.run(whole.sql, whole.params, { maxRows: 1, timeoutMs: QUERY_TIMEOUT_MS })).rows[0];
+      totals = (await warehouse.run(whole.sql, whole.params, { maxRows: 1, timeoutMs: QUERY_TIMEOUT_MS, timeZone: whole.timezone })).rows[0];
     }
     const latest = rows
       .map((r) => freshnessDate(r[FRESHNESS], principal.workspace.timezone))

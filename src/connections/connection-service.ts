@@ -1,7 +1,6 @@
 // Warehouse connections of a workspace: kept in the metadata store with their password sealed under
 // SVC_SECRET_KEY, and turned into pooled, read-only Warehouse drivers on demand. Names starting with
 // `_svc_` belong to the service itself and are hidden from users.
-import path from 'node:path';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
 import type { SecretBox } from '../crypto/secret-box.js';
@@ -11,6 +10,9 @@ import { WarehouseRegistry, type ConnectionConfig, type Warehouse } from '../cor
 import type { SharedState } from '../shared-state/shared-state.js';
 import type { Store } from '../store/db.js';
 import type { ConnectionsTable, Engine } from '../store/schema.js';
+import { inspectionWarnings, privilegeFlags, UNKNOWN_PRIVILEGES, unknownPrivilegesWarning, type ConnectionWarning, type PrivilegeFlags } from './connection-warnings.js';
+import { moveDuckDbFilesIntoWorkspaces } from './duckdb-upgrade.js';
+import { checkDuckDbPath, workspaceDirectory } from './workspace-files.js';
 
 export const INTERNAL_PREFIX = '_svc_';
 const NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}$/;
@@ -27,7 +29,7 @@ const server = { host: z.string().min(1).max(255), port: z.number().int().min(1)
 export const CONNECTION_SETTINGS = {
   postgres: z.object(server).strict(),
   mysql: z.object(server).strict(),
-  duckdb: z.object({ path: z.string().min(1) }).strict(),
+  duckdb: z.object({ path: z.string().min(1).max(1024) }).strict(),
   snowflake: z
     .object({
       account: z.string().min(1),
@@ -65,7 +67,9 @@ export interface ConnectionPatch {
   password?: string | null | undefined;
 }
 
-export type ConnectionTestResult = { ok: true; duration_ms: number; engine: Engine } | { ok: false; error: string; engine: Engine };
+export type ConnectionTestResult =
+  | { ok: true; duration_ms: number; engine: Engine; privileges: PrivilegeFlags; warnings: ConnectionWarning[] }
+  | { ok: false; error: string; engine: Engine };
 
 /**
  * Internal (`_svc_`) connections are reachable only when the caller is the service itself (for
@@ -88,14 +92,14 @@ export class ConnectionService {
   constructor(
     private readonly store: Store,
     private readonly box: SecretBox,
-    /** DuckDB files must live under this directory: a path elsewhere could reach another tenant's data. */
-    private readonly duckdbRoot: string,
+    /** Holds each workspace's directory of DuckDB files (see workspace-files.ts). */
+    private readonly dataDir: string,
     private readonly shared: SharedState,
   ) {}
 
   async create(workspaceId: string, input: NewConnection, options: InternalOption = {}): Promise<ConnectionView> {
     checkName(input.name, options);
-    const settings = this.checkSettings(input.engine, input.settings);
+    const settings = this.checkSettings(workspaceId, input.engine, input.settings);
     if (input.engine === 'duckdb' && input.password) throw new BadRequestError('DuckDB connections take no password', 'invalid_connection');
     const row = await this.store.db
       .insertInto('connections')
@@ -167,7 +171,7 @@ export class ConnectionService {
       checkName(patch.name, options);
       changes.name = patch.name;
     }
-    if (patch.settings !== undefined) changes.config = JSON.stringify(this.checkSettings(row.engine, patch.settings));
+    if (patch.settings !== undefined) changes.config = JSON.stringify(this.checkSettings(workspaceId, row.engine, patch.settings));
     if (patch.password !== undefined) {
       if (patch.password === '') throw new BadRequestError('password must not be empty; send null to remove it', 'invalid_connection');
       if (patch.password !== null && row.engine === 'duckdb') throw new BadRequestError('DuckDB connections take no password', 'invalid_connection');
@@ -205,23 +209,41 @@ export class ConnectionService {
   }
 
   /**
-   * Whether the warehouse answers `SELECT 1` with the saved settings. A failure is an answer, not an
-   * error: its message comes from the driver, which never includes the config, and is scrubbed again.
+   * Whether the warehouse answers `SELECT 1` with the saved settings, and then what the role can do
+   * beyond reading (see connection-warnings.ts). A failure is an answer, not an error: its message
+   * comes from the driver, which never includes the config, and is scrubbed again. `timeZone` (the
+   * workspace's) is the zone whose conversions are checked where the server may not know zones.
    */
-  async test(workspaceId: string, id: string, options: InternalOption = {}): Promise<ConnectionTestResult> {
+  async test(workspaceId: string, id: string, options: InternalOption = {}, timeZone = 'UTC'): Promise<ConnectionTestResult> {
     const row = await this.visibleRow(workspaceId, id, options);
     const password = this.passwordOf(row);
+    const scrubbed = (error: unknown) => scrubSecrets(error instanceof Error ? error.message : String(error), password);
+    const driver = this.driverOf(row);
     const startedAt = performance.now();
     try {
-      await withDeadline(this.driverOf(row).run('SELECT 1', [], { maxRows: 1, timeoutMs: TEST_TIMEOUT_MS }), TEST_TIMEOUT_MS);
-      return { ok: true, duration_ms: Math.round(performance.now() - startedAt), engine: row.engine };
+      await withDeadline(driver.run('SELECT 1', [], { maxRows: 1, timeoutMs: TEST_TIMEOUT_MS }), TEST_TIMEOUT_MS);
     } catch (error) {
-      return { ok: false, error: scrubSecrets(error instanceof Error ? error.message : String(error), password), engine: row.engine };
+      return { ok: false, error: scrubbed(error), engine: row.engine };
+    }
+    const answered = { ok: true as const, duration_ms: Math.round(performance.now() - startedAt), engine: row.engine };
+    try {
+      const inspection = await withDeadline(driver.inspect({ timeoutMs: TEST_TIMEOUT_MS, timeZone }), TEST_TIMEOUT_MS);
+      return { ...answered, privileges: privilegeFlags(inspection.privileges), warnings: inspectionWarnings(row.engine, inspection, timeZone) };
+    } catch (error) {
+      return { ...answered, privileges: UNKNOWN_PRIVILEGES, warnings: [unknownPrivilegesWarning(scrubbed(error))] };
     }
   }
 
   close(): Promise<void> {
     return this.registry.closeAll();
+  }
+
+  /**
+   * Moves DuckDB files an earlier version kept at the top of the data directory into their workspace's
+   * directory, and makes every DuckDB path relative (see duckdb-upgrade.ts). Run on start; idempotent.
+   */
+  upgradeDuckDbPaths(): Promise<string[]> {
+    return moveDuckDbFilesIntoWorkspaces({ store: this.store, dataDir: this.dataDir, changed: (workspaceId) => this.changed(workspaceId) });
   }
 
   private async visibleRow(workspaceId: string, id: string, options: InternalOption): Promise<ConnectionRow> {
@@ -238,23 +260,28 @@ export class ConnectionService {
   }
 
   private driverOf(row: ConnectionRow): Warehouse {
+    if (row.engine === 'duckdb') {
+      // The driver checks the path against the workspace's directory each time it opens the file.
+      return this.registry.get(row.id, { engine: 'duckdb', path: String(row.config.path), root: this.directoryOf(row.workspace_id) });
+    }
     const password = this.passwordOf(row);
     const config = { engine: row.engine, ...row.config, ...(password ? { password } : {}) } as ConnectionConfig;
     return this.registry.get(row.id, config);
   }
 
-  private checkSettings(engine: Engine, settings: Record<string, unknown>): Record<string, unknown> {
+  /** The directory a workspace's DuckDB paths are relative to. */
+  directoryOf(workspaceId: string): string {
+    return workspaceDirectory(this.dataDir, workspaceId);
+  }
+
+  private checkSettings(workspaceId: string, engine: Engine, settings: Record<string, unknown>): Record<string, unknown> {
     const parsed = CONNECTION_SETTINGS[engine].safeParse(settings);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new BadRequestError(`Invalid ${engine} connection settings: ${issue.path.join('.') || 'settings'} ${issue.message}`, 'invalid_connection');
     }
     if (engine === 'duckdb') {
-      const file = path.resolve(this.duckdbRoot, (parsed.data as { path: string }).path);
-      if (!file.startsWith(path.resolve(this.duckdbRoot) + path.sep)) {
-        throw new BadRequestError(`DuckDB files must be inside the service's data directory (${this.duckdbRoot})`, 'invalid_connection');
-      }
-      return { path: file };
+      return { path: checkDuckDbPath(this.directoryOf(workspaceId), (parsed.data as { path: string }).path) };
     }
     return parsed.data;
   }

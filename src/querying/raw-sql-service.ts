@@ -40,12 +40,15 @@ export class RawSqlService {
     return this.execute(request, [], true);
   }
 
-  /** SQL the semantic compiler built (values bound): trusted text, still read-only and recorded. */
-  runCompiled(request: RawSqlRequest & { params: readonly unknown[] }): Promise<RawSqlResult> {
-    return this.execute(request, request.params, false);
+  /**
+   * SQL the semantic compiler built (values bound): trusted text, still read-only and recorded.
+   * `timeZone`: the zone it converts times into (the driver checks the warehouse can).
+   */
+  runCompiled(request: RawSqlRequest & { params: readonly unknown[]; timeZone?: string }): Promise<RawSqlResult> {
+    return this.execute(request, request.params, false, request.timeZone);
   }
 
-  private async execute(request: RawSqlRequest, params: readonly unknown[], guard: boolean): Promise<RawSqlResult> {
+  private async execute(request: RawSqlRequest, params: readonly unknown[], guard: boolean, timeZone?: string): Promise<RawSqlResult> {
     const { connection, warehouse } =
       'id' in request.connection
         ? await this.connections.warehouseById(request.workspaceId, request.connection.id)
@@ -62,7 +65,7 @@ export class RawSqlService {
       }
     }
     try {
-      const result = await warehouse.run(request.sql, params, { maxRows: request.maxRows, timeoutMs: this.timeoutMs });
+      const result = await warehouse.run(request.sql, params, { maxRows: request.maxRows, timeoutMs: this.timeoutMs, timeZone });
       record('success', { rowCount: result.rowCount });
       return { ...result, connection };
     } catch (error) {

@@ -7,6 +7,8 @@
 //   statements cannot reach the next run;
 // - a timer interrupts the connection past the time limit.
 // A file another process is writing cannot be opened read-only at the same time: loaders close first.
+// With a `root`, the file must lie inside it, symbolic links followed, each time it is opened; what
+// DuckDB says about it then names it by its relative path only.
 import {
   DuckDBConnection,
   DuckDBInstance,
@@ -15,11 +17,12 @@ import {
   type DuckDBValue,
   StatementType,
 } from '@duckdb/node-api';
+import { resolveConfined } from './duckdb-path.js';
 import { duckDbConverter } from './duckdb-values.js';
 import { queryFailed, readOnlyRefused, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
 import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ColumnInfo, ConnectionConfig, ConnectionInspection, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
 
 type DuckDbConfig = Extract<ConnectionConfig, { engine: 'duckdb' }>;
 
@@ -47,6 +50,8 @@ const SCHEMA_SQL = `
 export class DuckDbWarehouse implements Warehouse {
   readonly engine = 'duckdb' as const;
   private instance: Promise<DuckDBInstance> | undefined;
+  /** The real path of the file opened under `root`, to keep it out of messages. */
+  private openedFile: string | undefined;
 
   constructor(private readonly config: DuckDbConfig) {}
 
@@ -69,7 +74,7 @@ export class DuckDbWarehouse implements Warehouse {
       if (interrupted) throw timedOut(ENGINE, options.timeoutMs);
       return buildResult(columns, rows, options.maxRows, startedAt);
     } catch (error) {
-      throw translate(error, options.timeoutMs, interrupted);
+      throw translate(error, options.timeoutMs, interrupted, (message) => this.hideOpenedFile(message));
     } finally {
       clearTimeout(timer);
       prepared?.destroySync();
@@ -82,6 +87,13 @@ export class DuckDbWarehouse implements Warehouse {
     return groupSchemaRows(result.rows);
   }
 
+  /** Nothing to check: the file is opened read-only, without file or network access (see above). */
+  async inspect(): Promise<ConnectionInspection> {
+    // Opening the file is the check that matters: a file that cannot be opened fails here as in a run.
+    (await this.connect()).closeSync();
+    return { privileges: { superuser: false, canWrite: false, readsCredentials: false, readsServerFiles: false, evidence: {} } };
+  }
+
   async close(): Promise<void> {
     const instance = this.instance;
     this.instance = undefined;
@@ -89,14 +101,52 @@ export class DuckDbWarehouse implements Warehouse {
   }
 
   private async connect(): Promise<DuckDBConnection> {
-    this.instance ??= DuckDBInstance.create(this.config.path, { ...DUCKDB_READ_ONLY_SETTINGS });
+    this.instance ??= this.openFile();
     try {
       return await (await this.instance).connect();
     } catch (error) {
       // A failed open is not cached: the file may appear (or its writer close) later.
       this.instance = undefined;
-      throw unreachable(ENGINE, messageOf(error));
+      throw error instanceof WarehouseError ? error : unreachable(ENGINE, this.hidePaths(messageOf(error)));
     }
+  }
+
+  private async openFile(): Promise<DuckDBInstance> {
+    const { path, root } = this.config;
+    if (root === undefined) return DuckDBInstance.create(path, { ...DUCKDB_READ_ONLY_SETTINGS });
+    const found = resolveConfined(root, path);
+    switch (found.kind) {
+      case 'file':
+        this.openedFile = found.file;
+        return DuckDBInstance.create(found.file, { ...DUCKDB_READ_ONLY_SETTINGS });
+      case 'missing':
+        throw unreachable(ENGINE, `there is no file "${path}" in this workspace's directory`);
+      case 'not-a-file':
+        throw unreachable(ENGINE, `"${path}" is not a file`);
+      case 'outside':
+        throw unreachable(ENGINE, `the path "${path}" leads outside this workspace's directory`);
+      case 'too-many-links':
+        throw unreachable(ENGINE, `the path "${path}" goes through too many symbolic links`);
+    }
+  }
+
+  /**
+   * In a run's error, the file's place on the server (say, a read that failed) becomes its relative
+   * path; any other path in the message is the user's own SQL's and stays.
+   */
+  private hideOpenedFile(message: string): string {
+    if (this.config.root === undefined || this.openedFile === undefined) return message;
+    return message.split(this.openedFile).join(this.config.path);
+  }
+
+  /** DuckDB quotes the file it opened: with a root, the server's directories are not the user's business. */
+  private hidePaths(message: string): string {
+    const { path, root } = this.config;
+    if (root === undefined) return message;
+    return message
+      .replace(/"\/[^"]*"/g, `"${path}"`)
+      .replace(/'\/[^']*'/g, `'${path}'`)
+      .replace(/(^|[\s(=])\/[^\s"')]+/g, '$1…');
   }
 }
 
@@ -132,10 +182,10 @@ async function readRows(result: DuckDBResult, limit: number): Promise<{ columns:
   return { columns, rows };
 }
 
-function translate(error: unknown, timeoutMs: number, interrupted: boolean): WarehouseError {
+function translate(error: unknown, timeoutMs: number, interrupted: boolean, hide: (message: string) => string): WarehouseError {
   if (error instanceof WarehouseError) return error;
   if (interrupted) return timedOut(ENGINE, timeoutMs);
-  const message = messageOf(error);
+  const message = hide(messageOf(error));
   if (/read-only mode|read only mode|attached in read-only/i.test(message)) return readOnlyRefused(ENGINE, message);
   return queryFailed(ENGINE, message);
 }

@@ -7,7 +7,8 @@ export type WarehouseErrorCode =
   | 'warehouse_timeout'
   | 'warehouse_unreachable'
   | 'warehouse_read_only'
-  | 'warehouse_statement_refused';
+  | 'warehouse_statement_refused'
+  | 'warehouse_time_zone_unsupported';
 
 const STATUS: Record<WarehouseErrorCode, number> = {
   // The user's SQL is at fault: the engine's own message is the most useful answer.
@@ -17,6 +18,9 @@ const STATUS: Record<WarehouseErrorCode, number> = {
   warehouse_unreachable: 502,
   warehouse_read_only: 400,
   warehouse_statement_refused: 400,
+  // The warehouse cannot do what the query asks until its operator changes it; asking again will not
+  // help, asking in UTC will.
+  warehouse_time_zone_unsupported: 422,
 };
 
 export class WarehouseError extends AppError {

@@ -13,11 +13,13 @@
 import mysql, { type FieldPacket, type PoolConnection } from 'mysql2';
 import { MYSQL_LEXICAL_SESSION } from '../sql/guard/mysql-session.js';
 import { queryFailed, readOnlyRefused, scrubSecrets, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
+import { MYSQL_GRANTS_SQL, MYSQL_PRIVILEGES_SQL, mysqlPrivileges } from './mysql-privileges.js';
+import { CONVERT_TZ_PROBE_SQL, needsTimeZoneCheck, timeZoneUnsupported } from './mysql-time-zones.js';
 import { mysqlConverter, mysqlTypeName } from './mysql-values.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames, Watchdog, WATCHDOG_SLACK_MS } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ColumnInfo, ConnectionConfig, ConnectionInspection, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
 
 type MysqlConfig = Extract<ConnectionConfig, { engine: 'mysql' }>;
 
@@ -39,6 +41,9 @@ const ER_QUERY_INTERRUPTED = 1317;
 const ER_STATEMENT_TIMEOUT_MARIADB = 1969;
 const ER_QUERY_TIMEOUT_MYSQL = 3024;
 const ER_OPTION_PREVENTS_STATEMENT = 1290;
+// The connection ended by the server (KILL CONNECTION on MariaDB, a shutdown): the warehouse, not the SQL.
+const ER_CONNECTION_KILLED = 1927;
+const ER_SERVER_SHUTDOWN = 1053;
 
 type PreparedStatement = { columns: FieldPacket[]; execute(params: unknown[]): mysql.Query; close(): void };
 
@@ -47,6 +52,8 @@ export class MysqlWarehouse implements Warehouse {
   private readonly pool: mysql.Pool;
   private readonly connectionOptions: mysql.ConnectionOptions;
   private isMariaDb: boolean | undefined;
+  /** Named zones this server was seen to convert into; kept for the pool's lifetime. */
+  private readonly convertibleZones = new Set<string>();
 
   constructor(
     private readonly config: MysqlConfig,
@@ -70,6 +77,10 @@ export class MysqlWarehouse implements Warehouse {
       connectTimeout: 10_000,
     };
     this.pool = mysql.createPool({ ...this.connectionOptions, connectionLimit: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
+    // A connection lost (cut, killed by the server) emits 'error': the pool listens only once, and a
+    // second event, or one while a run holds the connection, would end the process for every tenant.
+    // A run in flight learns of the loss through its own listener (readRows); the pool drops the connection.
+    this.pool.on('connection', (connection) => connection.on('error', () => undefined));
   }
 
   async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
@@ -84,6 +95,7 @@ export class MysqlWarehouse implements Warehouse {
     });
     try {
       await this.startReadOnly(connection, options.timeoutMs);
+      await this.checkTimeZone(connection, options.timeZone);
       const statement = await call<PreparedStatement>((cb) => connection.prepare(sql, cb as never));
       if (statement.columns.length === 0) {
         throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN)');
@@ -105,6 +117,16 @@ export class MysqlWarehouse implements Warehouse {
   async schema(): Promise<SchemaTable[]> {
     const result = await this.run(SCHEMA_SQL, [], SCHEMA_RUN_OPTIONS);
     return groupSchemaRows(result.rows);
+  }
+
+  async inspect({ timeoutMs, timeZone }: { timeoutMs: number; timeZone?: string }): Promise<ConnectionInspection> {
+    const own = await this.run(MYSQL_PRIVILEGES_SQL, [], { maxRows: 10_000, timeoutMs });
+    const lines = (await this.run(MYSQL_GRANTS_SQL, [], { maxRows: 10_000, timeoutMs })).rows.map((row) => String(Object.values(row)[0]));
+    const privileges = mysqlPrivileges(own.rows, lines);
+    // Any named zone tells whether the tables are loaded; the workspace's own is the one that matters.
+    const zone = needsTimeZoneCheck(timeZone) ? timeZone : 'Europe/Paris';
+    const probe = await this.run(CONVERT_TZ_PROBE_SQL, [zone], { maxRows: 1, timeoutMs });
+    return { privileges, namedTimeZones: probe.rows[0]?.converted !== null };
   }
 
   async close(): Promise<void> {
@@ -134,6 +156,14 @@ export class MysqlWarehouse implements Warehouse {
     // whatever sql_mode the server defaults to (see the guard's mysql-session.ts).
     await query(connection, `SET SESSION time_zone = '+00:00', SESSION ${limit}, ${MYSQL_LEXICAL_SESSION}`);
     await query(connection, 'START TRANSACTION READ ONLY');
+  }
+
+  /** Refuses a run that converts into a zone the server cannot convert into (see mysql-time-zones.ts). */
+  private async checkTimeZone(connection: PoolConnection, zone: string | undefined): Promise<void> {
+    if (!needsTimeZoneCheck(zone) || this.convertibleZones.has(zone)) return;
+    const [row] = await call<unknown[][]>((cb) => connection.query({ sql: CONVERT_TZ_PROBE_SQL, values: [zone] }, cb as never));
+    if (row?.[0] === null || row?.[0] === undefined) throw timeZoneUnsupported(ENGINE, zone);
+    this.convertibleZones.add(zone);
   }
 
   /** Rolls back and resets the session (user variables, temporary tables, locks, settings). */
@@ -166,7 +196,9 @@ export class MysqlWarehouse implements Warehouse {
     if (errno === ER_STATEMENT_TIMEOUT_MARIADB || errno === ER_QUERY_TIMEOUT_MYSQL || errno === ER_QUERY_INTERRUPTED) {
       return timedOut(ENGINE, timeoutMs);
     }
-    if ((error as { fatal?: unknown }).fatal === true) return unreachable(ENGINE, message);
+    if ((error as { fatal?: unknown }).fatal === true || errno === ER_CONNECTION_KILLED || errno === ER_SERVER_SHUTDOWN) {
+      return unreachable(ENGINE, message);
+    }
     return queryFailed(ENGINE, message);
   }
 }
@@ -190,8 +222,20 @@ function readRows(connection: PoolConnection, statement: PreparedStatement, para
       if (settled) return;
       settled = true;
       clearTimeout(drainTimer);
+      connection.off('error', lost);
       resolve({ fields, rows, complete });
     };
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(drainTimer);
+      connection.off('error', lost);
+      reject(error);
+    };
+    // A statement executed without a callback is not told when the connection is lost: mysql2 emits the
+    // loss on the connection instead, so the run listens there too.
+    const lost = (error: Error) => fail(error);
+    connection.once('error', lost);
     const command = statement.execute(params);
     command.on('fields', (packets: FieldPacket[]) => {
       fields = packets;
@@ -204,12 +248,7 @@ function readRows(connection: PoolConnection, statement: PreparedStatement, para
       // Enough rows: give the rest a moment to arrive, else stop reading and drop the connection.
       if (rows.length >= limit) drainTimer = setTimeout(() => (connection.pause(), finish(false)), DRAIN_GRACE_MS);
     });
-    command.on('error', (error: Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(drainTimer);
-      reject(error);
-    });
+    command.on('error', fail);
     command.on('end', () => finish(true));
   });
 }

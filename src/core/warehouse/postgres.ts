@@ -10,12 +10,14 @@
 import pg from 'pg';
 import Cursor, { type CursorResult } from 'pg-cursor';
 import { queryFailed, readOnlyRefused, scrubSecrets, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
+import { cancelRunning } from './postgres-cancel.js';
 import { describeStatement } from './postgres-describe.js';
+import { POSTGRES_PRIVILEGES_SQL, postgresPrivileges } from './postgres-privileges.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { pgTypes } from './postgres-values.js';
 import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames, Watchdog, WATCHDOG_SLACK_MS } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ColumnInfo, ConnectionConfig, ConnectionInspection, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
 
 type PostgresConfig = Extract<ConnectionConfig, { engine: 'postgres' }>;
 
@@ -68,6 +70,10 @@ export class PostgresWarehouse implements Warehouse {
     });
     // An idle connection dropped by the server must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
+    // Nor one dropped while a run holds it: pg-pool listens on idle clients only, and pg emits 'error'
+    // on the client as well as failing the query in flight. The query's failure is the answer (502);
+    // the event is noise, but one nobody listens to ends the process for every tenant.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
@@ -78,7 +84,7 @@ export class PostgresWarehouse implements Warehouse {
     // The server-side limit should fire first; the watchdog cancels from outside if it does not
     // (for example when the statement itself changed statement_timeout).
     const watchdog = new Watchdog(options.timeoutMs + WATCHDOG_SLACK_MS, () => {
-      if (cursor) sendCancel(this.clientConfig, client, cursor);
+      if (cursor) cancelRunning(this.clientConfig, client);
     });
     try {
       await client.query(
@@ -104,6 +110,11 @@ export class PostgresWarehouse implements Warehouse {
   async schema(): Promise<SchemaTable[]> {
     const result = await this.run(SCHEMA_SQL, [], SCHEMA_RUN_OPTIONS);
     return groupSchemaRows(result.rows);
+  }
+
+  async inspect({ timeoutMs }: { timeoutMs: number }): Promise<ConnectionInspection> {
+    const result = await this.run(POSTGRES_PRIVILEGES_SQL, [], { maxRows: 100, timeoutMs });
+    return { privileges: postgresPrivileges(result.rows) };
   }
 
   async close(): Promise<void> {
@@ -183,15 +194,6 @@ function readRows(cursor: Cursor, limit: number): Promise<{ rows: unknown[][]; f
     };
     next();
   });
-}
-
-/**
- * Asks the server to cancel what `client` is running, over a separate connection (the protocol's
- * CancelRequest). pg implements it but does not declare it in its types.
- */
-function sendCancel(config: pg.ClientConfig, client: pg.PoolClient, running: Cursor): void {
-  const canceller = new pg.Client(config) as unknown as { cancel(target: pg.PoolClient, query: unknown): void };
-  canceller.cancel(client, running);
 }
 
 function messageOf(error: unknown): string {

@@ -9,8 +9,9 @@ import type { PoolOptions } from './pool-options.js';
 import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames, Watchdog, WATCHDOG_SLACK_MS } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
 import { snowflakeConnectionOptions, snowflakeSessionSql, type SnowflakeConfig } from './snowflake-options.js';
+import { snowflakeGrantsSql, snowflakePrivileges } from './snowflake-privileges.js';
 import { snowflakeConverter, snowflakeTypeName } from './snowflake-values.js';
-import type { ColumnInfo, RunOptions, RunResult, SchemaTable, Warehouse } from './types.js';
+import type { ColumnInfo, ConnectionInspection, RunOptions, RunResult, SchemaTable, Warehouse } from './types.js';
 
 const ENGINE = 'Snowflake';
 
@@ -71,6 +72,12 @@ export class SnowflakeWarehouse implements Warehouse {
   async schema(): Promise<SchemaTable[]> {
     const result = await this.run(SCHEMA_SQL, [], SCHEMA_RUN_OPTIONS);
     return groupSchemaRows(result.rows);
+  }
+
+  async inspect({ timeoutMs }: { timeoutMs: number }): Promise<ConnectionInspection> {
+    const role = String((await this.run('SELECT CURRENT_ROLE() AS "role"', [], { maxRows: 1, timeoutMs })).rows[0]?.role ?? '');
+    const grants = await this.run(snowflakeGrantsSql(role), [], { maxRows: 10_000, timeoutMs });
+    return { privileges: snowflakePrivileges(role, grants.rows) };
   }
 
   async close(): Promise<void> {

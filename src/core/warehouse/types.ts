@@ -15,6 +15,13 @@ export interface RunOptions {
   /** Rows kept; reading stops after one more row proves there are more (then `truncated`). */
   readonly maxRows: number;
   readonly timeoutMs: number;
+  /**
+   * The IANA zone the statement converts UTC timestamps into (a compiled query's), when it converts
+   * any: UTC needs no conversion. A driver whose server may not know the zone (MySQL and MariaDB
+   * without their time zone tables, where the conversion yields NULL) checks it before running, and
+   * refuses rather than return rows grouped under NULL.
+   */
+  readonly timeZone?: string;
 }
 
 /**
@@ -40,6 +47,37 @@ export interface SchemaTable {
   readonly columns: readonly ColumnInfo[];
 }
 
+/**
+ * What the connection's role can do beyond reading, as the warehouse itself reports it. `null`: it
+ * could not be told (the catalogs that say were not readable).
+ */
+export interface RolePrivileges {
+  /** Bypasses permission checks: PostgreSQL superuser, MySQL SUPER, a Snowflake administrator role. */
+  readonly superuser: boolean | null;
+  /** Can change data or create objects (table writes, CREATE on a schema or database…). */
+  readonly canWrite: boolean | null;
+  /** Can read password hashes (pg_authid, pg_shadow, mysql.user, mysql.global_priv…). */
+  readonly readsCredentials: boolean | null;
+  /** Can read files of the database server (pg_read_server_files, pg_read_file(), FILE; Snowflake stages). */
+  readonly readsServerFiles: boolean | null;
+  /** What backs each `true`, a few examples each: `INSERT on public.orders`, `member of pg_read_server_files`. */
+  readonly evidence: {
+    readonly superuser?: readonly string[];
+    readonly canWrite?: readonly string[];
+    readonly readsCredentials?: readonly string[];
+    readonly readsServerFiles?: readonly string[];
+  };
+}
+
+export interface ConnectionInspection {
+  readonly privileges: RolePrivileges;
+  /**
+   * Whether the server converts into named time zones (`false` for MySQL/MariaDB without their time
+   * zone tables); absent where every server can.
+   */
+  readonly namedTimeZones?: boolean;
+}
+
 export interface Warehouse {
   readonly engine: WarehouseEngine;
   /**
@@ -50,13 +88,28 @@ export interface Warehouse {
   run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult>;
   /** Tables and views the connection's user can read, with typed columns (system schemas excluded). */
   schema(): Promise<SchemaTable[]>;
+  /**
+   * What the role can do beyond reading, read from the warehouse's own catalogs through run() (so
+   * read-only and time-limited). `timeZone`: the named zone to check conversions into, if any.
+   */
+  inspect(options: { timeoutMs: number; timeZone?: string }): Promise<ConnectionInspection>;
   close(): Promise<void>;
 }
 
 export type ConnectionConfig =
   | { engine: 'postgres'; host: string; port?: number; database: string; user: string; password?: string; ssl?: boolean }
   | { engine: 'mysql'; host: string; port?: number; database: string; user: string; password?: string; ssl?: boolean }
-  | { engine: 'duckdb'; path: string }
+  | {
+      engine: 'duckdb';
+      /** The file; relative to `root` when a root is given. */
+      path: string;
+      /**
+       * The directory the file must stay inside, symbolic links followed. Checked each time the file is
+       * opened (a link can change after the connection was saved), and errors then name the file by
+       * `path` only, never by its place on the server.
+       */
+      root?: string;
+    }
   | {
       engine: 'snowflake';
       account: string;

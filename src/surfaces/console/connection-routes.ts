@@ -33,7 +33,7 @@ const createBody = z.discriminatedUnion('engine', [
   z.object({
     name,
     engine: z.literal('duckdb'),
-    settings: CONNECTION_SETTINGS.duckdb.describe('path: a file relative to the service data directory'),
+    settings: CONNECTION_SETTINGS.duckdb.describe("path: a file relative to the workspace's own directory (<data dir>/workspaces/<workspace id>/), without '..'"),
     password: password.optional(),
   }),
 ]);
@@ -47,11 +47,20 @@ const patchBody = z.object({
 
 const idParams = z.object({ id: z.string() });
 
+const privilegeFlag = z.boolean().nullable();
 const testResultSchema = z.object({
   ok: z.boolean(),
   engine: z.enum(ENGINES),
   duration_ms: z.number().optional(),
   error: z.string().optional(),
+  privileges: z
+    .object({ superuser: privilegeFlag, can_write: privilegeFlag, reads_credentials: privilegeFlag, reads_server_files: privilegeFlag })
+    .describe("What the connection's role can do beyond reading, from the warehouse's own catalogs; null when it could not be told")
+    .optional(),
+  warnings: z
+    .array(z.object({ code: z.string(), message: z.string() }))
+    .describe('Why the role should be narrower (superuser, can_write, reads_credentials, reads_server_files, privileges_unknown) or what the server lacks (time_zone_tables_missing)')
+    .optional(),
 });
 
 export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -142,11 +151,12 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       config: POLICY,
       schema: {
         tags: ['console'],
-        summary: 'Checks that the warehouse answers SELECT 1 with the saved settings; a failure is 200 with ok false',
+        summary:
+          "Checks that the warehouse answers SELECT 1 with the saved settings, then what the role can do beyond reading, with warnings; a failure is 200 with ok false",
         params: idParams,
         response: { 200: testResultSchema },
       },
     },
-    async (request) => connections.test(request.principal!.workspace.id, request.params.id),
+    async (request) => connections.test(request.principal!.workspace.id, request.params.id, {}, request.principal!.workspace.timezone),
   );
 };

@@ -69,7 +69,7 @@ export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
         }
       }
       const ranAt = services.clock.now();
-      const result = await warehouse.run(compiled.sql, compiled.params, { maxRows: limit, timeoutMs: RAW_SQL_TIMEOUT_MS });
+      const result = await warehouse.run(compiled.sql, compiled.params, { maxRows: limit, timeoutMs: RAW_SQL_TIMEOUT_MS, timeZone: compiled.timezone });
       const fresh: Answer = {
         data: [...result.rows],
         sql: compiled.sql,

@@ -162,6 +162,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
         connection: { name: compiled.connection },
         sql: compiled.sql,
         params: compiled.params,
+        timeZone: compiled.timezone,
         maxRows: body.limit,
         surface: 'studio_cml',
       });
