@@ -63,6 +63,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       config: POLICY,
       schema: {
         tags: ['console'],
+        operationId: 'listConnections',
         summary: "Lists the workspace's warehouse connections (never a password)",
         response: { 200: z.object({ connections: z.array(connectionSchema) }) },
       },
@@ -76,9 +77,14 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       config: POLICY,
       schema: {
         tags: ['console'],
+        operationId: 'createConnection',
         summary: 'Creates a warehouse connection; the password is sealed and never shown again',
         body: createBody,
         response: { 201: z.object({ connection: connectionSchema }) },
+        errors: {
+          400: 'Also: a bad or reserved name, a DuckDB file outside the workspace’s directory, or a password for DuckDB (`invalid_connection`)',
+          409: 'The workspace already has a connection of that name (`connection_exists`)',
+        },
       },
     },
     async (request, reply) => {
@@ -99,9 +105,11 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       config: POLICY,
       schema: {
         tags: ['console'],
+        operationId: 'getConnection',
         summary: 'One warehouse connection',
         params: idParams,
         response: { 200: z.object({ connection: connectionSchema }) },
+        errors: { 404: 'No such connection in your workspace: an unknown id, an id that is not a UUID, another workspace’s or an internal connection (`unknown_connection`)' },
       },
     },
     async (request) => ({ connection: await connections.get(request.principal!.workspace.id, request.params.id) }),
@@ -113,10 +121,16 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       config: POLICY,
       schema: {
         tags: ['console'],
+        operationId: 'updateConnection',
         summary: 'Renames a connection, replaces its settings, or sets or removes its password; the next run uses the change',
         params: idParams,
         body: patchBody,
         response: { 200: z.object({ connection: connectionSchema }) },
+        errors: {
+          400: 'Also: settings that do not fit the connection’s engine, or a bad or reserved name (`invalid_connection`)',
+          404: 'No such connection in your workspace: an unknown id, an id that is not a UUID, another workspace’s or an internal connection (`unknown_connection`)',
+          409: 'Renaming onto a name the workspace already uses (`connection_exists`)',
+        },
       },
     },
     async (request) => ({
@@ -128,7 +142,14 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
     '/connections/:id',
     {
       config: POLICY,
-      schema: { tags: ['console'], summary: 'Deletes a connection and closes its pooled driver', params: idParams, response: { 204: z.null() } },
+      schema: {
+        tags: ['console'],
+        operationId: 'deleteConnection',
+        summary: 'Deletes a connection and closes its pooled driver',
+        params: idParams,
+        response: { 204: z.null() },
+        errors: { 404: 'No such connection in your workspace: an unknown id, an id that is not a UUID, another workspace’s or an internal connection (`unknown_connection`)' },
+      },
     },
     async (request, reply) => {
       await connections.delete(request.principal!.workspace.id, request.params.id);
@@ -142,9 +163,11 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       config: POLICY,
       schema: {
         tags: ['console'],
+        operationId: 'testConnection',
         summary: 'Checks that the warehouse answers SELECT 1 with the saved settings; a failure is 200 with ok false',
         params: idParams,
         response: { 200: testResultSchema },
+        errors: { 404: 'No such connection in your workspace: an unknown id, an id that is not a UUID, another workspace’s or an internal connection (`unknown_connection`)' },
       },
     },
     async (request) => connections.test(request.principal!.workspace.id, request.params.id),

@@ -36,10 +36,16 @@ export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       config: { ...SURFACE_POLICY.structured, scope: 'query' },
       schema: {
         tags: ['C. structured'],
-        security: [{ structuredKey: [] }],
+        operationId: 'runStructuredQuery',
         summary: 'Runs a structured query against a node of the live model; Cache-Control: no-cache skips the result cache',
         body: semanticQuerySchema,
         response: { 200: answer },
+        errors: {
+          400: 'Also: an unknown field, operator or granularity (the message names it), a limit above the maximum, and/or groups nested too deep, or an engine error',
+          404: 'No such node in the live model of your workspace (`unknown_node`)',
+          502: 'The warehouse cannot be reached or dropped the connection (`warehouse_unreachable`)',
+          504: 'The warehouse did not answer within the time limit (`warehouse_timeout`)',
+        },
       },
     },
     async (request, reply) => {

@@ -43,7 +43,6 @@ const attributePatch = z
 
 const userParams = z.object({ user_id: z.string().describe("The user's id (a UUID)") });
 const tags = ['C. structured'];
-const security = [{ structuredKey: [] }];
 const readPolicy = { ...SURFACE_POLICY.structured, scope: 'users:read', role: 'luminary' } as const;
 const writePolicy = { ...SURFACE_POLICY.structured, scope: 'users:write', role: 'luminary' } as const;
 
@@ -61,7 +60,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config: readPolicy,
       schema: {
         tags,
-        security,
+        operationId: 'listUsers',
         summary: "Members of the key's workspace, by e-mail",
         response: { 200: z.object({ users: z.array(userSchema) }) },
       },
@@ -75,8 +74,9 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config: readPolicy,
       schema: {
         tags,
-        security,
+        operationId: 'getUser',
         summary: "One member of the key's workspace",
+        errors: { 404: 'No such user in your workspace (`unknown_user`)' },
         params: userParams,
         response: { 200: z.object({ user: userSchema }) },
       },
@@ -94,8 +94,9 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config: writePolicy,
       schema: {
         tags,
-        security,
+        operationId: 'updateUserAttributes',
         summary: "Merges attributes into a member's; null removes one. Applies from the member's next request",
+        errors: { 404: 'No such user in your workspace (`unknown_user`)' },
         params: userParams,
         body: attributePatch,
         response: { 200: z.object({ user: userSchema }) },
