@@ -56,7 +56,8 @@ function describe(error: FastifyError, bodyLimit: number): { status: number; bod
   if (hasZodFastifySchemaValidationErrors(error)) {
     const where = (error as FastifyError).validationContext ?? 'request';
     const problems = error.validation.map((issue) => {
-      const segments = issue.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+      const path = issue.instancePath.replace(/^\//, '');
+      const segments = path === '' ? [] : path.split('/').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
       return `${fieldPath(where, segments)}: ${issue.message}`;
     });
     return { status: 400, body: { error: `Invalid request: ${problems.join('; ')}`, code: 'invalid_request' } };

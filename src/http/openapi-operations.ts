@@ -17,6 +17,12 @@ declare module 'fastify' {
   }
 }
 
+/** The error answers of a route that runs a query on a warehouse. */
+export const WAREHOUSE_ERRORS = {
+  502: 'The warehouse cannot be reached or dropped the connection (`warehouse_unreachable`)',
+  504: 'The warehouse did not answer within the time limit (`warehouse_timeout`)',
+} as const satisfies Partial<Record<ErrorStatus, string>>;
+
 /** The operation extension that carries error answers from the route transform to the document. */
 export const ERROR_RESPONSES_KEY = 'x-error-responses';
 

@@ -46,6 +46,7 @@ const patchBody = z.object({
 });
 
 const idParams = z.object({ id: z.string() });
+const UNKNOWN_CONNECTION = 'No such connection in your workspace: an unknown id, an id that is not a UUID, another workspace’s or an internal connection (`unknown_connection`)';
 
 const testResultSchema = z.object({
   ok: z.boolean(),
@@ -109,7 +110,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
         summary: 'One warehouse connection',
         params: idParams,
         response: { 200: z.object({ connection: connectionSchema }) },
-        errors: { 404: 'No such connection in your workspace: an unknown id, an id that is not a UUID, another workspace’s or an internal connection (`unknown_connection`)' },
+        errors: { 404: UNKNOWN_CONNECTION },
       },
     },
     async (request) => ({ connection: await connections.get(request.principal!.workspace.id, request.params.id) }),
@@ -128,7 +129,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
         response: { 200: z.object({ connection: connectionSchema }) },
         errors: {
           400: 'Also: settings that do not fit the connection’s engine, or a bad or reserved name (`invalid_connection`)',
-          404: 'No such connection in your workspace: an unknown id, an id that is not a UUID, another workspace’s or an internal connection (`unknown_connection`)',
+          404: UNKNOWN_CONNECTION,
           409: 'Renaming onto a name the workspace already uses (`connection_exists`)',
         },
       },
@@ -148,7 +149,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
         summary: 'Deletes a connection and closes its pooled driver',
         params: idParams,
         response: { 204: z.null() },
-        errors: { 404: 'No such connection in your workspace: an unknown id, an id that is not a UUID, another workspace’s or an internal connection (`unknown_connection`)' },
+        errors: { 404: UNKNOWN_CONNECTION },
       },
     },
     async (request, reply) => {
@@ -167,7 +168,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
         summary: 'Checks that the warehouse answers SELECT 1 with the saved settings; a failure is 200 with ok false',
         params: idParams,
         response: { 200: testResultSchema },
-        errors: { 404: 'No such connection in your workspace: an unknown id, an id that is not a UUID, another workspace’s or an internal connection (`unknown_connection`)' },
+        errors: { 404: UNKNOWN_CONNECTION },
       },
     },
     async (request) => connections.test(request.principal!.workspace.id, request.params.id),

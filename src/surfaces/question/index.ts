@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findReveal } from '../../core/semantic/reveal.js';
+import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import { MAX_QUESTION_LENGTH } from '../../answering/answer-service.js';
@@ -56,8 +57,7 @@ export const questionSurface: FastifyPluginAsyncZod<{ services: Services }> = as
         response: { 200: answerSchema },
         errors: {
           400: 'Also: a question that is empty or longer than the limit, or an unknown domain (the message names the domains)',
-          502: 'The warehouse cannot be reached or dropped the connection (`warehouse_unreachable`)',
-          504: 'The warehouse did not answer within the time limit (`warehouse_timeout`)',
+          ...WAREHOUSE_ERRORS,
         },
       },
     },

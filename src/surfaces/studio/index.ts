@@ -6,6 +6,7 @@ import { compileRevealQuery, findReveal } from '../../core/semantic/reveal.js';
 import { filtersSchema, sortSchema } from '../../core/semantic/query.js';
 import { DIALECTS } from '../../core/sql/dialects.js';
 import { MODEL_CONNECTION } from '../../connections/connection-service.js';
+import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
@@ -46,7 +47,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
         tags,
         operationId: 'getConnectionSchema',
         summary: 'Schemas, tables and typed columns of a connection (cached for a minute)',
-        errors: { 404: 'No such connection in your workspace (`unknown_connection`)', 502: 'The warehouse cannot be reached or dropped the connection (`warehouse_unreachable`)', 504: 'The warehouse did not answer within the time limit (`warehouse_timeout`)' },
+        errors: { 404: 'No such connection in your workspace (`unknown_connection`)', ...WAREHOUSE_ERRORS },
         params: z.object({ name: z.string().min(1).max(100) }),
         response: {
           200: z.object({
@@ -75,8 +76,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
         errors: {
           400: 'Also: a statement the read-only guard refuses (`read_only_violation`, with `reason`) or the engine rejects (`warehouse_query_failed`)',
           404: 'No such connection in your workspace (`unknown_connection`)',
-          502: 'The warehouse cannot be reached or dropped the connection (`warehouse_unreachable`)',
-          504: 'The warehouse did not answer within the time limit (`warehouse_timeout`)',
+          ...WAREHOUSE_ERRORS,
         },
         body: z
           .object({
@@ -120,8 +120,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
         errors: {
           400: 'Also: an unknown metric, field, operator or granularity (the message names it), and/or groups nested too deep, or an engine error',
           404: 'No such reveal in your workspace, or one outside `domain` (`unknown_reveal`)',
-          502: 'The warehouse cannot be reached or dropped the connection (`warehouse_unreachable`)',
-          504: 'The warehouse did not answer within the time limit (`warehouse_timeout`)',
+          ...WAREHOUSE_ERRORS,
         },
         body: z
           .object({

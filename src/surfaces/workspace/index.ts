@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NotFoundError } from '../../core/errors.js';
+import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import { nodesOfProject } from '../../modeling/node-catalog.js';
@@ -98,8 +99,7 @@ export const workspaceSurface: FastifyPluginAsyncZod<{ services: Services }> = a
         errors: {
           400: 'Also: a statement the read-only guard refuses (`read_only_violation`, with `reason`) or the engine rejects (`warehouse_query_failed`)',
           404: 'No such connection in your workspace (`unknown_connection`)',
-          502: 'The warehouse cannot be reached or dropped the connection (`warehouse_unreachable`)',
-          504: 'The warehouse did not answer within the time limit (`warehouse_timeout`)',
+          ...WAREHOUSE_ERRORS,
         },
         body: z
           .object({
