@@ -6,7 +6,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { errorsPlugin } from './http/errors.js';
+import { answerFrameworkError, MAX_PATH_PARAM_CHARS } from './http/framework-errors.js';
 import { guardPlugin } from './http/guard.js';
+import { inputGuardPlugin } from './http/input-guard.js';
 import { openapiPlugin } from './http/openapi.js';
 import type { Services } from './services.js';
 import { consoleSurface } from './surfaces/console/index.js';
@@ -37,7 +39,8 @@ export async function buildApp({ services, logger, tls, extraRoutes }: AppDeps):
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_CHARS },
+    frameworkErrors: answerFrameworkError,
   }) as unknown as FastifyInstance;
 
   app.setValidatorCompiler(validatorCompiler);
@@ -50,6 +53,7 @@ export async function buildApp({ services, logger, tls, extraRoutes }: AppDeps):
   await app.register(cookie, { hook: false });
   await app.register(openapiPlugin);
   await app.register(guardPlugin, { services });
+  await app.register(inputGuardPlugin);
 
   await app.register(healthRoutes, { services });
   await app.register(consoleSurface, { services, prefix: '/api' });

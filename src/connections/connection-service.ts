@@ -32,7 +32,8 @@ export const CONNECTION_SETTINGS = {
   duckdb: z.object({ path: z.string().min(1).max(1024) }).strict(),
   snowflake: z
     .object({
-      account: z.string().min(1),
+      // The account identifier as the driver accepts it (it refuses any other before connecting).
+      account: z.string().regex(/^\w+([.-]\w+)*$/, 'must be a Snowflake account identifier, such as myorg-myaccount'),
       username: z.string().min(1),
       warehouse: z.string().optional(),
       database: z.string().optional(),

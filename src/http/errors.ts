@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, RateLimitedError } from '../core/errors.js';
+import { fieldPath } from './input-guard.js';
 
 export interface ErrorBody {
   error: string;
@@ -55,8 +56,9 @@ function describe(error: FastifyError, bodyLimit: number): { status: number; bod
   if (hasZodFastifySchemaValidationErrors(error)) {
     const where = (error as FastifyError).validationContext ?? 'request';
     const problems = error.validation.map((issue) => {
-      const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-      return `${path ? `${where}.${path}` : where}: ${issue.message}`;
+      const path = issue.instancePath.replace(/^\//, '');
+      const segments = path === '' ? [] : path.split('/').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+      return `${fieldPath(where, segments)}: ${issue.message}`;
     });
     return { status: 400, body: { error: `Invalid request: ${problems.join('; ')}`, code: 'invalid_request' } };
   }

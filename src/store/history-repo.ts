@@ -30,6 +30,16 @@ export interface HistoryRow {
   created_at: Date;
 }
 
+/**
+ * PostgreSQL text cannot hold U+0000, yet a refused statement must still be recorded as sent, and an
+ * engine's message may echo a value that holds one: the history shows each NUL as ␀ (U+2400).
+ */
+export const NUL_IN_HISTORY = '\u2400';
+
+function storable(text: string): string {
+  return text.replaceAll('\u0000', NUL_IN_HISTORY);
+}
+
 export function historyRepo(db: Kysely<Database>) {
   return {
     async insert(entry: HistoryEntry): Promise<void> {
@@ -39,12 +49,12 @@ export function historyRepo(db: Kysely<Database>) {
           workspace_id: entry.workspaceId,
           user_id: entry.userId,
           connection_id: entry.connectionId,
-          connection_name: entry.connectionName,
-          source: entry.source,
+          connection_name: storable(entry.connectionName),
+          source: storable(entry.source),
           surface: entry.surface,
-          sql: entry.sql,
+          sql: storable(entry.sql),
           status: entry.status,
-          error: entry.error,
+          error: entry.error === null ? null : storable(entry.error),
           row_count: entry.rowCount,
           duration_ms: entry.durationMs,
           created_at: entry.at,

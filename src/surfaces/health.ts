@@ -7,13 +7,13 @@ import type { Services } from '../services.js';
 export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.get(
     '/healthz',
-    { config: SURFACE_POLICY.public, schema: { tags: ['operations'], summary: 'The process is up' } },
+    { config: SURFACE_POLICY.public, schema: { tags: ['operations'], operationId: 'checkLiveness', summary: 'The process is up' } },
     async () => ({ status: 'ok' }),
   );
 
   app.get(
     '/readyz',
-    { config: SURFACE_POLICY.public, schema: { tags: ['operations'], summary: 'The metadata store answers' } },
+    { config: SURFACE_POLICY.public, schema: { tags: ['operations'], operationId: 'checkReadiness', summary: 'The metadata store answers', errors: { 503: 'The metadata store does not answer (`store_unreachable`)' } } },
     async (_request, reply) => {
       if (await services.store.ping()) return { status: 'ready', store: services.store.kind };
       return reply.code(503).send({ error: 'Metadata store is unreachable', code: 'store_unreachable' });

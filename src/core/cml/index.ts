@@ -24,7 +24,7 @@ export interface CompileResult {
 
 export function compileModel(files: CmlFile[]): CompileResult {
   const sink = new DiagnosticSink();
-  const documents = files.map((file) => parseDocument(file.path, file.content, sink));
+  const documents = files.map((file) => parseDocument(file.path, withoutNul(file, sink), sink));
   const model = link(documents, sink);
   return { model: sink.hasErrors ? undefined : model, diagnostics: sink.sorted() };
 }
@@ -38,4 +38,20 @@ export async function validateDirectory(dir: string): Promise<CompileResult & { 
     .sort();
   const files = await Promise.all(paths.map(async (p) => ({ path: p, content: await readFile(path.join(dir, p), 'utf8') })));
   return { files, ...compileModel(files) };
+}
+
+/**
+ * NUL is an error anywhere in a file, comments and strings included: no model store can keep it in
+ * text. Each is reported and read as a space, so the rest of the file is still checked.
+ */
+function withoutNul(file: CmlFile, sink: DiagnosticSink): string {
+  if (!file.content.includes('\u0000')) return file.content;
+  const lines = file.content.split('\n');
+  lines.forEach((text, index) => {
+    for (let column = text.indexOf('\u0000'); column >= 0; column = text.indexOf('\u0000', column + 1)) {
+      const span = { file: file.path, line: index + 1, column: column + 1, endLine: index + 1, endColumn: column + 2 };
+      sink.report('CML001', span, 'unexpected character U+0000 (NUL): it is not allowed anywhere in a CML file');
+    }
+  });
+  return file.content.replaceAll('\u0000', ' ');
 }

@@ -63,6 +63,38 @@ export const filterSchema: z.ZodType<Filter> = z.lazy(() =>
   ]),
 );
 
+/**
+ * and/or groups inside each other, counting the outermost. Real questions need two or three; the limit
+ * keeps a hostile body from making the compiler and every later walk recurse without bound.
+ */
+export const MAX_FILTER_DEPTH = 10;
+
+/** How deep and/or groups nest in a filter (0 for a field filter); iterative, so any input is safe. */
+export function filterGroupDepth(root: Filter): number {
+  let deepest = 0;
+  const stack: Array<[Filter, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [filter, depth] = stack.pop()!;
+    const group = 'and' in filter ? filter.and : 'or' in filter ? filter.or : undefined;
+    if (!group) continue;
+    deepest = Math.max(deepest, depth + 1);
+    for (const child of group) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** The filters of a query: at most 100, and/or groups at most MAX_FILTER_DEPTH deep. */
+export const filtersSchema = z
+  .array(filterSchema)
+  .max(100)
+  .superRefine((filters, ctx) => {
+    filters.forEach((filter, index) => {
+      if (filterGroupDepth(filter) > MAX_FILTER_DEPTH) {
+        ctx.addIssue({ code: 'custom', path: [index], message: `and/or groups nest at most ${MAX_FILTER_DEPTH} levels deep` });
+      }
+    });
+  });
+
 export const sortSchema = z.object({ field: z.string().min(1), direction: z.enum(['asc', 'desc']).default('asc') }).strict();
 
 export const semanticQuerySchema = z
@@ -70,7 +102,7 @@ export const semanticQuerySchema = z
     node: z.string().min(1),
     dimensions: z.array(z.string().min(1)).max(50).default([]),
     measures: z.array(z.string().min(1)).max(50).default([]),
-    filters: z.array(filterSchema).max(100).default([]),
+    filters: filtersSchema.default([]),
     sorts: z.array(sortSchema).max(20).default([]),
     limit: z.number().int().min(1).optional(),
     timezone: z.string().min(1).max(64).optional(),

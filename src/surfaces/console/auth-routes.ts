@@ -5,7 +5,7 @@ import type { Principal } from '../../identity/principal.js';
 import { SESSION_COOKIE } from '../../http/auth.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import type { Services } from '../../services.js';
-import { errorSchema, meSchema } from './schemas.js';
+import { meSchema } from './schemas.js';
 
 const loginBody = z.object({
   email: z.string().trim().min(1).max(320),
@@ -29,9 +29,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config: { ...SURFACE_POLICY.public, sameOrigin: true },
       schema: {
         tags: ['console'],
+        operationId: 'signIn',
         summary: 'Sign in to the console; sets the session cookie',
         body: loginBody,
-        response: { 200: meSchema, 401: errorSchema, 429: errorSchema },
+        response: { 200: meSchema },
+        errors: {
+          401: 'Wrong e-mail or password (`invalid_credentials`), the same for an unknown e-mail',
+          429: 'Too many failed attempts for this e-mail or from this address (`rate_limited`); see `Retry-After`',
+          503: 'A dependency (the metadata store, or Redis when configured) does not answer (`service_unavailable`); see `Retry-After`',
+        },
       },
     },
     async (request, reply) => {
@@ -56,7 +62,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     '/auth/logout',
     {
       config: SURFACE_POLICY.console,
-      schema: { tags: ['console'], summary: 'Sign out: ends the session', response: { 204: z.null() } },
+      schema: { tags: ['console'], operationId: 'signOut', summary: 'Sign out: ends the session', response: { 204: z.null() } },
     },
     async (request, reply) => {
       await services.sessions.logout(request.principal!.sessionId!);
@@ -69,7 +75,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     '/auth/me',
     {
       config: SURFACE_POLICY.console,
-      schema: { tags: ['console'], summary: 'The signed-in user, workspace and role', response: { 200: meSchema } },
+      schema: { tags: ['console'], operationId: 'getSignedInUser', summary: 'The signed-in user, workspace and role', response: { 200: meSchema } },
     },
     async (request) => describePrincipal(request.principal!),
   );

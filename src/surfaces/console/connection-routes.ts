@@ -46,6 +46,7 @@ const patchBody = z.object({
 });
 
 const idParams = z.object({ id: z.string() });
+const UNKNOWN_CONNECTION = 'No such connection in your workspace: an unknown id, an id that is not a UUID, another workspace’s or an internal connection (`unknown_connection`)';
 
 const privilegeFlag = z.boolean().nullable();
 const testResultSchema = z.object({
@@ -72,6 +73,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       config: POLICY,
       schema: {
         tags: ['console'],
+        operationId: 'listConnections',
         summary: "Lists the workspace's warehouse connections (never a password)",
         response: { 200: z.object({ connections: z.array(connectionSchema) }) },
       },
@@ -85,9 +87,14 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       config: POLICY,
       schema: {
         tags: ['console'],
+        operationId: 'createConnection',
         summary: 'Creates a warehouse connection; the password is sealed and never shown again',
         body: createBody,
         response: { 201: z.object({ connection: connectionSchema }) },
+        errors: {
+          400: 'Also: a bad or reserved name, a DuckDB file outside the workspace’s directory, or a password for DuckDB (`invalid_connection`)',
+          409: 'The workspace already has a connection of that name (`connection_exists`)',
+        },
       },
     },
     async (request, reply) => {
@@ -108,9 +115,11 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       config: POLICY,
       schema: {
         tags: ['console'],
+        operationId: 'getConnection',
         summary: 'One warehouse connection',
         params: idParams,
         response: { 200: z.object({ connection: connectionSchema }) },
+        errors: { 404: UNKNOWN_CONNECTION },
       },
     },
     async (request) => ({ connection: await connections.get(request.principal!.workspace.id, request.params.id) }),
@@ -122,10 +131,16 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       config: POLICY,
       schema: {
         tags: ['console'],
+        operationId: 'updateConnection',
         summary: 'Renames a connection, replaces its settings, or sets or removes its password; the next run uses the change',
         params: idParams,
         body: patchBody,
         response: { 200: z.object({ connection: connectionSchema }) },
+        errors: {
+          400: 'Also: settings that do not fit the connection’s engine, or a bad or reserved name (`invalid_connection`)',
+          404: UNKNOWN_CONNECTION,
+          409: 'Renaming onto a name the workspace already uses (`connection_exists`)',
+        },
       },
     },
     async (request) => ({
@@ -137,7 +152,14 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
     '/connections/:id',
     {
       config: POLICY,
-      schema: { tags: ['console'], summary: 'Deletes a connection and closes its pooled driver', params: idParams, response: { 204: z.null() } },
+      schema: {
+        tags: ['console'],
+        operationId: 'deleteConnection',
+        summary: 'Deletes a connection and closes its pooled driver',
+        params: idParams,
+        response: { 204: z.null() },
+        errors: { 404: UNKNOWN_CONNECTION },
+      },
     },
     async (request, reply) => {
       await connections.delete(request.principal!.workspace.id, request.params.id);
@@ -151,10 +173,12 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
       config: POLICY,
       schema: {
         tags: ['console'],
+        operationId: 'testConnection',
         summary:
-          "Checks that the warehouse answers SELECT 1 with the saved settings, then what the role can do beyond reading, with warnings; a failure is 200 with ok false",
+          'Checks that the warehouse answers SELECT 1 with the saved settings, then what the role can do beyond reading, with warnings; a failure is 200 with ok false',
         params: idParams,
         response: { 200: testResultSchema },
+        errors: { 404: UNKNOWN_CONNECTION },
       },
     },
     async (request) => connections.test(request.principal!.workspace.id, request.params.id, {}, request.principal!.workspace.timezone),

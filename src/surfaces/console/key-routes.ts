@@ -33,6 +33,7 @@ export const keyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
       config: SURFACE_POLICY.console,
       schema: {
         tags: ['console'],
+        operationId: 'listKeys',
         summary: "Lists API keys: a luminary sees the workspace's keys, others their own",
         response: { 200: z.object({ keys: z.array(keySchema) }) },
       },
@@ -46,9 +47,11 @@ export const keyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
       config: SURFACE_POLICY.console,
       schema: {
         tags: ['console'],
+        operationId: 'createKey',
         summary: 'Creates an API key acting for the signed-in user; the full value is shown only in this response',
         body: createBody,
         response: { 201: z.object({ key: keySchema, value: z.string() }) },
+        errors: { 403: 'A scope beyond your role, a `rate_limit` set by a non-luminary, a workspace key on a plan without API access, or a write from another origin' },
       },
     },
     async (request, reply) => {
@@ -70,9 +73,11 @@ export const keyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
       config: SURFACE_POLICY.console,
       schema: {
         tags: ['console'],
+        operationId: 'revokeKey',
         summary: 'Revokes an API key; the next request with it answers 401, on every instance',
         params: z.object({ id: z.string() }),
         response: { 200: z.object({ key: keySchema }) },
+        errors: { 404: 'No such key in your workspace, or another member’s key for a non-luminary (`not_found`)' },
       },
     },
     async (request) => ({ key: await services.keys.revoke(request.principal!, request.params.id) }),

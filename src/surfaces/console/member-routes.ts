@@ -6,10 +6,11 @@ import { SURFACE_POLICY } from '../../http/route-policy.js';
 import type { Services } from '../../services.js';
 import { ROLES } from '../../store/schema.js';
 import { memberParams, memberSchema, presentMember } from '../member-schema.js';
-import { errorSchema } from './schemas.js';
 
 export const LUMINARY_POLICY = { ...SURFACE_POLICY.console, role: 'luminary' } as const;
 const tags = ['console'];
+const MEMBER_NOT_FOUND = 'No such member in your workspace (`unknown_user`)';
+const LAST_LUMINARY = 'The change would leave the workspace without a luminary (`last_luminary`)';
 
 export const memberRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.get(
@@ -18,6 +19,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       config: LUMINARY_POLICY,
       schema: {
         tags,
+        operationId: 'listMembers',
         summary: 'Members of the workspace, by e-mail (luminary)',
         response: { 200: z.object({ members: z.array(memberSchema) }) },
       },
@@ -31,10 +33,12 @@ export const memberRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       config: LUMINARY_POLICY,
       schema: {
         tags,
+        operationId: 'setMemberRole',
         summary: "Changes a member's role (luminary). Applies from the member's next request, to sessions and keys, on every instance",
         params: memberParams,
         body: z.object({ role: z.enum(ROLES) }),
-        response: { 200: z.object({ member: memberSchema }), 404: errorSchema, 409: errorSchema },
+        errors: { 404: MEMBER_NOT_FOUND, 409: LAST_LUMINARY },
+        response: { 200: z.object({ member: memberSchema }) },
       },
     },
     async (request) => {
@@ -49,9 +53,11 @@ export const memberRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       config: LUMINARY_POLICY,
       schema: {
         tags,
+        operationId: 'removeMember',
         summary: "Removes a member from the workspace (luminary): their keys of it are deleted and their sessions in it end",
         params: memberParams,
-        response: { 204: z.null(), 404: errorSchema, 409: errorSchema },
+        errors: { 404: MEMBER_NOT_FOUND, 409: LAST_LUMINARY },
+        response: { 204: z.null() },
       },
     },
     async (request, reply) => {

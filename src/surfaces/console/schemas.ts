@@ -10,5 +10,3 @@ export const meSchema = z.object({
   role: z.enum(ROLES),
   attributes: z.record(z.string(), z.string()),
 });
-
-export const errorSchema = z.object({ error: z.string(), code: z.string().optional() }).passthrough();

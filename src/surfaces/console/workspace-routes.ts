@@ -7,7 +7,6 @@ import type { Services } from '../../services.js';
 import type { WorkspaceRow } from '../../store/members-repo.js';
 import { PLANS } from '../../store/schema.js';
 import { LUMINARY_POLICY } from './member-routes.js';
-import { errorSchema } from './schemas.js';
 
 const workspaceSchema = z.object({
   id: z.string(),
@@ -35,6 +34,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
       config: SURFACE_POLICY.console,
       schema: {
         tags: ['console'],
+        operationId: 'getConsoleWorkspace',
         summary: "The signed-in member's workspace",
         response: { 200: z.object({ workspace: workspaceSchema }) },
       },
@@ -48,9 +48,10 @@ export const workspaceRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
       config: LUMINARY_POLICY,
       schema: {
         tags: ['console'],
+        operationId: 'updateConsoleWorkspace',
         summary: "Changes the workspace's plan and/or name (luminary). A plan change applies to its keys from their next request, on every instance",
         body: patchBody,
-        response: { 200: z.object({ workspace: workspaceSchema }), 400: errorSchema },
+        response: { 200: z.object({ workspace: workspaceSchema }) },
       },
     },
     async (request) => ({ workspace: present(await services.tenancy.updateWorkspace(request.principal!.workspace.id, request.body)) }),

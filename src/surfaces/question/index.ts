@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findReveal } from '../../core/semantic/reveal.js';
+import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import { MAX_QUESTION_LENGTH } from '../../answering/answer-service.js';
@@ -10,7 +11,6 @@ import type { Services } from '../../services.js';
 
 const policy = { config: SURFACE_POLICY.question };
 const tags = ['A. question'];
-const security = [{ questionKey: [] }];
 
 const answerSchema = z.object({
   answer: z.string(),
@@ -46,7 +46,7 @@ export const questionSurface: FastifyPluginAsyncZod<{ services: Services }> = as
       ...policy,
       schema: {
         tags,
-        security,
+        operationId: 'askQuestion',
         summary: `Answers a question in plain language from a governed reveal, in English, with rows, provenance and usage (at most ${MAX_QUESTION_LENGTH} characters)`,
         body: z
           .object({
@@ -55,6 +55,10 @@ export const questionSurface: FastifyPluginAsyncZod<{ services: Services }> = as
           })
           .strict(),
         response: { 200: answerSchema },
+        errors: {
+          400: 'Also: a question that is empty or longer than the limit, or an unknown domain (the message names the domains)',
+          ...WAREHOUSE_ERRORS,
+        },
       },
     },
     async (request) => services.answers.ask(request.principal!, request.body.question, request.body.domain),
@@ -66,7 +70,7 @@ export const questionSurface: FastifyPluginAsyncZod<{ services: Services }> = as
       ...policy,
       schema: {
         tags,
-        security,
+        operationId: 'listReveals',
         summary: 'Governed reveals of the workspace, with the names of their metrics',
         response: {
           200: z.object({
@@ -88,8 +92,9 @@ export const questionSurface: FastifyPluginAsyncZod<{ services: Services }> = as
       ...policy,
       schema: {
         tags,
-        security,
+        operationId: 'getRevealMetrics',
         summary: 'Metric definitions of one reveal',
+        errors: { 404: 'No such reveal in your workspace (`unknown_reveal`)' },
         params: z.object({ reveal_name: z.string().min(1).max(200) }),
         response: {
           200: z.object({

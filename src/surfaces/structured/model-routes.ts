@@ -8,7 +8,6 @@ import type { Services } from '../../services.js';
 /** Model files travel in one body; larger than the default limit of other routes. */
 const MODEL_BODY_LIMIT = 10 * 1024 * 1024;
 const tags = ['C. structured'];
-const security = [{ structuredKey: [] }];
 const diagnostic = z.object({
   file: z.string(),
   line: z.number().int(),
@@ -22,7 +21,15 @@ const diagnostic = z.object({
 const files = z
   .array(z.object({ path: z.string().min(1).max(500).regex(/\.cml$/, 'must end in .cml'), content: z.string().max(2_000_000) }).strict())
   .min(1)
-  .max(500);
+  .max(500)
+  // A project holds one file per path: a second one would be a conflict in the store, not a model.
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((file, index) => {
+      if (seen.has(file.path)) ctx.addIssue({ code: 'custom', path: [index, 'path'], message: `${JSON.stringify(file.path)} appears more than once` });
+      seen.add(file.path);
+    });
+  });
 const project = z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be lower-case letters, digits and dashes');
 
 function present(d: { file: string; line: number; column: number; endLine: number; endColumn: number; code: string; severity: 'error' | 'warning'; message: string }) {
@@ -37,7 +44,7 @@ export const modelRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       config: { ...SURFACE_POLICY.structured, scope: 'models:read' },
       schema: {
         tags,
-        security,
+        operationId: 'validateModel',
         summary: "Validates a project's CML files against the workspace model, without deploying",
         body: z.object({ project, files }).strict(),
         response: { 200: z.object({ valid: z.boolean(), diagnostics: z.array(diagnostic) }) },
@@ -56,8 +63,9 @@ export const modelRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       config: { ...SURFACE_POLICY.structured, scope: 'models:write', role: 'editor' },
       schema: {
         tags,
-        security,
+        operationId: 'deployModel',
         summary: "Replaces a project's CML files and makes them live, atomically; 422 with diagnostics when the model has errors",
+        errors: { 422: 'The model has errors; nothing was deployed (`cml_invalid`, with `diagnostics`)' },
         body: z
           .object({ project, files, message: z.string().max(2000).optional(), pr_url: z.url().max(2000).optional() })
           .strict(),

@@ -9,7 +9,6 @@ import type { Services } from '../../services.js';
 
 const config = { ...SURFACE_POLICY.structured, scope: 'models:read' as const };
 const tags = ['C. structured'];
-const security = [{ structuredKey: [] }];
 const dimension = z.object({ id: z.string(), label: z.string(), type: z.string() });
 const measure = z.object({ id: z.string(), label: z.string(), type: z.string(), format: z.string().nullable() });
 const params = z.object({ node_id: z.string().min(1).max(200) });
@@ -40,7 +39,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config,
       schema: {
         tags,
-        security,
+        operationId: 'listNodes',
         summary: 'Nodes of the live model; tags keeps nodes with any of the comma-separated tags, connection those on that connection',
         querystring: z.object({ tags: z.string().max(1000).optional(), connection: z.string().max(100).optional() }).strict(),
         response: { 200: z.object({ nodes: z.array(z.object({ id: z.string(), label: z.string(), description: z.string(), tags: z.array(z.string()) })) }) },
@@ -61,7 +60,14 @@ export const nodeRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     '/nodes/:node_id',
     {
       config,
-      schema: { tags, security, summary: 'Full metadata of a node: fields, joins, data keys, source', params, response: { 200: z.object({ node: z.any() }) } },
+      schema: {
+        tags,
+        operationId: 'getNode',
+        summary: 'Full metadata of a node: fields, joins, data keys, source',
+        params,
+        response: { 200: z.object({ node: z.any() }) },
+        errors: { 404: 'No such node in the live model of your workspace (`unknown_node`)' },
+      },
     },
     async (request) => {
       const { node, project } = await nodeOf(request.principal!.workspace.id, request.params.node_id);
@@ -102,8 +108,9 @@ export const nodeRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config,
       schema: {
         tags,
-        security,
+        operationId: 'getNodeFields',
         summary: 'Visible dimensions and measures of a node',
+        errors: { 404: 'No such node in the live model of your workspace (`unknown_node`)' },
         params,
         response: { 200: z.object({ node: z.string(), dimensions: z.array(dimension), measures: z.array(measure) }) },
       },

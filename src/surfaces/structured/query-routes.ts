@@ -6,6 +6,7 @@ import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import { compileQuery } from '../../core/semantic/compile.js';
 import { semanticQuerySchema } from '../../core/semantic/query.js';
 import { DIALECTS } from '../../core/sql/dialects.js';
+import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { MODEL_CONNECTION } from '../../connections/connection-service.js';
 import { resultCacheKey } from '../../querying/result-cache.js';
@@ -36,10 +37,15 @@ export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       config: { ...SURFACE_POLICY.structured, scope: 'query' },
       schema: {
         tags: ['C. structured'],
-        security: [{ structuredKey: [] }],
+        operationId: 'runStructuredQuery',
         summary: 'Runs a structured query against a node of the live model; Cache-Control: no-cache skips the result cache',
         body: semanticQuerySchema,
         response: { 200: answer },
+        errors: {
+          400: 'Also: an unknown field, operator or granularity (the message names it), a limit above the maximum, and/or groups nested too deep, or an engine error',
+          404: 'No such node in the live model of your workspace (`unknown_node`)',
+          ...WAREHOUSE_ERRORS,
+        },
       },
     },
     async (request, reply) => {

@@ -30,7 +30,6 @@ const attributePatch = z
   .describe('Attribute names mapped to their new value; null removes the attribute');
 
 const tags = ['C. structured'];
-const security = [{ structuredKey: [] }];
 const readPolicy = { ...SURFACE_POLICY.structured, scope: 'users:read', role: 'luminary' } as const;
 const writePolicy = { ...SURFACE_POLICY.structured, scope: 'users:write', role: 'luminary' } as const;
 
@@ -41,7 +40,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config: readPolicy,
       schema: {
         tags,
-        security,
+        operationId: 'listUsers',
         summary: "Members of the key's workspace, by e-mail",
         response: { 200: z.object({ users: z.array(memberSchema) }) },
       },
@@ -55,8 +54,9 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config: readPolicy,
       schema: {
         tags,
-        security,
+        operationId: 'getUser',
         summary: "One member of the key's workspace",
+        errors: { 404: 'No such user in your workspace (`unknown_user`)' },
         params: memberParams,
         response: { 200: z.object({ user: memberSchema }) },
       },
@@ -70,8 +70,9 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config: writePolicy,
       schema: {
         tags,
-        security,
+        operationId: 'updateUserAttributes',
         summary: "Merges attributes into a member's; null removes one. Applies from the member's next request",
+        errors: { 404: 'No such user in your workspace (`unknown_user`)' },
         params: memberParams,
         body: attributePatch,
         response: { 200: z.object({ user: memberSchema }) },

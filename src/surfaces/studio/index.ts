@@ -3,9 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BadRequestError } from '../../core/errors.js';
 import { compileRevealQuery, findReveal } from '../../core/semantic/reveal.js';
-import { filterSchema, sortSchema } from '../../core/semantic/query.js';
+import { filtersSchema, sortSchema } from '../../core/semantic/query.js';
 import { DIALECTS } from '../../core/sql/dialects.js';
 import { MODEL_CONNECTION } from '../../connections/connection-service.js';
+import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
@@ -16,7 +17,6 @@ const DEFAULT_ROWS = 1000;
 
 const policy = { config: SURFACE_POLICY.studio };
 const tags = ['D. studio'];
-const security = [{ session: [] }];
 const column = z.object({ name: z.string(), type: z.string() });
 const connectionItem = z.object({ id: z.string(), name: z.string(), engine: z.string(), settings: z.record(z.string(), z.unknown()) });
 const runResult = z.object({
@@ -32,7 +32,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
 
   app.get(
     '/connections',
-    { ...policy, schema: { tags, security, summary: 'Connections the editor can query', response: { 200: z.object({ connections: z.array(connectionItem) }) } } },
+    { ...policy, schema: { tags, operationId: 'listEditorConnections', summary: 'Connections the editor can query', response: { 200: z.object({ connections: z.array(connectionItem) }) } } },
     async (request) => {
       const list = await services.connections.list(request.principal!.workspace.id);
       return { connections: list.map((c) => ({ id: c.id, name: c.name, engine: c.engine, settings: c.settings })) };
@@ -45,8 +45,9 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       ...policy,
       schema: {
         tags,
-        security,
+        operationId: 'getConnectionSchema',
         summary: 'Schemas, tables and typed columns of a connection (cached for a minute)',
+        errors: { 404: 'No such connection in your workspace (`unknown_connection`)', ...WAREHOUSE_ERRORS },
         params: z.object({ name: z.string().min(1).max(100) }),
         response: {
           200: z.object({
@@ -66,11 +67,17 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
   app.post(
     '/query',
     {
-      ...policy,
+      // A statement with NUL reaches the read-only guard, which refuses it and records it in the history.
+      config: { ...SURFACE_POLICY.studio, rawTextFields: ['sql'] },
       schema: {
         tags,
-        security,
+        operationId: 'runEditorQuery',
         summary: `Runs one read-only statement (SELECT, WITH or EXPLAIN); at most ${STUDIO_MAX_ROWS.toLocaleString('en-US')} rows`,
+        errors: {
+          400: 'Also: a statement the read-only guard refuses (`read_only_violation`, with `reason`) or the engine rejects (`warehouse_query_failed`)',
+          404: 'No such connection in your workspace (`unknown_connection`)',
+          ...WAREHOUSE_ERRORS,
+        },
         body: z
           .object({
             connection: z.string().min(1).max(100),
@@ -108,15 +115,20 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       ...policy,
       schema: {
         tags,
-        security,
+        operationId: 'runRevealQuery',
         summary: "Builds SQL from a reveal's metrics and nodes (with your data keys) and runs it unless run is false",
+        errors: {
+          400: 'Also: an unknown metric, field, operator or granularity (the message names it), and/or groups nested too deep, or an engine error',
+          404: 'No such reveal in your workspace, or one outside `domain` (`unknown_reveal`)',
+          ...WAREHOUSE_ERRORS,
+        },
         body: z
           .object({
             domain: z.string().min(1).optional(),
             reveal: z.string().min(1),
             dimensions: z.array(z.string().min(1)).max(50).default([]),
             measures: z.array(z.string().min(1)).max(50).default([]),
-            filters: z.array(filterSchema).max(100).default([]),
+            filters: filtersSchema.default([]),
             sorts: z.array(sortSchema).max(20).default([]),
             limit: z.number().int().min(1).max(STUDIO_MAX_ROWS).default(DEFAULT_ROWS),
             timezone: z.string().min(1).max(64).optional(),
@@ -176,8 +188,9 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       ...policy,
       schema: {
         tags,
-        security,
+        operationId: 'listQueryHistory',
         summary: 'Your runs, newest first; pass next_cursor back as cursor for the next page',
+        errors: { 400: 'Also: a cursor that is not a next_cursor of a previous page (`invalid_cursor`)' },
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().optional() }).strict(),
         response: {
           200: z.object({

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NotFoundError } from '../../core/errors.js';
+import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import { nodesOfProject } from '../../modeling/node-catalog.js';
@@ -17,7 +18,6 @@ const nodeListItem = nodeDetail.extend({ status: z.literal('active') });
 const policy = { config: SURFACE_POLICY.workspace };
 
 const tags = ['B. workspace'];
-const security = [{ workspaceKey: [] }];
 
 export const workspaceSurface: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   async function nodesOf(workspaceId: string, slug: string) {
@@ -28,7 +28,7 @@ export const workspaceSurface: FastifyPluginAsyncZod<{ services: Services }> = a
 
   app.get(
     '/workspace',
-    { ...policy, schema: { tags, security, summary: "The key's workspace", response: { 200: z.object({ workspace: workspaceSchema }) } } },
+    { ...policy, schema: { tags, operationId: 'getWorkspace', summary: "The key's workspace", response: { 200: z.object({ workspace: workspaceSchema }) } } },
     async (request) => {
       const row = await services.members.getWorkspace(request.principal!.workspace.id);
       if (!row) throw new NotFoundError('Workspace not found');
@@ -38,7 +38,7 @@ export const workspaceSurface: FastifyPluginAsyncZod<{ services: Services }> = a
 
   app.get(
     '/projects',
-    { ...policy, schema: { tags, security, summary: 'Projects of the workspace', response: { 200: z.object({ projects: z.array(projectSchema) }) } } },
+    { ...policy, schema: { tags, operationId: 'listProjects', summary: 'Projects of the workspace', response: { 200: z.object({ projects: z.array(projectSchema) }) } } },
     async (request) => {
       const rows = await services.projects.listProjects(request.principal!.workspace.id);
       return { projects: rows.map((p) => ({ id: p.id, name: p.name, slug: p.slug, created_at: p.created_at.toISOString() })) };
@@ -51,8 +51,9 @@ export const workspaceSurface: FastifyPluginAsyncZod<{ services: Services }> = a
       ...policy,
       schema: {
         tags,
-        security,
+        operationId: 'listProjectNodes',
         summary: 'Deployed nodes of a project, with their CML',
+        errors: { 404: 'No such project in your workspace (`unknown_project`)' },
         params: z.object({ slug: z.string().min(1).max(100) }),
         response: { 200: z.object({ nodes: z.array(nodeListItem) }) },
       },
@@ -71,8 +72,9 @@ export const workspaceSurface: FastifyPluginAsyncZod<{ services: Services }> = a
       ...policy,
       schema: {
         tags,
-        security,
+        operationId: 'getProjectNode',
         summary: 'One deployed node of a project',
+        errors: { 404: 'No such project or node in your workspace (`unknown_project`, `unknown_node`)' },
         params: z.object({ slug: z.string().min(1).max(100), name: z.string().min(1).max(200) }),
         response: { 200: z.object({ node: nodeDetail }) },
       },
@@ -88,11 +90,17 @@ export const workspaceSurface: FastifyPluginAsyncZod<{ services: Services }> = a
   app.post(
     '/query',
     {
-      ...policy,
+      // A statement with NUL reaches the read-only guard, which refuses it and records it in the history.
+      config: { ...SURFACE_POLICY.workspace, rawTextFields: ['sql'] },
       schema: {
         tags,
-        security,
+        operationId: 'runWorkspaceQuery',
         summary: 'Runs one read-only statement (SELECT, WITH or EXPLAIN) on a connection of the workspace; at most 1,000 rows',
+        errors: {
+          400: 'Also: a statement the read-only guard refuses (`read_only_violation`, with `reason`) or the engine rejects (`warehouse_query_failed`)',
+          404: 'No such connection in your workspace (`unknown_connection`)',
+          ...WAREHOUSE_ERRORS,
+        },
         body: z
           .object({
             connection_id: z.uuid(),
