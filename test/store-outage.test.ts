@@ -101,6 +101,19 @@ describe.skipIf(!available)('the metadata PostgreSQL store, through a proxy', ()
     await expectEverySurfaceServing(keys);
   });
 
+  it('hung under open connections: 503 within the query time limit, and the hung connection is never reused', async () => {
+    expect((await t.app.inject({ url: '/api/auth/me', headers: { cookie } })).statusCode).toBe(200);
+    proxy.hangAll(); // the pooled connections stay open and never answer again
+    proxy.setMode('blackhole'); // nor do new ones
+    const hung = await timed(() => t.app.inject({ url: '/api/auth/me', headers: { cookie } }));
+    expectUnavailable(hung, STATEMENT_BOUND_MS, 'hung query');
+    expect(hung.ms).toBeGreaterThanOrEqual(STORE_LIMITS.connectMs - 100);
+    proxy.setMode('forward');
+    // Were the hung connection handed out again, this would wait out the query limit once more.
+    const next = await timed(() => t.app.inject({ url: '/api/auth/me', headers: { cookie } }));
+    expect([next.result.statusCode, next.ms < FAST_MS]).toEqual([200, true]);
+  });
+
   it('a query cut mid-flight answers 503, and the process keeps serving', async () => {
     const blocker = new pg.Client({ connectionString: db.url });
     await blocker.connect();
