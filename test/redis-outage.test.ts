@@ -6,11 +6,11 @@
 // fraction of a second of its return.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, PASSWORD, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
-import { countBy, eventually, expectUnavailable, ownClientAddress, sleep, startLoad, timed } from './helpers/outage.js';
+import { behindProxy, countBy, eventually, expectUnavailable, ownClientAddress, sleep, startLoad, timed } from './helpers/outage.js';
 import { startOwnRedis, type OwnRedis } from './helpers/own-redis.js';
 import { PROBES } from './helpers/probe-routes.js';
 import { createTestDatabase, hasService, REDIS_URL } from './helpers/services.js';
-import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
+import type { TcpProxy } from './helpers/tcp-proxy.js';
 
 const HTTPS = { 'x-forwarded-proto': 'https' };
 const remoteAddress = ownClientAddress();
@@ -19,12 +19,7 @@ const FAST_MS = 1_000;
 
 const available = (await hasService('postgres')) && (await hasService('redis'));
 
-async function proxiedRedis(): Promise<{ proxy: TcpProxy; url: string }> {
-  const target = new URL(REDIS_URL);
-  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
-  target.port = String(proxy.port);
-  return { proxy, url: target.toString() };
-}
+const proxiedRedis = () => behindProxy(REDIS_URL, 6379);
 
 function withKey(t: TestApp, url: string, key: string) {
   return () => t.app.inject({ url, remoteAddress, headers: { ...HTTPS, authorization: `Bearer ${key}` } });

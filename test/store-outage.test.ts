@@ -6,10 +6,10 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_LIMITS } from '../src/store/db.js';
 import { createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
-import { countBy, expectUnavailable, ownClientAddress, sleep, startLoad, timed } from './helpers/outage.js';
+import { behindProxy, countBy, expectUnavailable, ownClientAddress, sleep, startLoad, timed } from './helpers/outage.js';
 import { PROBES } from './helpers/probe-routes.js';
 import { createTestDatabase, hasService, REDIS_URL } from './helpers/services.js';
-import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
+import type { TcpProxy } from './helpers/tcp-proxy.js';
 
 const HTTPS = { 'x-forwarded-proto': 'https' };
 const remoteAddress = ownClientAddress();
@@ -30,11 +30,9 @@ describe.skipIf(!available)('the metadata PostgreSQL store, through a proxy', ()
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const target = new URL(db.url);
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const proxied = new URL(db.url);
-    proxied.port = String(proxy.port);
-    t = await startTestApp({ databaseUrl: proxied.toString(), redisUrl: REDIS_URL, env: { TRUST_PROXY: 'true' } });
+    const store = await behindProxy(db.url, 5432);
+    proxy = store.proxy;
+    t = await startTestApp({ databaseUrl: store.url, redisUrl: REDIS_URL, env: { TRUST_PROXY: 'true' } });
     ws = await seedWorkspace(t.services);
     cookie = await signIn(t.app, ws.members.luminary.email);
   });

@@ -1,6 +1,7 @@
 // Measuring how the service answers while a dependency is down: timing, the 503 contract, recovery,
 // and concurrent load whose every status is kept.
 import { expect } from 'vitest';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 export interface Answer {
   statusCode: number;
@@ -63,4 +64,12 @@ export function countBy(values: number[]): Record<number, number> {
 export function ownClientAddress(): string {
   const byte = () => Math.floor(Math.random() * 254) + 1;
   return `10.${byte()}.${byte()}.${byte()}`;
+}
+
+/** A TCP proxy in front of the server `url` names, and the same URL pointed at the proxy. */
+export async function behindProxy(url: string, defaultPort: number): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(url);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || defaultPort) });
+  target.port = String(proxy.port);
+  return { proxy, url: target.toString() };
 }
