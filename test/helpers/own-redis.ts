@@ -45,6 +45,9 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   let child: ChildProcess;
   const start = async () => {
     child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    // Should the test process end without close() (a worker killed on a time-out), the server goes too.
+    const server = child;
+    process.once('exit', () => server.kill('SIGKILL'));
     await answering(port, 5_000);
   };
   const stop = () =>
