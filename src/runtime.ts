@@ -22,9 +22,11 @@ export async function openRuntime(
   options: { clock?: Clock; onBackgroundError?: (error: unknown) => void; onNote?: (note: string) => void } = {},
 ): Promise<{ services: Services; migrations: string[]; close(): Promise<void> }> {
   const clock = options.clock ?? systemClock;
-  const store = await openStore(storeLocation(config));
+  const location = storeLocation(config);
+  const applied = location.kind === 'postgres' ? await migratePostgres(location) : [];
+  const store = await openStore(location);
   try {
-    const { applied } = await migrate(store);
+    if (location.kind === 'pglite') applied.push(...(await migrate(store)).applied);
     const shared = config.redisUrl ? await redisSharedState(config.redisUrl) : memorySharedState(clock);
     const secretKey = await loadSecretKey(config);
     const resultCache = config.redisUrl ? await redisResultCache(config.redisUrl, config.resultCacheSeconds * 1000) : undefined;
@@ -43,5 +45,19 @@ export async function openRuntime(
   } catch (error) {
     await store.close();
     throw error;
+  }
+}
+
+/**
+ * Migrations run over their own short-lived pool, without the time limits that protect requests: they
+ * may wait for another instance's migration lock and rebuild large tables. (PGlite has one owner and no
+ * such limits: it migrates on the store itself.)
+ */
+async function migratePostgres(location: StoreLocation): Promise<string[]> {
+  const store = await openStore(location, { unbounded: true });
+  try {
+    return (await migrate(store)).applied;
+  } finally {
+    await store.close();
   }
 }

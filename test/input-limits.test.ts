@@ -195,11 +195,13 @@ describe.each([
     });
 
     it('deep arrays and objects are refused on every route that takes a body; the limit itself is not', async () => {
+      const ABSENT_ID = '00000000-0000-4000-8000-000000000000';
       const document = (await send({ method: 'GET', url: '/openapi.json', as: 'none' })).json() as { paths: Record<string, Record<string, unknown>> };
       const routes = Object.entries(document.paths).flatMap(([template, item]) =>
         Object.keys(item)
           .filter((method) => method !== 'get')
-          .map((method) => ({ method: method.toUpperCase() as Request['method'], url: template.replaceAll(/\{[^}]+\}/g, ws.members.viewer.id) })),
+          // An id nothing has: a body at the limit goes on to the handler, which must not remove or change anything.
+          .map((method) => ({ method: method.toUpperCase() as Request['method'], url: template.replaceAll(/\{[^}]+\}/g, ABSENT_ID) })),
       );
       expect(routes.length).toBeGreaterThanOrEqual(16);
       const as = (url: string): Request['as'] =>

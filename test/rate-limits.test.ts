@@ -115,6 +115,109 @@ describe('in-process counters', () => {
   });
 });
 
+describe('requests answered without an accepted key: the budget of their address', () => {
+  let t: TestApp;
+  let ws: SeededWorkspace;
+  const remoteAddress = '192.0.2.7';
+  beforeAll(async () => {
+    t = await startTestApp({ env: { TRUST_PROXY: 'true' } });
+    ws = await seedWorkspace(t.services);
+  });
+  afterAll(() => t.close());
+
+  function toWindowStart() {
+    const now = t.clock.now().getTime();
+    t.clock.advance(60_000 - (now % 60_000) + 5);
+  }
+  const windowEnd = () => String((Math.floor(t.clock.now().getTime() / 60_000) + 1) * 60);
+  const send = (url: string, headers: Record<string, string> = HTTPS, address = remoteAddress) => t.app.inject({ method: 'GET', url, remoteAddress: address, headers });
+
+  /** Every shared-state call is one round trip to Redis when it is configured: count them. */
+  function countRoundTrips() {
+    const calls: string[] = [];
+    const { shared } = t.services;
+    for (const name of ['hit', 'peek', 'generation', 'bump'] as const) {
+      const real = shared[name].bind(shared) as (...args: unknown[]) => Promise<unknown>;
+      (shared as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => (calls.push(name), real(...args));
+    }
+    return calls;
+  }
+
+  it('B: 401, 403 https_required, 400 key_in_url and unknown routes carry X-RateLimit-* and spend it', async () => {
+    toWindowStart();
+    const own = await createKey(t.services, ws, 'viewer', 'workspace');
+    const other = await createKey(t.services, ws, 'viewer', 'question');
+    const revoked = await createKey(t.services, ws, 'viewer', 'workspace');
+    await t.services.keys.revoke({ workspace: ws, user: { id: ws.members.viewer.id }, role: 'viewer' }, revoked.id);
+    const refusals: Array<[string, () => ReturnType<typeof send>, number, string]> = [
+      ['no key', () => send(PROBES.workspace), 401, 'missing_key'],
+      ['a malformed key', () => send(PROBES.workspace, { ...HTTPS, authorization: 'Bearer svc_nope' }), 401, 'malformed_key'],
+      ['an unknown key', () => send(PROBES.workspace, { ...HTTPS, authorization: `Bearer svc_${'0'.repeat(64)}` }), 401, 'invalid_key'],
+      ['a revoked key', () => send(PROBES.workspace, { ...HTTPS, authorization: `Bearer ${revoked.value}` }), 401, 'key_revoked'],
+      // Another surface's key is not looked at, so it has no budget to show: the address's it is.
+      ["another surface's key", () => send(PROBES.workspace, { ...HTTPS, authorization: `Bearer ${other.value}` }), 401, 'wrong_key_type'],
+      ['plain HTTP', () => send(PROBES.workspace, { authorization: `Bearer ${own.value}` }), 403, 'https_required'],
+      ['a key in the URL', () => send(`${PROBES.workspace}?api_key=${own.value}`, { ...HTTPS, authorization: `Bearer ${own.value}` }), 400, 'key_in_url'],
+      // /api/v1 is shared by A and B: an unknown route there looks at no key either.
+      ['an unknown route of A or B', () => send('/api/v1/projectz', { ...HTTPS, authorization: `Bearer ${own.value}` }), 404, 'route_not_found'],
+      ['an unknown route of C', () => send('/v1/nodez'), 404, 'route_not_found'],
+    ];
+    let spent = 0;
+    for (const [what, request, status, code] of refusals) {
+      const response = await request();
+      spent++;
+      expect([what, response.statusCode, response.json().code]).toEqual([what, status, code]);
+      expect(response.headers, what).toMatchObject({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(60 - spent), 'x-ratelimit-reset': windowEnd() });
+    }
+    // A and C refusals spend the same budget; an accepted key shows its own; other routes show none.
+    expect((await send(PROBES.question)).headers['x-ratelimit-remaining']).toBe(String(60 - ++spent));
+    expect((await send(PROBES.structured)).headers['x-ratelimit-remaining']).toBe(String(60 - ++spent));
+    expect((await send(PROBES.workspace, { ...HTTPS, authorization: `Bearer ${own.value}` })).headers['x-ratelimit-remaining']).toBe('59');
+    const elsewhere = await send('/nothing-here');
+    expect([elsewhere.statusCode, elsewhere.headers['x-ratelimit-limit']]).toEqual([404, undefined]);
+  });
+
+  it('spent: 429 with Retry-After, and keys not seen here are refused before they are looked up', async () => {
+    toWindowStart();
+    const seen = await createKey(t.services, ws, 'viewer', 'workspace');
+    const unseen = await createKey(t.services, ws, 'viewer', 'workspace');
+    expect((await send(PROBES.workspace, { ...HTTPS, authorization: `Bearer ${seen.value}` })).statusCode).toBe(200);
+    for (let i = 1; i <= 60; i++) expect((await send(PROBES.workspace)).statusCode).toBe(401);
+    t.clock.advance(20_000);
+
+    const limited = await send(PROBES.workspace);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: 'rate_limited', error: expect.stringMatching(/without a valid API key from this address/) });
+    expect(limited.headers).toMatchObject({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': windowEnd() });
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(35);
+    expect(retryAfter).toBeLessThanOrEqual(40);
+
+    const lookups: string[] = [];
+    const resolve = t.services.keyResolver.resolve.bind(t.services.keyResolver);
+    t.services.keyResolver.resolve = (hash, generation) => (lookups.push(hash), resolve(hash, generation));
+    const refused = await send(PROBES.workspace, { ...HTTPS, authorization: `Bearer ${unseen.value}` });
+    expect([refused.statusCode, lookups.length]).toEqual([429, 0]);
+    // A key this instance has admitted before is not held up by its neighbours' failures.
+    expect((await send(PROBES.workspace, { ...HTTPS, authorization: `Bearer ${seen.value}` })).statusCode).toBe(200);
+    // Another address is not affected, and the next window starts afresh.
+    expect((await send(PROBES.workspace, HTTPS, '192.0.2.8')).statusCode).toBe(401);
+    t.clock.advance(retryAfter * 1000);
+    expect((await send(PROBES.workspace, { ...HTTPS, authorization: `Bearer ${unseen.value}` })).statusCode).toBe(200);
+    expect(lookups).toHaveLength(1);
+  });
+
+  it('adds no round trip to an accepted request: one for a key seen before, two for one not seen yet', async () => {
+    toWindowStart();
+    const key = await createKey(t.services, ws, 'viewer', 'workspace');
+    const calls = countRoundTrips();
+    expect((await send(PROBES.workspace, { ...HTTPS, authorization: `Bearer ${key.value}` })).statusCode).toBe(200);
+    expect(calls.splice(0)).toEqual(['peek', 'hit']); // the address budget with the generation, then the count
+    expect((await send(PROBES.workspace, { ...HTTPS, authorization: `Bearer ${key.value}` })).statusCode).toBe(200);
+    expect(calls.splice(0)).toEqual(['hit']); // the count with the generation
+  });
+});
+
 const shared = (await hasService('redis')) && (await hasService('postgres'));
 
 describe.skipIf(!shared)('two instances sharing Redis and PostgreSQL', () => {

@@ -2,7 +2,8 @@
 // D). Every refusal says what was wrong (missing, malformed, wrong kind, unknown, revoked, expired)
 // but never which part of a secret was wrong.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, UnauthenticatedError } from '../core/errors.js';
+import { AppError, BadRequestError, UnauthenticatedError } from '../core/errors.js';
+import { keyInUrl } from '../identity/credential-shapes.js';
 import { KEY_FORMATS, surfaceOfKey } from '../identity/key-formats.js';
 import type { KeyResolution } from '../identity/key-resolver.js';
 import type { Principal } from '../identity/principal.js';
@@ -18,8 +19,20 @@ const SURFACE_OF_AUTH: Record<KeyAuth, KeySurface> = {
   'structured-key': 'structured',
 };
 
-/** The key value from `Authorization: Bearer …`, checked against the format the route takes. */
+/**
+ * The key value from `Authorization: Bearer …`, checked against the format the route takes. A key in
+ * the URL is refused (400) even beside a good header: proxies, browser history and server logs keep
+ * URLs, so the client must be told at once, not find out from a leak.
+ */
 export function keyFromHeader(request: FastifyRequest, auth: KeyAuth): string {
+  const inUrl = keyInUrl(request.url);
+  if (inUrl) {
+    throw new BadRequestError(
+      `API keys are accepted only in the Authorization header ('Authorization: Bearer <key>'), never in the URL, ` +
+        `which proxies, browsers and logs keep: remove ${inUrl}. If it held a real key, revoke that key and create a new one.`,
+      'key_in_url',
+    );
+  }
   const wanted = SURFACE_OF_AUTH[auth];
   const expected = `${KEY_FORMATS[wanted].label} (${KEY_FORMATS[wanted].example})`;
   const header = request.headers.authorization;

@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, RateLimitedError } from '../core/errors.js';
+import { DependencyUnavailableError } from '../dependency-unavailable.js';
 import { fieldPath } from './input-guard.js';
 
 export interface ErrorBody {
@@ -31,8 +32,12 @@ export const errorsPlugin = fp(
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const { status, body } = describe(error, bodyLimit);
-      if (error instanceof RateLimitedError) void reply.header('Retry-After', error.retryAfterSeconds);
-      if (status >= 500) {
+      if (error instanceof RateLimitedError || error instanceof DependencyUnavailableError) void reply.header('Retry-After', error.retryAfterSeconds);
+      if (error instanceof DependencyUnavailableError) {
+        // An outage, not a bug: one line naming the dependency, without a stack (one per request).
+        request.log.warn({ dependency: error.dependency, reason: error.reason }, 'dependency unavailable');
+        body.request_id = request.id;
+      } else if (status >= 500) {
         request.log.error({ err: error }, 'request failed');
         body.request_id = request.id;
       } else {

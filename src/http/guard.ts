@@ -1,21 +1,31 @@
 // The shared request guard. For every route, in this order: HTTPS rule → authentication → rate limit
 // → authorization (role, plan, scope), as the route's config says. The guard is attached to each
 // route when it is registered, closed over that route's policy, so public routes pay nothing for it.
+// On key routes, a request refused before its key is accepted spends its client address's budget
+// instead of a key's (see rate-limit.ts), and so does an unknown route under a key surface's prefix.
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { ForbiddenError } from '../core/errors.js';
+import { AppError, ForbiddenError, RateLimitedError } from '../core/errors.js';
 import { planIncludesApi, roleAtLeast } from '../identity/roles.js';
 import type { Services } from '../services.js';
 import { authenticateSession, refuseCrossSiteWrite } from './auth.js';
 import { admitKey, spenderOf, type Admission } from './key-admission.js';
-import { applyRateLimit, countRequest } from './rate-limit.js';
-import type { RateLimitPolicyName, RoutePolicy } from './route-policy.js';
+import { applyRateLimit, countRequest, spendUnauthenticated } from './rate-limit.js';
+import { KEY_SURFACE_PREFIXES, type RateLimitPolicyName, type RoutePolicy } from './route-policy.js';
 
 export const DOCS_PREFIX = '/docs';
 
 export const guardPlugin = fp(
   async (app: FastifyInstance, { services }: { services: Services }) => {
     app.decorateRequest('principal', undefined);
+
+    // An unknown route under a key surface's prefix is answered without looking at any key (a 404
+    // costs nothing to look up), so it spends the address's budget and carries its headers.
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.is404 && onKeySurface(request.url)) {
+        await spendUnauthenticated(services.shared, reply, request.ip, services.clock.now().getTime());
+      }
+    });
 
     app.addHook('onRoute', (route) => {
       let policy = route.config as Partial<RoutePolicy> | undefined;
@@ -33,6 +43,16 @@ export const guardPlugin = fp(
   { name: 'guard' },
 );
 
+/** A refusal the client caused (not a spent budget, which was counted already, nor our failure). */
+function isRefusal(error: unknown): boolean {
+  return error instanceof AppError && error.status < 500 && !(error instanceof RateLimitedError);
+}
+
+function onKeySurface(url: string): boolean {
+  const path = url.split('?', 1)[0]!;
+  return KEY_SURFACE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
 function guardFor(policy: RoutePolicy, services: Services): onRequestAsyncHookHandler | undefined {
   if (policy.auth === 'public') {
     if (!policy.sameOrigin) return undefined;
@@ -40,14 +60,22 @@ function guardFor(policy: RoutePolicy, services: Services): onRequestAsyncHookHa
   }
   const { auth } = policy;
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (policy.https === 'required' && request.protocol !== 'https') {
-      throw new ForbiddenError('HTTPS is required', 'https_required');
+    let admission: Admission;
+    try {
+      if (policy.https === 'required' && request.protocol !== 'https') {
+        throw new ForbiddenError('HTTPS is required', 'https_required');
+      }
+      admission =
+        auth === 'session'
+          ? await admitSession(request, reply, policy.rateLimit, services)
+          : await admitKey(request, reply, auth, policy.rateLimit, services);
+    } catch (error) {
+      // On a key route, an answer given before a key was accepted spends the address's budget, whose
+      // headers it carries (spec section 8: every response). Sessions have their sign-in throttle.
+      if (auth !== 'session' && isRefusal(error)) await spendUnauthenticated(services.shared, reply, request.ip, services.clock.now().getTime());
+      throw error;
     }
-
-    const { principal, window } =
-      auth === 'session'
-        ? await admitSession(request, reply, policy.rateLimit, services)
-        : await admitKey(request, auth, policy.rateLimit, services);
+    const { principal, window } = admission;
     request.principal = principal;
     const now = services.clock.now();
     if (principal.key) services.lastUsed.touch(principal.key.id, now);

@@ -1,6 +1,11 @@
 // Rate limits of spec section 8, as fixed clock-aligned windows counted in the shared state (Redis when
 // configured). Every rate-limited response carries X-RateLimit-Limit / -Remaining / -Reset, where Reset
 // is the end of the current window in Unix epoch seconds; a 429 adds Retry-After in seconds.
+//
+// Requests on the key surfaces that are answered before a key is accepted (401, 400 key_in_url, 403
+// https_required, 404 for an unknown route) spend a budget of their client address instead, whose
+// counters give those answers their headers. Spent, it refuses keys this instance has not seen active
+// before looking them up: guessing keys, or flooding the store with lookups, is slowed to that rate.
 import type { FastifyReply } from 'fastify';
 import { RateLimitedError } from '../core/errors.js';
 import type { SharedState, WindowCount } from '../shared-state/shared-state.js';
@@ -60,10 +65,41 @@ export function applyRateLimit(
 ): void {
   const policy = RATE_LIMITS[policyName];
   const limit = (policy.per === 'key' ? spender.keyLimit : undefined) ?? policy.limit;
+  enforce(reply, limit, window, nowMs, window.count > limit ? policy.describe(limit) : undefined);
+}
+
+/**
+ * The budget of a client address for answers given without an accepted key. Sixty a minute, B's own
+ * budget: a client that fails gets as many answers as one that works, enough to read the 401 and fix
+ * its key, while a guesser (or a flood of lookups of random keys) gets one a second from each address.
+ */
+export const UNAUTHENTICATED_BUDGET = { windowMs: 60_000, limit: 60 } as const;
+
+const unauthenticatedBucket = (address: string) => `unauthenticated:${address}`;
+const describeUnauthenticated = () =>
+  `Too many requests without a valid API key from this address: ${UNAUTHENTICATED_BUDGET.limit} per minute`;
+
+/**
+ * Before looking up a key this instance has not seen active: refuses (429) an address whose budget is
+ * spent. Reads `generationName` in the same round trip, which the lookup needs anyway.
+ */
+export async function checkUnauthenticated(shared: SharedState, reply: FastifyReply, address: string, nowMs: number, generationName: string): Promise<number> {
+  const window = await shared.peek(unauthenticatedBucket(address), UNAUTHENTICATED_BUDGET.windowMs, generationName);
+  if (window.count >= UNAUTHENTICATED_BUDGET.limit) enforce(reply, UNAUTHENTICATED_BUDGET.limit, window, nowMs, describeUnauthenticated());
+  return window.generation;
+}
+
+/** Counts an answer given without an accepted key and sets its headers; past the budget, it becomes a 429. */
+export async function spendUnauthenticated(shared: SharedState, reply: FastifyReply, address: string, nowMs: number): Promise<void> {
+  const window = await shared.hit(unauthenticatedBucket(address), UNAUTHENTICATED_BUDGET.windowMs);
+  const over = window.count > UNAUTHENTICATED_BUDGET.limit;
+  enforce(reply, UNAUTHENTICATED_BUDGET.limit, window, nowMs, over ? describeUnauthenticated() : undefined);
+}
+
+/** The headers of a counted window; with a `refusal` message, a 429 that says when to retry. */
+function enforce(reply: FastifyReply, limit: number, window: WindowCount, nowMs: number, refusal: string | undefined): void {
   reply.header('X-RateLimit-Limit', limit);
   reply.header('X-RateLimit-Remaining', Math.max(0, limit - window.count));
   reply.header('X-RateLimit-Reset', Math.ceil(window.resetAtMs / 1000));
-  if (window.count > limit) {
-    throw new RateLimitedError(policy.describe(limit), Math.max(1, Math.ceil((window.resetAtMs - nowMs) / 1000)));
-  }
+  if (refusal !== undefined) throw new RateLimitedError(refusal, Math.max(1, Math.ceil((window.resetAtMs - nowMs) / 1000)));
 }

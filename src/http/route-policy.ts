@@ -36,6 +36,9 @@ declare module 'fastify' {
   }
 }
 
+/** Where the key surfaces are mounted: A and B share /api/v1, C is /v1. */
+export const KEY_SURFACE_PREFIXES = ['/api/v1', '/v1'] as const;
+
 /** The policy every route of a surface shares; routes spread it into their config and add to it. */
 export const SURFACE_POLICY = {
   question: { auth: 'question-key', rateLimit: 'question' },

@@ -47,12 +47,15 @@ export class KeyResolver {
     return cached && this.statusOf(cached.row) === 'active' ? cached : undefined;
   }
 
-  /** Looks the key up, reading the current generation first. */
-  async resolve(hash: string): Promise<KeyResolution> {
+  /**
+   * Looks the key up against the current generation: `generation` when the caller read it (before this
+   * call, in a round trip it made anyway), else read here first.
+   */
+  async resolve(hash: string, generation?: number): Promise<KeyResolution> {
     // Read the generation before the row: a change that lands in between bumps it again, so at worst
     // the next request reloads once more; it can never keep a stale row.
-    const generation = await this.shared.generation(IDENTITY_GENERATION);
-    return this.confirm(hash, this.cache.get(hash), generation);
+    const current = generation ?? (await this.shared.generation(IDENTITY_GENERATION));
+    return this.confirm(hash, this.cache.get(hash), current);
   }
 
   /** Checks a peeked entry against a generation the caller read (before this call), reloading if it moved. */

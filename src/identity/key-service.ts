@@ -88,13 +88,15 @@ export class KeyService {
     return rows.map((row) => this.view(row));
   }
 
-  /** Revokes at once, on every instance. Revoking an already revoked key is not an error. */
+  /**
+   * Revokes at once, on every instance. Revoking an already revoked key is not an error, and announces
+   * the revocation again: when the announcement failed (Redis unreachable: 503 after the store write),
+   * retrying the revocation is how it gets through.
+   */
   async revoke(actor: KeyActor, id: string): Promise<KeyView> {
     const row = await this.visibleKey(actor, id);
-    if (!row.revoked_at) {
-      await this.keys.revoke(actor.workspace.id, id, this.clock.now());
-      await this.shared.bump(IDENTITY_GENERATION);
-    }
+    if (!row.revoked_at) await this.keys.revoke(actor.workspace.id, id, this.clock.now());
+    await this.shared.bump(IDENTITY_GENERATION);
     return this.view((await this.keys.get(actor.workspace.id, id))!);
   }
 

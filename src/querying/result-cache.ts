@@ -4,7 +4,8 @@
 // version (so a deploy invalidates). In process by default; Redis when configured, shared by every
 // instance.
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { DependencyUnavailableError } from '../dependency-unavailable.js';
+import { closeRedis, command, connectRedis } from '../shared-state/redis-client.js';
 
 export interface ResultCache {
   get<T>(key: string): Promise<T | undefined>;
@@ -41,20 +42,30 @@ export function memoryResultCache(ttlMs: number, now: () => number): ResultCache
   };
 }
 
+/**
+ * A cache is an optimisation: while Redis cannot be reached, a lookup is a miss (the query runs on the
+ * warehouse) and a store is skipped. No stale entry can be served after an outage: entries are keyed by
+ * the model's generation, which moves on after one (see shared-state.ts).
+ */
 export async function redisResultCache(url: string, ttlMs: number): Promise<ResultCache> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true });
-  redis.on('error', () => {});
-  await redis.connect();
+  const redis = await connectRedis(url);
   return {
     async get<T>(key: string) {
-      const text = await redis.get(`svc:rc:${key}`);
-      return text === null ? undefined : (JSON.parse(text) as T);
+      try {
+        const text = await command(redis, () => redis.get(`svc:rc:${key}`));
+        return text === null ? undefined : (JSON.parse(text) as T);
+      } catch (error) {
+        if (error instanceof DependencyUnavailableError) return undefined;
+        throw error;
+      }
     },
     async set(key, value) {
-      if (ttlMs > 0) await redis.set(`svc:rc:${key}`, JSON.stringify(value), 'PX', ttlMs);
+      if (ttlMs <= 0) return;
+      const text = JSON.stringify(value);
+      // Not awaited: the answer is ready, and a hung Redis must not hold it back for a cache write
+      // (whose failure, an outage, is only a miss later).
+      command(redis, () => redis.set(`svc:rc:${key}`, text, 'PX', ttlMs)).catch(() => {});
     },
-    async close() {
-      await redis.quit().catch(() => redis.disconnect());
-    },
+    close: () => closeRedis(redis),
   };
 }

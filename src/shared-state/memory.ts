@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { windowBounds, type SharedState, type WindowCount } from './shared-state.js';
+import { windowBounds, type SharedState } from './shared-state.js';
 
 /** Shared state for a single instance: plain maps, with expired windows swept as they are passed. */
 export function memorySharedState(clock: Clock): SharedState {
@@ -26,23 +26,27 @@ export function memorySharedState(clock: Clock): SharedState {
     return entry;
   }
 
+  const generationOf = (name: string | undefined) => (name ? (generations.get(name) ?? 0) : 0);
+
   return {
     kind: 'memory',
     async hit(bucket, windowMs, generationName) {
       const entry = current(bucket, windowMs);
       entry.count += 1;
-      const generation = generationName ? (generations.get(generationName) ?? 0) : 0;
-      return { count: entry.count, resetAtMs: entry.resetAtMs, generation };
+      return { count: entry.count, resetAtMs: entry.resetAtMs, generation: generationOf(generationName) };
     },
-    async peek(bucket, windowMs): Promise<WindowCount> {
+    async peek(bucket, windowMs, generationName) {
       const entry = current(bucket, windowMs);
-      return { count: entry.count, resetAtMs: entry.resetAtMs };
+      return { count: entry.count, resetAtMs: entry.resetAtMs, generation: generationOf(generationName) };
     },
     async generation(name) {
-      return generations.get(name) ?? 0;
+      return generationOf(name);
     },
     async bump(name) {
       generations.set(name, (generations.get(name) ?? 0) + 1);
+    },
+    async ping() {
+      return true;
     },
     async close() {},
   };

@@ -1,9 +1,27 @@
-import { Redis } from 'ioredis';
-import type { SharedState, WindowCount } from './shared-state.js';
+import type { Redis } from 'ioredis';
+import { DependencyUnavailableError } from '../dependency-unavailable.js';
+import { closeRedis, command, connectRedis } from './redis-client.js';
+import type { SharedState } from './shared-state.js';
+
+// A generation is read as `name + epoch`, two counters that only ever grow, so the sum changes whenever
+// either does and never comes back to a value it had. A counter that does not exist yet (first use, or
+// a Redis that restarted without its data) starts at Redis's clock in milliseconds rather than at 0:
+// larger than any value handed out before, so a cache entry from before the loss never looks current.
+const GENERATION_LUA = `
+local function current(key)
+  local value = redis.call('GET', key)
+  if value then return tonumber(value) end
+  local t = redis.call('TIME')
+  local start = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  redis.call('SET', key, start)
+  return start
+end
+`;
 
 // Windows are computed from Redis's own clock, so instances whose clocks drift still share one window,
 // and INCR inside the script makes the count atomic: concurrent instances can never over-admit.
-const HIT_SCRIPT = `
+// Called with one key (the counter) or three (the counter, a generation and the epoch to read back).
+const WINDOW_SCRIPT = `${GENERATION_LUA}
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window_ms = tonumber(ARGV[1])
@@ -17,51 +35,109 @@ else
   count = tonumber(redis.call('GET', key) or '0')
 end
 local generation = 0
-if KEYS[2] then generation = tonumber(redis.call('GET', KEYS[2]) or '0') end
+if KEYS[2] then generation = current(KEYS[2]) + current(KEYS[3]) end
 return {count, (index + 1) * window_ms, generation}
 `;
 
+const GENERATION_SCRIPT = `${GENERATION_LUA}
+return current(KEYS[1]) + current(KEYS[2])
+`;
+
+const BUMP_SCRIPT = `${GENERATION_LUA}
+current(KEYS[1])
+return redis.call('INCR', KEYS[1])
+`;
+
 const PREFIX = 'svc:';
+/**
+ * Bumped by an instance that lost its Redis connection, when it has it back: whatever changed while it
+ * could not announce it (a revocation saved in the store whose bump failed), and whatever caches were
+ * filled before, every instance reloads once. Folded into every generation.
+ */
+const EPOCH = `${PREFIX}epoch`;
 
 export async function redisSharedState(url: string): Promise<SharedState> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true });
-  redis.on('error', () => {}); // reported by the command that fails; the client reconnects by itself
-  await redis.connect();
-  // Called with one key (the counter) or two (the counter and a generation to read back).
-  redis.defineCommand('svcWindow1', { numberOfKeys: 1, lua: HIT_SCRIPT });
-  redis.defineCommand('svcWindow2', { numberOfKeys: 2, lua: HIT_SCRIPT });
-  const commands = redis as unknown as WindowCommands;
-  const run = (bucket: string, windowMs: number, add: boolean, generationName?: string) => {
-    const counter = `${PREFIX}rl:${bucket}:${windowMs}`;
-    const flag = add ? '1' : '0';
-    return generationName
-      ? commands.svcWindow2(counter, `${PREFIX}gen:${generationName}`, windowMs, flag)
-      : commands.svcWindow1(counter, windowMs, flag);
-  };
+  const redis = await connectRedis(url);
+  redis.defineCommand('svcWindow1', { numberOfKeys: 1, lua: WINDOW_SCRIPT });
+  redis.defineCommand('svcWindow3', { numberOfKeys: 3, lua: WINDOW_SCRIPT });
+  redis.defineCommand('svcGeneration', { numberOfKeys: 2, lua: GENERATION_SCRIPT });
+  redis.defineCommand('svcBump', { numberOfKeys: 1, lua: BUMP_SCRIPT });
+  const commands = redis as unknown as SharedStateCommands;
+  const generationKey = (name: string) => `${PREFIX}gen:${name}`;
+
+  let epochOwed = false;
+  redis.on('close', () => (epochOwed = true));
+  // On reconnection the epoch is the first command sent: no generation is read on the new connection
+  // before it. (Should it fail, the next generation read pays it first.)
+  redis.on('ready', () => void settleEpoch().catch(() => {}));
+  async function settleEpoch(): Promise<void> {
+    if (!epochOwed) return;
+    epochOwed = false;
+    try {
+      await commands.svcBump(EPOCH);
+    } catch (error) {
+      epochOwed = true;
+      throw error;
+    }
+  }
+
+  /** A command whose failure (503) also owes an epoch: it may have changed something, or not. */
+  const guarded = <T>(run: () => Promise<T>): Promise<T> =>
+    command(redis, run).catch((error: unknown) => {
+      if (error instanceof DependencyUnavailableError) epochOwed = true;
+      throw error;
+    });
+
+  const windowCount = (bucket: string, windowMs: number, add: boolean, generationName: string | undefined) =>
+    guarded(async () => {
+      const counter = `${PREFIX}rl:${bucket}:${windowMs}`;
+      const flag = add ? '1' : '0';
+      if (!generationName) {
+        const [count, resetAtMs] = await commands.svcWindow1(counter, windowMs, flag);
+        return { count, resetAtMs, generation: 0 };
+      }
+      await settleEpoch();
+      const [count, resetAtMs, generation] = await commands.svcWindow3(counter, generationKey(generationName), EPOCH, windowMs, flag);
+      return { count, resetAtMs, generation };
+    });
+
+  // Handed out while Redis cannot be read: negative, so never a value Redis gives, and never the same
+  // twice, so no cache entry matches it and every cache reads through to the store.
+  let unknownGeneration = 0;
 
   return {
     kind: 'redis',
-    async hit(bucket, windowMs, generationName) {
-      const [count, resetAtMs, generation] = await run(bucket, windowMs, true, generationName);
-      return { count, resetAtMs, generation };
-    },
-    async peek(bucket, windowMs): Promise<WindowCount> {
-      const [count, resetAtMs] = await run(bucket, windowMs, false);
-      return { count, resetAtMs };
-    },
+    hit: (bucket, windowMs, generationName) => windowCount(bucket, windowMs, true, generationName),
+    peek: (bucket, windowMs, generationName) => windowCount(bucket, windowMs, false, generationName),
     async generation(name) {
-      return Number((await redis.get(`${PREFIX}gen:${name}`)) ?? 0);
+      try {
+        return await guarded(async () => {
+          await settleEpoch();
+          return commands.svcGeneration(generationKey(name), EPOCH);
+        });
+      } catch (error) {
+        if (error instanceof DependencyUnavailableError) return --unknownGeneration;
+        throw error;
+      }
     },
     async bump(name) {
-      await redis.incr(`${PREFIX}gen:${name}`);
+      await guarded(() => commands.svcBump(generationKey(name)));
     },
-    async close() {
-      await redis.quit().catch(() => redis.disconnect());
+    async ping() {
+      try {
+        await command(redis, () => redis.ping());
+        return true;
+      } catch {
+        return false;
+      }
     },
+    close: () => closeRedis(redis),
   };
 }
 
-interface WindowCommands {
+interface SharedStateCommands extends Redis {
   svcWindow1(counter: string, windowMs: number, add: '0' | '1'): Promise<[number, number, number]>;
-  svcWindow2(counter: string, generation: string, windowMs: number, add: '0' | '1'): Promise<[number, number, number]>;
+  svcWindow3(counter: string, generation: string, epoch: string, windowMs: number, add: '0' | '1'): Promise<[number, number, number]>;
+  svcGeneration(generation: string, epoch: string): Promise<number>;
+  svcBump(generation: string): Promise<number>;
 }

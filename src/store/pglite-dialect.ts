@@ -1,23 +1,31 @@
 // A kysely dialect for embedded PGlite. PGlite is a single connection, so the driver hands it out
 // to one borrower at a time: a transaction's statements can never interleave with another request's.
+//
+// PGlite runs in this process and emits no events: everything that can go wrong surfaces as a rejected
+// query. Besides the statement's own errors (a DatabaseError, passed on as is) that is a store closed
+// or closing under a request (shutdown) or a WebAssembly abort, after which the instance is dead: both
+// mean the store is unavailable (503), not that the request was wrong.
 import type { PGlite } from '@electric-sql/pglite';
-import {
-  CompiledQuery,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  type DatabaseConnection,
-  type Dialect,
-  type Driver,
-  type Kysely,
-  type QueryResult,
-  type TransactionSettings,
-} from 'kysely';
+import type { CompiledQuery, DatabaseConnection, Dialect, QueryResult } from 'kysely';
+import { unavailable } from '../dependency-unavailable.js';
+import { StoreDriver, storeDialect } from './store-dialect.js';
+
+// The WebAssembly global exists at run time; this project's type libraries only declare its types.
+const WasmRuntimeError = (globalThis as unknown as { WebAssembly: { RuntimeError: abstract new () => Error } }).WebAssembly.RuntimeError;
 
 class PgliteConnection implements DatabaseConnection {
   constructor(private readonly db: PGlite) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return await this.run<R>(query);
+    } catch (error) {
+      if (!this.db.ready || error instanceof WasmRuntimeError) throw unavailable('store', error);
+      throw error;
+    }
+  }
+
+  private async run<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     // Without parameters, use the simple protocol as `pg` does, so that a migration script of several
     // statements runs the same way on both stores. With parameters, one statement per message.
     const result =
@@ -49,13 +57,14 @@ class Turnstile {
   }
 }
 
-class PgliteDriver implements Driver {
+class PgliteDriver extends StoreDriver {
   private readonly turnstile = new Turnstile();
   private readonly connection: PgliteConnection;
   // Set while a borrower holds the connection; calling it lets the next one in.
   private leaveCurrent: (() => void) | undefined;
 
   constructor(private readonly db: PGlite) {
+    super();
     this.connection = new PgliteConnection(db);
   }
 
@@ -68,22 +77,6 @@ class PgliteDriver implements Driver {
     return this.connection;
   }
 
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    const modes = [
-      settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '',
-      settings.accessMode ?? '',
-    ].filter(Boolean);
-    await connection.executeQuery(CompiledQuery.raw(`begin ${modes.join(' ')}`.trim()));
-  }
-
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
-  }
-
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
-  }
-
   async releaseConnection(): Promise<void> {
     const leave = this.leaveCurrent;
     this.leaveCurrent = undefined;
@@ -91,23 +84,11 @@ class PgliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await this.db.close();
+    // Closing twice (a shutdown racing a failed start) is not an error.
+    if (!this.db.closed) await this.db.close();
   }
 }
 
-export class PgliteDialect implements Dialect {
-  constructor(private readonly db: PGlite) {}
-
-  createAdapter() {
-    return new PostgresAdapter();
-  }
-  createDriver(): Driver {
-    return new PgliteDriver(this.db);
-  }
-  createIntrospector(db: Kysely<unknown>) {
-    return new PostgresIntrospector(db);
-  }
-  createQueryCompiler() {
-    return new PostgresQueryCompiler();
-  }
+export function pgliteDialect(db: PGlite): Dialect {
+  return storeDialect(() => new PgliteDriver(db));
 }

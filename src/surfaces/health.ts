@@ -1,10 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../dependency-unavailable.js';
 import { SURFACE_POLICY } from '../http/route-policy.js';
 import type { Services } from '../services.js';
 
+type Health = 'up' | 'down';
+
 /** Liveness, readiness and the OpenAPI document: unauthenticated. */
 export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  // Liveness never looks at a dependency: an orchestrator restarting a healthy process because Redis
+  // is down would only add an outage to the outage.
   app.get(
     '/healthz',
     { config: SURFACE_POLICY.public, schema: { tags: ['operations'], operationId: 'checkLiveness', summary: 'The process is up' } },
@@ -13,10 +18,28 @@ export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
 
   app.get(
     '/readyz',
-    { config: SURFACE_POLICY.public, schema: { tags: ['operations'], operationId: 'checkReadiness', summary: 'The metadata store answers', errors: { 503: 'The metadata store does not answer (`store_unreachable`)' } } },
+    {
+      config: SURFACE_POLICY.public,
+      schema: {
+        tags: ['operations'],
+        operationId: 'checkReadiness',
+        summary: 'The metadata store (and Redis, when configured) answer; a 503 names the one that does not',
+        errors: { 503: 'The metadata store or Redis does not answer (`service_unavailable`)' },
+      },
+    },
     async (_request, reply) => {
-      if (await services.store.ping()) return { status: 'ready', store: services.store.kind };
-      return reply.code(503).send({ error: 'Metadata store is unreachable', code: 'store_unreachable' });
+      // Both checks run at once, each bounded by its client's own time limits (a few seconds at worst).
+      const [store, redis] = await Promise.all([
+        services.store.ping().then(health),
+        services.shared.kind === 'redis' ? services.shared.ping().then(health) : undefined,
+      ]);
+      const dependencies = { store, ...(redis ? { redis } : {}) };
+      if (store === 'up' && redis !== 'down') return { status: 'ready', store: services.store.kind, dependencies };
+      const down = [store === 'down' ? 'the metadata store' : '', redis === 'down' ? 'Redis' : ''].filter(Boolean);
+      return reply
+        .code(503)
+        .header('Retry-After', UNAVAILABLE_RETRY_AFTER_SECONDS)
+        .send({ error: `Not ready: ${down.join(' and ')} ${down.length > 1 ? 'do' : 'does'} not answer`, code: 'service_unavailable', dependencies });
     },
   );
 
@@ -26,3 +49,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
     async () => app.swagger(),
   );
 };
+
+function health(answers: boolean): Health {
+  return answers ? 'up' : 'down';
+}

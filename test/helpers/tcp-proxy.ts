@@ -15,6 +15,11 @@ export interface TcpProxy {
   cutAll(): void;
   /** forward (default), refuse (close new connections at once) or blackhole (accept, never answer). */
   setMode(mode: ProxyMode): void;
+  /**
+   * Every open connection stops forwarding, both ways, and stays open: a server that hangs (or a network
+   * that drops everything) under established connections. New connections follow the mode.
+   */
+  hangAll(): void;
   close(): Promise<void>;
 }
 
@@ -22,6 +27,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   let mode: ProxyMode = 'forward';
   let accepted = 0;
   const open = new Set<net.Socket>();
+  const pairs = new Set<[net.Socket, net.Socket]>();
   const track = (socket: net.Socket) => {
     open.add(socket);
     socket.on('close', () => open.delete(socket));
@@ -41,7 +47,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     track(upstream);
     client.pipe(upstream);
     upstream.pipe(client);
-    client.on('close', () => upstream.destroy());
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    pairs.add(pair);
+    client.on('close', () => (pairs.delete(pair), upstream.destroy()));
     upstream.on('close', () => client.destroy());
   });
   await new Promise<void>((resolve, reject) => {
@@ -60,6 +68,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     setMode(next) {
       mode = next;
+    },
+    hangAll() {
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        // Read and dropped, never delivered.
+        client.resume();
+        upstream.resume();
+      }
+      pairs.clear();
     },
     async close() {
       for (const socket of open) socket.destroy();
