@@ -138,7 +138,12 @@ function errorsOfPolicy(route: RouteFacts, policy: Partial<RoutePolicy>): Partia
     errors[413] = `The body is larger than ${formatBytes(route.bodyLimit ?? route.defaultBodyLimit)} (\`body_too_large\`)`;
     errors[415] = 'The body is not `application/json` (`unsupported_media_type`)';
   }
+  const keyRoute = auth !== 'public' && auth !== 'session';
+  if (keyRoute) errors[400] += '; an API key in the URL instead of the Authorization header (`key_in_url`)';
   if (policy.rateLimit) errors[429] = 'The budget of this window is spent (`rate_limited`); see `Retry-After`';
+  if (keyRoute) {
+    errors[429] = `${errors[429] ?? 'Too many requests'}; or, before a key is accepted, this client address has spent its budget of answers without a valid key; see \`Retry-After\``;
+  }
   errors[500] = 'A fault of ours (`internal`); the body carries only `request_id`';
   if (auth !== 'public') errors[503] = 'A dependency (the metadata store, or Redis when configured) does not answer (`service_unavailable`); see `Retry-After`';
   return errors;
