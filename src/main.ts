@@ -2,6 +2,7 @@
 import { buildApp } from './app.js';
 import { bootstrapDemo, type BootstrapResult } from './bootstrap.js';
 import type { Config } from './config.js';
+import { answerPlainHttpOnTlsPort } from './http/plain-http-on-tls-port.js';
 import { createLogger } from './logger.js';
 import { loadTls, type TlsMaterial } from './runtime-files.js';
 import { openRuntime } from './runtime.js';
@@ -16,6 +17,8 @@ export async function serve(config: Config): Promise<void> {
   const bootstrap = await bootstrapDemo(runtime.services);
   const tls = await loadTls(config);
   const app = await buildApp({ services: runtime.services, logger, ...(tls ? { tls } : {}) });
+  // Plain HTTP to the HTTPS port gets 403 https_required (or a redirect, for a browser) instead of a dropped connection.
+  if (tls) answerPlainHttpOnTlsPort(app.server);
   await app.listen({ port: config.port, host: config.host });
 
   const address = app.server.address();
