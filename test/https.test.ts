@@ -216,15 +216,26 @@ describe('plain HTTP to the HTTPS port', () => {
 });
 
 describe('svc serve with TLS', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-tls-serve-'));
+  let child: ReturnType<typeof spawn> | undefined;
+  // Also when the test times out: a server left running would outlive the test run.
+  afterAll(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child!.once('exit', resolve));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('answers plain HTTP on its HTTPS port with 403 https_required', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'svc-tls-serve-'));
-    const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
+    child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
       cwd: path.resolve(import.meta.dirname, '..'),
       env: { PATH: process.env.PATH, HOME: process.env.HOME, SVC_DATA_DIR: dir, SVC_DEMO: 'off', PORT: '0', LOG_LEVEL: 'warn' },
     });
+    const server = child;
     try {
       let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const deadline = Date.now() + 90_000; // a first start migrates a fresh embedded store: slow on a busy machine
       while (!/listening on https:\/\/127\.0\.0\.1:\d+/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       const servedPort = Number(/listening on https:\/\/127\.0\.0\.1:(\d+)/.exec(output)![1]);
@@ -233,9 +244,8 @@ describe('svc serve with TLS', () => {
       const secure = await request(`https://127.0.0.1:${servedPort}/healthz`, { ca: readFileSync(path.join(dir, 'tls', 'cert.pem'), 'utf8') });
       expect(secure.status).toBe(200);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-      rmSync(dir, { recursive: true, force: true });
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
     }
   }, 120_000);
 });

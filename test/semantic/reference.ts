@@ -44,8 +44,8 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 const cents = (total: number) => total / 100;
 const sum = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) : null);
 
-/** Wall-clock fields of an instant in a zone, from Intl (not from any engine's zone data). */
-function wallFields(ms: number, timezone: string, format: Intl.DateTimeFormat) {
+/** Wall-clock fields of an instant in the formatter's zone, from Intl (not from any engine's zone data). */
+function wallFields(ms: number, format: Intl.DateTimeFormat) {
   const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
   return { y: Number(parts.year), mo: Number(parts.month), d: Number(parts.day), h: Number(parts.hour), mi: Number(parts.minute), s: Number(parts.second), ms: ms % 1000 };
 }
@@ -145,7 +145,7 @@ export class DemoReference {
     if (!walls) {
       const format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
       walls = this.orders.map((o) => {
-        const f = wallFields(o.createdAtMs, timezone, format);
+        const f = wallFields(o.createdAtMs, format);
         return `${f.y}-${pad(f.mo)}-${pad(f.d)} ${pad(f.h)}:${pad(f.mi)}:${pad(f.s)}.${pad(f.ms, 3)}`;
       });
       this.walls.set(timezone, walls);
