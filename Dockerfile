@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Build: compile TypeScript with the full dependency set.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -9,13 +9,13 @@ COPY src ./src
 RUN npm run build
 
 # Production dependencies only, installed apart so that no build tool reaches the final image.
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # Runtime: compiled code, production dependencies, migrations; runs as the unprivileged `node` user.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

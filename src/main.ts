@@ -2,6 +2,7 @@
 import { buildApp } from './app.js';
 import { bootstrapDemo, type BootstrapResult } from './bootstrap.js';
 import type { Config } from './config.js';
+import { answerPlainHttpOnTlsPort } from './http/plain-http-on-tls-port.js';
 import { createLogger } from './logger.js';
 import { loadTls, type TlsMaterial } from './runtime-files.js';
 import { openOwnedRuntime } from './owned-runtime.js';
@@ -20,6 +21,8 @@ export async function serve(config: Config): Promise<void> {
   for (const note of bootstrap.upgradeNotes) logger.warn({ note }, 'data directory upgraded');
   const tls = await loadTls(config);
   const app = await buildApp({ services: runtime.services, logger, ...(tls ? { tls } : {}) });
+  // Plain HTTP to the HTTPS port gets 403 https_required (or a redirect, for a browser) instead of a dropped connection.
+  if (tls) answerPlainHttpOnTlsPort(app.server);
   await app.listen({ port: config.port, host: config.host });
 
   const address = app.server.address();

@@ -3,7 +3,6 @@
 // three engines agree with each other for the same seed.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -11,7 +10,7 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo, loadDuckDb, loadMysql, loadPostgres, summariseDemo, type DemoTotals, type LoadResult } from '../../src/core/demo/index.js';
-import { createTestDatabase, hasService } from '../helpers/services.js';
+import { createTestDatabase, hasService, MYSQL_URL } from '../helpers/services.js';
 import { columnTypes, engineTotals, integrityViolations, type EngineAccess } from './engine-checksums.js';
 
 const OPTIONS = { orders: 2_000, seed: 7, now: new Date('2025-06-15T10:30:00.000Z') };
@@ -19,22 +18,8 @@ const OPTIONS = { orders: 2_000, seed: 7, now: new Date('2025-06-15T10:30:00.000
 const EARLIER = { orders: 300, seed: 1, now: new Date('2024-01-01T00:00:00.000Z') };
 const expected = summariseDemo(generateDemo(OPTIONS));
 
-const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const withPostgres = await hasService('postgres');
-const withMysql = await mysqlAnswers();
-
-async function mysqlAnswers(): Promise<boolean> {
-  const { hostname, port } = new URL(MYSQL_URL);
-  const ok = await new Promise<boolean>((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || 3306) });
-    socket.setTimeout(1000);
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-  });
-  if (!ok && process.env.REQUIRE_SERVICES === '1') throw new Error('mysql is required (REQUIRE_SERVICES=1) but does not answer');
-  return ok;
-}
+const withMysql = await hasService('mysql');
 
 // SCHEMA.md, column by column (tables in name order, as information_schema lists them).
 const SCHEMA_COLUMNS: Array<[string, 'integer' | 'text' | 'money' | 'timestamp']> = [

@@ -1,5 +1,6 @@
 // Real services for tests: PostgreSQL, Redis and MySQL/MariaDB on this machine (URLs overridable). With
-// REQUIRE_SERVICES=1 (CI) a missing service fails the run; otherwise its tests are reported skipped.
+// REQUIRE_SERVICES=1 (CI) a missing service, or a MariaDB without its time-zone tables, fails the run;
+// otherwise the tests that need it are reported skipped, with the reason.
 import net from 'node:net';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
@@ -31,6 +32,34 @@ export async function hasService(name: 'postgres' | 'redis' | 'mysql'): Promise<
         : await reachable(REDIS_URL, 6379);
   if (!ok && REQUIRED) throw new Error(`${name} is required (REQUIRE_SERVICES=1) but does not answer`);
   return ok;
+}
+
+let timeZoneCheck: Promise<string | undefined> | undefined;
+
+/**
+ * Why the MySQL/MariaDB server cannot convert named time zones, or undefined when it can. Without its
+ * time-zone tables CONVERT_TZ(…, 'Europe/Paris') is NULL, so every query in a named zone on that engine
+ * goes wrong: those tests skip with this reason (said once on stderr as well, since the default reporter
+ * only counts skips). CI (REQUIRE_SERVICES=1) loads the tables in .ci/run, so there a missing table fails.
+ */
+export function missingMysqlTimeZones(): Promise<string | undefined> {
+  timeZoneCheck ??= (async () => {
+    const connection = await mysql.createConnection(MYSQL_URL);
+    try {
+      const [rows] = await connection.query<mysql.RowDataPacket[]>(`SELECT CONVERT_TZ('2025-01-01 12:00:00', 'UTC', 'Europe/Paris') AS paris`);
+      if (rows[0]?.paris !== null) return undefined;
+    } finally {
+      await connection.end();
+    }
+    const { host } = new URL(MYSQL_URL);
+    const reason =
+      `MySQL/MariaDB at ${host} has no time-zone tables (CONVERT_TZ gives NULL for named zones): ` +
+      'load them with `mariadb-tzinfo-to-sql /usr/share/zoneinfo | mariadb -uroot mysql`, as .ci/run does';
+    if (REQUIRED) throw new Error(`${reason} (REQUIRE_SERVICES=1)`);
+    console.warn(`Skipping tests in named time zones on MySQL/MariaDB: ${reason}`);
+    return reason;
+  })();
+  return timeZoneCheck;
 }
 
 /** A fresh, empty PostgreSQL database for one test file; drop() removes it. */

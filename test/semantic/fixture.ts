@@ -65,11 +65,15 @@ function node(
   };
 }
 
-export function demoModel(): SemanticModel {
+/**
+ * @param schema Where the demo tables live: `shop` as the loaders create them, or a test's own database
+ *   on MySQL/MariaDB, where a schema is a database and each run loads a uniquely named one.
+ */
+export function demoModel(schema = 'shop'): SemanticModel {
   const nodes = [
     node(
       'orders',
-      'shop.orders',
+      `${schema}.orders`,
       [
         ['id', 'number', undefined, true],
         ['customer_id', 'number'],
@@ -93,7 +97,7 @@ export function demoModel(): SemanticModel {
     ),
     node(
       'customers',
-      'shop.customers',
+      `${schema}.customers`,
       [
         ['id', 'number', undefined, true],
         ['name', 'string'],
@@ -105,7 +109,7 @@ export function demoModel(): SemanticModel {
     ),
     node(
       'order_items',
-      'shop.order_items',
+      `${schema}.order_items`,
       [
         ['id', 'number', undefined, true],
         ['order_id', 'number'],
@@ -124,7 +128,7 @@ export function demoModel(): SemanticModel {
     ),
     node(
       'products',
-      'shop.products',
+      `${schema}.products`,
       [
         ['id', 'number', undefined, true],
         ['name', 'string'],
