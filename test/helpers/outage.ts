@@ -51,6 +51,21 @@ export function startLoad(workers: number, send: (i: number) => Promise<number>)
   };
 }
 
+/**
+ * Picks `free` and `budgeted` senders in turn for load, but the budgeted ones only `limit` times in all,
+ * after which their turns go to the free ones. Surface C's budget is its workspace's (1000 a minute):
+ * load on a fast machine would spend it and meet 429s that say nothing about the outage under test.
+ */
+export function mixWithinBudget<T>(free: Array<() => Promise<T>>, budgeted: Array<() => Promise<T>>, limit: number): (i: number) => Promise<T> {
+  const all = [...free, ...budgeted];
+  let spent = 0;
+  return (i) => {
+    const pick = all[i % all.length]!;
+    if (budgeted.includes(pick) && spent++ >= limit) return free[i % free.length]!();
+    return pick();
+  };
+}
+
 export function countBy(values: number[]): Record<number, number> {
   const counts: Record<number, number> = {};
   for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
