@@ -8,22 +8,24 @@ import { loadMysql } from '../src/core/demo/index.js';
 import { ALL_ROWS } from '../src/core/semantic/compile.js';
 import { DEMO_MODEL_DIR, readModelDir } from '../src/demo-setup.js';
 import { createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
-import { startThrowawayMariaDb, throwawayMariaDbUnavailable, type ThrowawayMariaDb } from './helpers/throwaway-mariadb.js';
+import { loadMariadbTimeZone, startThrowawayMariadb, whyNoThrowawayMariadb, type ThrowawayServer } from './helpers/throwaway-servers.js';
 
 const ORDERS = 300;
 const FIX = 'mariadb-tzinfo-to-sql /usr/share/zoneinfo | mariadb -u root mysql';
 const title = 'A MariaDB server without time zone tables';
 
-describe.skipIf(throwawayMariaDbUnavailable)(throwawayMariaDbUnavailable ? `${title} (skipped: ${throwawayMariaDbUnavailable})` : title, () => {
-  let server: ThrowawayMariaDb;
+const noServer = whyNoThrowawayMariadb();
+
+describe.skipIf(noServer)(noServer ? `${title} (skipped: ${noServer})` : title, () => {
+  let server: ThrowawayServer;
   let t: TestApp;
   let ws: SeededWorkspace;
   let cookie: string;
   let key: string;
 
   beforeAll(async () => {
-    server = await startThrowawayMariaDb();
-    await loadMysql(server.url, { orders: ORDERS, now: new Date('2025-06-01T00:00:00Z') });
+    server = await startThrowawayMariadb();
+    await loadMysql(server.url(''), { orders: ORDERS, now: new Date('2025-06-01T00:00:00Z') });
     t = await startTestApp();
     ws = await seedWorkspace(t.services);
     const lum = ws.members.luminary;
@@ -89,7 +91,7 @@ describe.skipIf(throwawayMariaDbUnavailable)(throwawayMariaDbUnavailable ? `${ti
   });
 
   it('answers as soon as the zone is loaded, on the same connection pool', async () => {
-    await server.loadTimeZone('Europe/Paris');
+    await loadMariadbTimeZone(server, 'Europe/Paris');
     const studio = await byDay('Europe/Paris');
     expect(studio.statusCode, studio.body).toBe(200);
     expectEveryOrderOnADay(studio.json().result.rows, 'created_at.day', 'orders');

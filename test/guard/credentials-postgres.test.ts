@@ -11,7 +11,7 @@ import { deniedPostgresFunction } from '../../src/core/sql/guard/postgres.js';
 import { assertReadOnly, REASONS } from '../../src/core/sql/guard/index.js';
 import { openWarehouse, type Warehouse } from '../../src/core/warehouse/index.js';
 import { isReason, refusalReason } from './refusals.js';
-import { canStartPostgres, startThrowawayPostgres, type ThrowawayServer } from './throwaway-servers.js';
+import { startThrowawayPostgres, whyNoThrowawayPostgres, type ThrowawayServer } from '../helpers/throwaway-servers.js';
 
 const RUN = { maxRows: 100, timeoutMs: 10_000 };
 
@@ -19,7 +19,10 @@ const refusal = (sql: string) => refusalReason('postgres', sql);
 const CATALOG_REASONS = [REASONS.credentialCatalog, REASONS.statisticsCatalog, REASONS.settingsCatalog, REASONS.viewOfRefused, REASONS.secretSetting];
 const matchesCatalogReason = (reason: string | undefined) => isReason(reason, ...CATALOG_REASONS);
 
-describe.skipIf(!canStartPostgres())('credential catalogs on PostgreSQL (superuser connection, throwaway server)', () => {
+const noServer = whyNoThrowawayPostgres();
+const title = 'credential catalogs on PostgreSQL (superuser connection, throwaway server)';
+
+describe.skipIf(noServer)(noServer ? `${title} (skipped: ${noServer})` : title, () => {
   let srv: ThrowawayServer;
   let admin: pg.Client;
   let warehouse: Warehouse;

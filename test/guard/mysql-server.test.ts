@@ -10,12 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertReadOnly, REASONS } from '../../src/core/sql/guard/index.js';
 import { openWarehouse, type Warehouse } from '../../src/core/warehouse/index.js';
 import { isReason, refusalReason } from './refusals.js';
-import { canStartMariadb, startThrowawayMariadb, type ThrowawayServer } from './throwaway-servers.js';
+import { startThrowawayMariadb, whyNoThrowawayMariadb, type ThrowawayServer } from '../helpers/throwaway-servers.js';
 
 const RUN = { maxRows: 100, timeoutMs: 10_000 };
 const HOSTILE_MODE = 'NO_BACKSLASH_ESCAPES,ANSI_QUOTES,ORACLE,STRICT_TRANS_TABLES,ONLY_FULL_GROUP_BY';
 
-describe.skipIf(!canStartMariadb())('MySQL guard on a MariaDB whose default sql_mode reads text differently', () => {
+const noServer = whyNoThrowawayMariadb();
+const title = 'MySQL guard on a MariaDB whose default sql_mode reads text differently';
+
+describe.skipIf(noServer)(noServer ? `${title} (skipped: ${noServer})` : title, () => {
   let srv: ThrowawayServer;
   let admin: mysql.Connection;
   let warehouse: Warehouse;

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { closedPort } from './network.js';
 
 export interface OwnRedis {
   readonly url: string;
@@ -16,13 +17,6 @@ export interface OwnRedis {
   close(): Promise<void>;
 }
 
-async function sparePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function answering(port: number, withinMs: number): Promise<void> {
   const started = Date.now();
@@ -40,7 +34,7 @@ async function answering(port: number, withinMs: number): Promise<void> {
 }
 
 export async function startOwnRedis(): Promise<OwnRedis> {
-  const port = await sparePort();
+  const port = await closedPort();
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-redis-'));
   let child: ChildProcess;
   const start = async () => {

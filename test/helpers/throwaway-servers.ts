@@ -1,15 +1,15 @@
 // Throwaway PostgreSQL and MariaDB servers, each in a temporary directory on a free loopback port,
 // for tests that must configure a server (roles with passwords, subscriptions, ALTER SYSTEM, a default
-// sql_mode) without touching the shared ones. Started as child processes and stopped by their handle
+// sql_mode, time zone tables never loaded) without touching the shared ones. Started as child processes and stopped by their handle
 // (and killed when the test process exits, should a test file fail before stopping them). Start them
 // in beforeAll, after checking that the binaries are installed (the caller skips, visibly, if not).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { closedPort } from './network.js';
 
 export interface ThrowawayServer {
   readonly port: number;
@@ -20,26 +20,18 @@ export interface ThrowawayServer {
 
 const STARTUP_MS = 30_000;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const MARIADB_INSTALLER = ['/usr/bin/mariadb-install-db', '/usr/bin/mysql_install_db'].find((p) => existsSync(p));
 const MARIADB_SERVER = ['/usr/sbin/mariadbd', '/usr/sbin/mysqld'].find((p) => existsSync(p));
 
-export function canStartPostgres(): boolean {
-  return postgresBin() !== undefined;
+/** Why no throwaway PostgreSQL can be started here (for a visible skip), or undefined when one can. */
+export function whyNoThrowawayPostgres(): string | undefined {
+  return postgresBin() ? undefined : 'the PostgreSQL server binaries (initdb, postgres) are not installed';
 }
 
-export function canStartMariadb(): boolean {
-  return MARIADB_INSTALLER !== undefined && MARIADB_SERVER !== undefined;
+/** Why no throwaway MariaDB can be started here (for a visible skip), or undefined when one can. */
+export function whyNoThrowawayMariadb(): string | undefined {
+  return MARIADB_INSTALLER && MARIADB_SERVER ? undefined : 'the MariaDB server binaries (mariadb-install-db, mariadbd) are not installed';
 }
 
 function postgresBin(): string | undefined {
@@ -105,7 +97,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayServer> {
   const as = owner ? { uid: owner.uid, gid: owner.gid } : {};
   const data = join(dir, 'data');
   execFileSync(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], { ...as, stdio: 'ignore' });
-  const port = await freePort();
+  const port = await closedPort();
   const child = spawn(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'], {
     ...as,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -120,7 +112,8 @@ export async function startThrowawayPostgres(): Promise<ThrowawayServer> {
   });
 }
 
-export async function startThrowawayMariadb(options: { sqlMode: string }): Promise<ThrowawayServer> {
+/** A MariaDB server with root and no password; `sqlMode` replaces the default sql_mode. Its time zone tables are empty. */
+export async function startThrowawayMariadb(options: { sqlMode?: string } = {}): Promise<ThrowawayServer> {
   const installer = MARIADB_INSTALLER;
   const server = MARIADB_SERVER;
   if (!installer || !server) throw new Error('MariaDB binaries are not installed');
@@ -128,12 +121,20 @@ export async function startThrowawayMariadb(options: { sqlMode: string }): Promi
   const data = join(dir, 'data');
   const user = userInfo().username;
   execFileSync(installer, ['--no-defaults', `--datadir=${data}`, `--user=${user}`, '--auth-root-authentication-method=normal', '--skip-test-db'], { stdio: 'ignore' });
-  const port = await freePort();
+  const port = await closedPort();
   const child = spawn(
     server,
-    ['--no-defaults', `--datadir=${data}`, `--port=${port}`, `--socket=${join(dir, 'sock')}`, '--bind-address=127.0.0.1', `--user=${user}`, `--sql-mode=${options.sqlMode}`, '--skip-log-bin'],
+    ['--no-defaults', `--datadir=${data}`, `--port=${port}`, `--socket=${join(dir, 'sock')}`, '--bind-address=127.0.0.1', `--user=${user}`, ...(options.sqlMode !== undefined ? [`--sql-mode=${options.sqlMode}`] : []), '--skip-log-bin', '--innodb-buffer-pool-size=16M'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const url = (database: string) => `mysql://root@127.0.0.1:${port}/${database}`;
   return started(child, 'SIGTERM', dir, port, url, async () => (await mysql.createConnection(url('mysql'))).end());
+}
+
+/** Loads one zone's rules into a MariaDB server's time zone tables, as an operator would (mariadb-tzinfo-to-sql). */
+export async function loadMariadbTimeZone(server: ThrowawayServer, zone: string): Promise<void> {
+  const sql = execFileSync('mariadb-tzinfo-to-sql', [join('/usr/share/zoneinfo', zone), zone], { encoding: 'utf8' });
+  const connection = await mysql.createConnection({ uri: server.url('mysql'), multipleStatements: true });
+  await connection.query(sql);
+  await connection.end();
 }
