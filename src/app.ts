@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { errorsPlugin } from './http/errors.js';
-import { answerFrameworkError, MAX_PATH_PARAM_CHARS } from './http/framework-errors.js';
+import { answerClientError, answerFrameworkError, answerWhileClosing, MAX_PATH_PARAM_CHARS } from './http/framework-errors.js';
 import { guardPlugin } from './http/guard.js';
 import { inputGuardPlugin } from './http/input-guard.js';
 import { openapiPlugin } from './http/openapi.js';
@@ -38,10 +38,20 @@ export async function buildApp({ services, logger, tls, extraRoutes }: AppDeps):
     trustProxy: services.config.trustProxy as boolean | string,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
-    return503OnClosing: true,
+    // Requests that arrive while closing are answered by the hook below, in our error shape.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_CHARS },
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   }) as unknown as FastifyInstance;
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) return answerWhileClosing(reply);
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

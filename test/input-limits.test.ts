@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildApp } from '../src/app.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileModel } from '../src/core/cml/index.js';
 import { MAX_FILTER_DEPTH } from '../src/core/semantic/query.js';
@@ -282,16 +283,66 @@ describe('the router and the HTTP parser', () => {
     expect([malformed.statusCode, malformed.json()]).toEqual([400, { error: 'The URL is malformed: a percent-encoded sequence is not valid UTF-8', code: 'malformed_url' }]);
   });
 
-  it('a header with NUL never reaches a route: the HTTP parser refuses it', async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  /** Sends raw bytes to the listening app and returns status line and JSON body of its answer. */
+  async function rawExchange(bytes: string): Promise<{ statusLine: string; body: unknown }> {
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as net.AddressInfo;
     const reply = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => socket.end('POST /api/auth/login HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 1.2.3.4\u0000\r\nContent-Length: 0\r\n\r\n'));
+      const socket = net.connect(port, '127.0.0.1', () => socket.end(bytes));
       let text = '';
       socket.on('data', (chunk) => (text += chunk.toString('latin1')));
       socket.on('end', () => resolve(text));
       socket.on('error', reject);
     });
-    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    const [head = '', body = ''] = reply.split('\r\n\r\n');
+    return { statusLine: head.split('\r\n')[0]!, body: JSON.parse(body) };
+  }
+
+  it('a header with NUL never reaches a route: the HTTP parser refuses it, answered in the error shape', async () => {
+    const answer = await rawExchange('POST /api/auth/login HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 1.2.3.4\u0000\r\nContent-Length: 0\r\n\r\n');
+    expect(answer).toEqual({ statusLine: 'HTTP/1.1 400 Bad Request', body: { error: expect.any(String), code: 'malformed_http' } });
+  });
+
+  it('headers larger than the parser accepts are a 431 in the error shape', async () => {
+    const answer = await rawExchange(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(answer).toEqual({ statusLine: 'HTTP/1.1 431 Request Header Fields Too Large', body: { error: expect.any(String), code: 'headers_too_large' } });
+  });
+});
+
+describe('a request that arrives while the server is closing', () => {
+  it('is answered 503 service_unavailable with Retry-After, in the error shape', async () => {
+    const t = await startTestApp();
+    // A second app over the same services, listening, with a route slow enough to still be running when
+    // close() begins: the request sent behind it on the same kept-alive connection arrives while closing.
+    const app = await buildApp({
+      services: t.services,
+      extraRoutes: (child) => {
+        child.get('/probe/slow', { config: { auth: 'public' }, schema: { hide: true } }, async () => {
+          await new Promise((resolve) => setTimeout(resolve, 400));
+          return { slow: true };
+        });
+      },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as net.AddressInfo;
+    const socket = net.connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+    const ended = new Promise((resolve) => socket.on('close', resolve));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('GET /probe/slow HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closed = app.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 3000))]);
+    socket.destroy();
+    await closed;
+    await t.close();
+    const answers = text.split(/(?=HTTP\/1\.1 )/);
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answers[1]).toMatch(/^HTTP\/1\.1 503 /);
+    expect(answers[1]).toMatch(/\r\nretry-after: 5\r\n/i);
+    expect(JSON.parse(answers[1]!.split('\r\n\r\n')[1]!)).toEqual({ error: expect.any(String), code: 'service_unavailable' });
   });
 });
