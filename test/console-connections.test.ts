@@ -161,6 +161,8 @@ describe('creating and listing', () => {
       [{ name: 'x', engine: 'postgres', settings: { ...pg, port: 'five' } }, /body\.settings\.port/],
       [{ name: 'x', engine: 'mysql', settings: { ...pg, port: 70000 } }, /body\.settings\.port/],
       [{ name: 'x', engine: 'snowflake', settings: { username: 'u' } }, /body\.settings\.account/],
+      [{ name: 'x', engine: 'mysql', settings: { ...pg, database: 'mysql' } }, /database must not be the server's own `mysql` database/],
+      [{ name: 'x', engine: 'mysql', settings: { ...pg, database: 'MySQL' } }, /database must not be the server's own `mysql` database/],
       [{ name: 'x', engine: 'postgres', settings: { ...pg, password: 'in-settings' } }, /body\.settings: Unrecognized key: "password"/],
       [{ name: 'x', engine: 'duckdb', settings: {} }, /body\.settings\.path/],
       [{ name: 'x', engine: 'duckdb', settings: { path: '../elsewhere.duckdb' } }, /^DuckDB settings\.path must not contain "\.\."$/],

@@ -284,6 +284,15 @@ export class ConnectionService {
     if (engine === 'duckdb') {
       return { path: checkDuckDbPath(this.directoryOf(workspaceId), (parsed.data as { path: string }).path) };
     }
+    // An unqualified name belongs to the connection's database, and in MySQL's own `user` is the table of
+    // accounts and password hashes, which the read-only guard can refuse only when it is qualified.
+    // (Compared in any case: servers with lower_case_table_names fold database names.)
+    if (engine === 'mysql' && (parsed.data as { database: string }).database.toLowerCase() === 'mysql') {
+      throw new BadRequestError(
+        "Invalid mysql connection settings: database must not be the server's own `mysql` database, whose tables hold accounts and password hashes; name the database that holds your data",
+        'invalid_connection',
+      );
+    }
     return parsed.data;
   }
 }
