@@ -31,6 +31,8 @@ interface RevealContext {
   readonly metricNames: ReadonlySet<string>;
   readonly nodes: ReadonlyMap<string, NodeDraft>;
   readonly sink: DiagnosticSink;
+  /** The reveal names a time dimension: without one, every metric is a snapshot. */
+  readonly hasTime: boolean;
 }
 
 export function linkReveal(decl: TopDecl, nodes: ReadonlyMap<string, NodeDraft>, graph: JoinGraph, sink: DiagnosticSink): Reveal {
@@ -48,7 +50,15 @@ export function linkReveal(decl: TopDecl, nodes: ReadonlyMap<string, NodeDraft>,
     if (earlier) sink.report('CML204', member.name.span, `reveal \`${name}\` already has a metric \`${member.name.name}\` (line ${earlier.name.span.line})`);
     else unique.set(member.name.name, member);
   }
-  const context: RevealContext = { reveal: name, base, reach: base ? graph.reachFrom(base.name) : undefined, metricNames: new Set(unique.keys()), nodes, sink };
+  const context: RevealContext = {
+    reveal: name,
+    base,
+    reach: base ? graph.reachFrom(base.name) : undefined,
+    metricNames: new Set(unique.keys()),
+    nodes,
+    sink,
+    hasTime: props.has('time'),
+  };
   const drafts = new Map<string, MetricDraft>();
   for (const [metricName, member] of unique) drafts.set(metricName, linkMetric(member, context));
 
@@ -94,6 +104,7 @@ function linkMetric(decl: MemberDecl, context: RevealContext): MetricDraft {
     description: props.text('description') ?? '',
     unit: props.word('unit') ?? '',
     synonyms: props.list('synonyms') ?? [],
+    snapshot: props.bool('snapshot') ?? !context.hasTime,
     ...(format ? { format } : {}),
     ...(measure ? { measure: { node: measure.node, name: measure.name } } : {}),
     ...(expr ? { expr } : {}),

@@ -68,6 +68,7 @@ export const METRIC_SCHEMA: BlockSchema = {
   ...described,
   unit: { kind: 'word' },
   synonyms: { kind: 'list' },
+  snapshot: { kind: 'boolean' },
   format: { kind: 'name', oneOf: FORMATS },
   measure: { kind: 'ref' },
   expr: { kind: 'sql' },

@@ -120,6 +120,12 @@ export interface Metric {
   readonly description: string;
   readonly unit: string;
   readonly synonyms: readonly string[];
+  /**
+   * Not bound to a period: a state "as of now" (customers on the books, open tickets), answered over all
+   * rows whatever period a question names. Set by `snapshot: true`, or implied when the reveal has no
+   * time dimension.
+   */
+  readonly snapshot: boolean;
   readonly format?: string;
   /** Exactly one of `measure` and `expr`. */
   readonly measure?: { readonly node: string; readonly name: string };
