@@ -189,7 +189,8 @@ describe('the raw-SQL fallback', () => {
     const body = (await ask(unitsQuestion, tracerKey)).json();
     expect(purposes()).toEqual(['plan', 'sql', 'sql']);
     expect(body.no_match.reason).toMatch(/could not run \(duckdb: .*qty/i);
-    expect(body.data.rows).toEqual([]);
+    expect(body.data).toEqual({ rows: [], columns: [] });
+    expect(body.provenance).toEqual({ source: 'semantic layer', reveal_backed: false, freshness: null, confidence: 'medium', assumptions: [] });
   });
 
   it('is never attempted for a viewer, who gets the honest no-match answer', async () => {

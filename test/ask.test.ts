@@ -62,6 +62,13 @@ describe('governed answers', () => {
     expect(body.provenance.assumptions.map((a: { code: string }) => a.code)).toEqual(['period_assumed']);
   });
 
+  it('a metric recognised only from its description is governed, high, and says so', async () => {
+    const body = (await ask({ question: 'amount paid last week' })).json();
+    expect(body.data.metric).toBe('revenue');
+    expect(body.provenance).toMatchObject({ reveal: 'sales', reveal_backed: true, confidence: 'high' });
+    expect(body.provenance.assumptions.map((a: { code: string }) => a.code)).toEqual(['metric_matched_by_description']);
+  });
+
   it("applies the asker's data keys", async () => {
     const viewer = ws.members.viewer;
     await t.store.db.updateTable('memberships').set({ attributes: JSON.stringify({ region: 'Europe' }) }).where('user_id', '=', viewer.id).execute();
