@@ -83,6 +83,23 @@ describe('with a language model', () => {
   });
 });
 
+describe('provenance of what the model planned', () => {
+  it('a metric the question does not name is still a governed answer, high, with the assumption stated', async () => {
+    llm.script({ kind: 'object', value: { no_match: false, reveal: 'sales', metrics: ['revenue'] } }, { kind: 'status', status: 500 }, { kind: 'status', status: 500 });
+    const body = (await ask('how much was paid last week')).json();
+    expect(body.provenance).toMatchObject({ source: 'semantic layer', reveal: 'sales', reveal_backed: true, confidence: 'high' });
+    expect(body.provenance.assumptions).toEqual([{ code: 'metric_matched_by_description', message: expect.stringMatching(/^"Revenue" was recognised only from its description/) }]);
+  });
+
+  it("the model's no-match is the one refusal shape: not reveal-backed, no value, medium", async () => {
+    llm.script({ kind: 'object', value: { no_match: true, reason: 'Nothing governed counts parcels.' } });
+    const body = (await ask('how many orders were lost', viewerKey)).json();
+    expect(body.provenance).toEqual({ source: 'semantic layer', reveal_backed: false, freshness: null, confidence: 'medium', assumptions: [] });
+    expect(body.data).toEqual({ rows: [], columns: [] });
+    expect(body.no_match.reason).toBe('Nothing governed counts parcels.');
+  });
+});
+
 describe('prose written by the model', () => {
   /** The templated answer of the same question, from a run where the model writes no prose. */
   async function templated(question: string) {
@@ -136,7 +153,7 @@ describe('the raw-SQL fallback', () => {
     expect(body.data.rows).toEqual(direct.rows);
     expect(body.data.columns).toEqual(['units_sold', 'order_lines']);
     expect(body.data.value).toBe(direct.rows[0]!['units_sold']);
-    expect(body.provenance).toEqual({ source: 'raw SQL', reveal_backed: false, freshness: null, confidence: 'medium' });
+    expect(body.provenance).toEqual({ source: 'raw SQL', reveal_backed: false, freshness: null, confidence: 'medium', assumptions: [] });
     expect(body.raw_sql).toEqual({ sql: UNITS_SQL, connection: 'warehouse' });
     expect(body.answer).toMatch(/^No governed metric answers this, so I wrote SQL over the warehouse table order_items; it is not a governed number/);
     expect(body.answer).toContain(`units sold ${Number(direct.rows[0]!['units_sold']).toLocaleString('en-US')}`);
@@ -172,14 +189,15 @@ describe('the raw-SQL fallback', () => {
     const body = (await ask(unitsQuestion, tracerKey)).json();
     expect(purposes()).toEqual(['plan', 'sql', 'sql']);
     expect(body.no_match.reason).toMatch(/could not run \(duckdb: .*qty/i);
-    expect(body.data.rows).toEqual([]);
+    expect(body.data).toEqual({ rows: [], columns: [] });
+    expect(body.provenance).toEqual({ source: 'semantic layer', reveal_backed: false, freshness: null, confidence: 'medium', assumptions: [] });
   });
 
   it('is never attempted for a viewer, who gets the honest no-match answer', async () => {
     llm.script(NO_MATCH);
     const body = (await ask(unitsQuestion, viewerKey)).json();
     expect(purposes()).toEqual(['plan']);
-    expect(body.provenance).toMatchObject({ source: 'semantic layer', reveal_backed: false, freshness: null });
+    expect(body.provenance).toEqual({ source: 'semantic layer', reveal_backed: false, freshness: null, confidence: 'medium', assumptions: [] });
     expect(body.no_match.reason).toBe('No governed metric counts units sold.');
     expect(body.data.rows).toEqual([]);
     expect(body.raw_sql).toBeUndefined();

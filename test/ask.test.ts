@@ -55,10 +55,18 @@ describe('governed answers', () => {
     expect(body.answer).toMatch(/^[A-Z][a-z ]+ for last month/);
   });
 
-  it('without a period, uses the last 30 days and never claims high confidence', async () => {
+  it('without a period, uses the last 30 days and says so in the assumptions; confidence stays that of a governed answer', async () => {
     const body = (await ask({ question: 'average order value' })).json();
     expect(body.data.period).toBe('last_30_days');
-    expect(body.provenance.confidence).toBe('medium');
+    expect(body.provenance).toMatchObject({ reveal_backed: true, confidence: 'high' });
+    expect(body.provenance.assumptions.map((a: { code: string }) => a.code)).toEqual(['period_assumed']);
+  });
+
+  it('a metric recognised only from its description is governed, high, and says so', async () => {
+    const body = (await ask({ question: 'amount paid last week' })).json();
+    expect(body.data.metric).toBe('revenue');
+    expect(body.provenance).toMatchObject({ reveal: 'sales', reveal_backed: true, confidence: 'high' });
+    expect(body.provenance.assumptions.map((a: { code: string }) => a.code)).toEqual(['metric_matched_by_description']);
   });
 
   it("applies the asker's data keys", async () => {
@@ -75,9 +83,8 @@ describe('governed answers', () => {
 describe('honest refusals', () => {
   it('does not invent an answer for an out-of-scope question', async () => {
     const body = (await ask({ question: 'What is the employee headcount in the Berlin office?' })).json();
-    expect(body.provenance).toMatchObject({ reveal_backed: false, confidence: 'medium' });
-    expect(body.data.rows).toEqual([]);
-    expect(body.data.value).toBeUndefined();
+    expect(body.provenance).toEqual({ source: 'semantic layer', reveal_backed: false, freshness: null, confidence: 'medium', assumptions: [] });
+    expect(body.data).toEqual({ rows: [], columns: [] });
     expect(body.answer).toMatch(/^I could not answer that from a governed metric/);
     expect(body.no_match.closest.length).toBeGreaterThan(0);
   });
@@ -108,6 +115,7 @@ describe('statuses', () => {
     const stranger = (await createKey(t.services, await seedWorkspace(t.services), 'luminary', 'question')).value;
     const body = (await ask({ question: 'revenue last week' }, stranger)).json();
     expect(body.provenance.reveal_backed).toBe(false);
+    expect(body.no_match.reason).toMatch(/^No model is deployed in this workspace yet/);
   });
 });
 

@@ -10,12 +10,10 @@ import { createLlmPlanner, type LlmPlanner } from '../core/answer/llm-planner.js
 import { checkProse, PROSE_MAX_TOKENS, proseRequest, warmUpProseCheck, type ProseFacts } from '../core/answer/llm-prose.js';
 import { buildCatalogIndex, planOffline, type CatalogIndex } from '../core/answer/offline-planner.js';
 import { findPeriod } from '../core/answer/periods.js';
-import type { GovernedPlan, NoMatch, ResolvedPeriod } from '../core/answer/plan.js';
-import { answerProse, formatValue, noMatchProse } from '../core/answer/prose.js';
+import type { NoMatch, ResolvedPeriod } from '../core/answer/plan.js';
 import { BadRequestError } from '../core/errors.js';
-import { compileRevealQuery } from '../core/semantic/reveal.js';
 import { compileQuery } from '../core/semantic/compile.js';
-import type { Reveal, SemanticModel, SqlTemplate } from '../core/semantic/model.js';
+import type { Reveal, SemanticModel } from '../core/semantic/model.js';
 import { DIALECTS } from '../core/sql/dialects.js';
 import { MODEL_CONNECTION, type ConnectionService } from '../connections/connection-service.js';
 import type { SchemaCache } from '../connections/schema-cache.js';
@@ -23,18 +21,18 @@ import type { LiveModel, ModelService } from '../modeling/model-service.js';
 import type { RawSqlService } from '../querying/raw-sql-service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Answer } from './answer.js';
-import { freshnessDate } from './freshness.js';
+import { noMatchAnswer, type Answer } from './answer.js';
+import { decideCoverage } from './coverage.js';
+import { answerGoverned } from './governed-answer.js';
 import { mayUseSqlFallback, SqlFallback } from './sql-fallback-runner.js';
 
 export type { Answer } from './answer.js';
 
 export const MAX_QUESTION_LENGTH = 2000;
-/** When a question names no period: the last 30 complete days (and never high confidence). */
+/** When a question about a period-bound metric names no period: the last 30 complete days (an assumption the answer states). */
 const DEFAULT_PERIOD_PHRASE = 'last 30 days';
-const FRESHNESS = '__freshness';
 const QUERY_TIMEOUT_MS = 30_000;
-const MAX_ROWS = 1000;
+const NO_MODEL_REASON = 'No model is deployed in this workspace yet, so there are no governed metrics to answer from.';
 
 export interface AnswerServiceDeps {
   readonly models: ModelService;
@@ -83,10 +81,14 @@ export class AnswerService {
     if (domain !== undefined && !domains.includes(domain)) {
       throw new BadRequestError(`Unknown domain "${domain}"; domains: ${domains.join(', ') || 'none (no model deployed)'}`, 'unknown_domain');
     }
+    let tokensUsed = 0;
+    const usage = () => ({ tokens_used: tokensUsed, latency_ms: Math.round(performance.now() - started) });
+    // Nothing to plan against, and no connection a fallback could read: say so before any planner runs.
+    if (live.model.reveals.size === 0) return { ...noMatchAnswer(NO_MODEL_REASON, []), usage: usage() };
+
     const now = this.clock.now();
     const timezone = principal.workspace.timezone;
     const asked = findPeriod(question, { now, timezone });
-    const period = asked ?? findPeriod(DEFAULT_PERIOD_PHRASE, { now, timezone })!;
     const text = asked ? question.replace(asked.phrase, ' ') : question;
 
     const candidates = [...live.model.reveals.values()].filter((r) => domain === undefined || r.domain === domain);
@@ -95,29 +97,25 @@ export class AnswerService {
     const index = this.index(live.model);
     const planned = this.llm ? await this.llm.planner.plan(text, index, planOptions) : { plan: planOffline(text, index, planOptions), tokensUsed: 0, via: 'offline', note: undefined };
     if (planned.note) this.onNote(`Question planned ${planned.via === 'llm' ? 'by the language model' : 'offline'}: ${planned.note}`);
-    let tokensUsed = planned.tokensUsed;
-    const usage = () => ({ tokens_used: tokensUsed, latency_ms: Math.round(performance.now() - started) });
+    tokensUsed += planned.tokensUsed;
     const { plan } = planned;
     if (plan.kind === 'no_match') {
       const fallback = await this.trySqlFallback(principal, live, question, asked, plan);
       tokensUsed += fallback.tokensUsed;
       if (fallback.ok) return { ...fallback.answer, usage: usage() };
       const reason = fallback.reason ? `${plan.reason.replace(/\.$/, '')}; ${fallback.reason}` : plan.reason;
-      return {
-        answer: noMatchProse(reason, plan.closest),
-        data: { rows: [], columns: [] },
-        provenance: { source: 'semantic layer', reveal_backed: false, freshness: null, confidence: 'medium' },
-        usage: usage(),
-        no_match: { reason, closest: [...plan.closest] },
-      };
+      return { ...noMatchAnswer(reason, plan.closest), usage: usage() };
     }
-    const { result, facts } = await this.run(principal, live, plan, period);
+    const reveal = live.model.reveals.get(plan.reveal)!;
+    const decision = decideCoverage(plan, reveal, asked, findPeriod(DEFAULT_PERIOD_PHRASE, { now, timezone })!);
+    if (decision.kind === 'refused') return { ...noMatchAnswer(decision.reason, decision.closest), usage: usage() };
+    const { result, facts } = await answerGoverned(this.connections, { principal, model: live.model, plan, coverage: decision.coverage, assumptions: decision.assumptions, now });
     if (this.llm?.prose) {
       const written = await this.llmProse({ question, ...facts });
       tokensUsed += written.tokensUsed;
       if (written.text) result.answer = written.text;
     }
-    return { ...result, usage: usage(), ...(asked ? {} : { provenance: { ...result.provenance, confidence: 'medium' as const } }) };
+    return { ...result, usage: usage() };
   }
 
   /**
@@ -149,74 +147,6 @@ export class AnswerService {
       return { tokensUsed: reply.tokensUsed };
     }
     return { text: reply.text, tokensUsed: reply.tokensUsed };
-  }
-
-  private async run(principal: Principal, live: LiveModel, plan: GovernedPlan, period: ResolvedPeriod): Promise<{ result: Omit<Answer, 'usage'>; facts: Omit<ProseFacts, 'question'> }> {
-    const reveal = live.model.reveals.get(plan.reveal)!;
-    const base = live.model.nodes.get(reveal.base)!;
-    const { connection, warehouse } = await this.connections.warehouse(principal.workspace.id, base.connection, MODEL_CONNECTION);
-    const options = { dialect: DIALECTS[connection.engine], attributes: principal.attributes, now: this.clock.now(), timezone: principal.workspace.timezone };
-    const time = reveal.time ? (reveal.time.node === reveal.base ? reveal.time.dimension : `${reveal.time.node}.${reveal.time.dimension}`) : undefined;
-    const periodFilters = time
-      ? [
-          { field: time, operator: 'onOrAfter', value: period.start },
-          { field: time, operator: 'before', value: period.end },
-        ]
-      : [];
-    const query = (dimensions: readonly string[], withSort: boolean) => ({
-      reveal: plan.reveal,
-      metrics: plan.metrics,
-      dimensions,
-      filters: [...plan.filters.map((f) => ({ field: f.field, operator: f.operator, value: f.value as string | string[] })), ...periodFilters],
-      sorts: withSort && plan.sort ? [plan.sort] : [],
-      limit: withSort ? (plan.limit ?? MAX_ROWS) : MAX_ROWS,
-    });
-    const freshness = time ? [{ key: FRESHNESS, template: latestOf(reveal, time) }] : [];
-
-    const compiled = compileRevealQuery(live.model, query(plan.dimensions, true), { ...options, derived: freshness });
-    const rows = [...(await warehouse.run(compiled.sql, compiled.params, { maxRows: MAX_ROWS, timeoutMs: QUERY_TIMEOUT_MS, timeZone: compiled.timezone })).rows];
-    let totals = rows[0];
-    if (plan.dimensions.length) {
-      const whole = compileRevealQuery(live.model, query([], false), options);
-      totals = (await warehouse.run(whole.sql, whole.params, { maxRows: 1, timeoutMs: QUERY_TIMEOUT_MS, timeZone: whole.timezone })).rows[0];
-    }
-    const latest = rows
-      .map((r) => freshnessDate(r[FRESHNESS], principal.workspace.timezone))
-      .filter((date): date is string => date !== null)
-      .sort()
-      .at(-1);
-    const headline = reveal.metrics.get(plan.metrics[0]!)!;
-    const visibleRows = rows.map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => k !== FRESHNESS)));
-    const value = totals?.[headline.name];
-
-    const dimensionLabel = plan.dimensions.map((d) => d.split('.').at(-1)!.replaceAll('_', ' ')).join(' and ');
-    const breakdown = plan.dimensions.length ? visibleRows.map((row) => ({ label: plan.dimensions.map((d) => String(row[d] ?? '')).join(' / '), value: row[headline.name] })) : [];
-    const others = plan.dimensions.length ? [] : plan.metrics.slice(1).map((name) => ({ label: reveal.metrics.get(name)!.label, unit: reveal.metrics.get(name)!.unit, value: totals?.[name] }));
-    const answer = answerProse({ metricLabel: headline.label, unit: headline.unit, period, total: value, ...(plan.dimensions.length ? { dimensionLabel } : {}), breakdown, others });
-    const governedByName = plan.matchedBy !== 'description';
-    const result: Omit<Answer, 'usage'> = {
-      answer,
-      data: {
-        rows: visibleRows,
-        columns: compiled.columns.map((c) => c.key).filter((k) => k !== FRESHNESS),
-        metric: headline.name,
-        ...(typeof value === 'number' ? { value } : {}),
-        period: period.token,
-      },
-      provenance: {
-        source: 'semantic layer',
-        reveal: reveal.name,
-        reveal_backed: true,
-        freshness: latest ?? null,
-        confidence: governedByName && rows.length > 0 ? 'high' : 'medium',
-      },
-    };
-    // What a language model may reword: the template and every row, formatted as the template formats them.
-    const rowFacts = [
-      ...breakdown.map((row) => `${row.label || '(none)'}: ${formatValue(row.value, headline.unit)}`),
-      ...others.map((other) => `${other.label}: ${formatValue(other.value, other.unit)}`),
-    ];
-    return { result, facts: { template: answer, rows: rowFacts } };
   }
 
   private index(model: SemanticModel): CatalogIndex {
@@ -263,10 +193,4 @@ export class AnswerService {
 function valuesKey(principal: Principal, live: LiveModel, reveal: string): string {
   const attributes = createHash('sha256').update(JSON.stringify(principal.attributes)).digest('hex').slice(0, 16);
   return `${principal.workspace.id}:${live.version}:${reveal}:${attributes}`;
-}
-
-/** MAX of the reveal's time dimension, computed in the same query as the metrics. */
-function latestOf(reveal: Reveal, time: string): SqlTemplate {
-  const [node, name] = time.includes('.') ? time.split('.') : [reveal.base, time];
-  return [{ kind: 'text', text: 'MAX(' }, { kind: 'dimension', node: node!, name: name! }, { kind: 'text', text: ')' }];
 }

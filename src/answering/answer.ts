@@ -1,5 +1,9 @@
-// The answer object of POST /api/v1/ask (spec 2.3), plus two optional parts documented in
-// docs/answers.md: `no_match` when nothing could answer, `raw_sql` when the SQL fallback answered.
+// The answer object of POST /api/v1/ask (spec 2.3), plus the parts documented in docs/answers.md:
+// `provenance.assumptions` always, `no_match` when nothing could answer, `raw_sql` when the SQL
+// fallback answered.
+import { noMatchProse } from '../core/answer/prose.js';
+import type { NoMatch } from '../core/answer/plan.js';
+import type { Assumption } from './assumptions.js';
 
 export interface Answer {
   answer: string;
@@ -10,10 +14,31 @@ export interface Answer {
     reveal_backed: boolean;
     freshness: string | null;
     confidence: 'high' | 'medium';
+    /** What the answer took for granted; empty when nothing. */
+    assumptions: Assumption[];
   };
   usage: { tokens_used: number; latency_ms: number };
   /** Only when nothing answers: why, and what comes closest. */
   no_match?: { reason: string; closest: Array<{ reveal: string; metric: string; label: string }> };
   /** Only when the SQL fallback answered: the statement that ran, and where. */
   raw_sql?: { sql: string; connection: string };
+}
+
+/** `data.period` of an answer about snapshot metrics: the state when the question was asked, over all rows. */
+export const AS_OF_NOW = 'as_of_now';
+
+/**
+ * The one shape of "no governed answer", whichever path declined (the planners, a snapshot asked for a
+ * period, an empty workspace, a failed SQL fallback): nothing in it can be read as a governed number.
+ * The semantic layer is the source that declined; nothing is reveal-backed; no value, no reveal, no
+ * freshness. Confidence is `medium`, the lower of the spec's two values, because the field is always
+ * present and `high` would vouch for a number that is not there.
+ */
+export function noMatchAnswer(reason: string, closest: NoMatch['closest']): Omit<Answer, 'usage'> {
+  return {
+    answer: noMatchProse(reason, closest),
+    data: { rows: [], columns: [] },
+    provenance: { source: 'semantic layer', reveal_backed: false, freshness: null, confidence: 'medium', assumptions: [] },
+    no_match: { reason, closest: [...closest] },
+  };
 }

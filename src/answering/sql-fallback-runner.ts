@@ -115,7 +115,7 @@ function rawSqlAnswer(sql: string, result: RawSqlResult, context: { tables: read
   return {
     answer: rawSqlProse({ tables: tablesNamedIn(sql, context.tables.map((table) => table.name)), columns, rows }),
     data: { rows, columns, ...(typeof value === 'number' ? { value } : {}), ...(input.period ? { period: input.period.token } : {}) },
-    provenance: { source: 'raw SQL', reveal_backed: false, freshness: latestDate(rows, input.principal.workspace.timezone), confidence: 'medium' },
+    provenance: { source: 'raw SQL', reveal_backed: false, freshness: latestDate(rows, input.principal.workspace.timezone), confidence: 'medium', assumptions: [] },
     raw_sql: { sql, connection: result.connection.name },
   };
 }

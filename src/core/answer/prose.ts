@@ -1,57 +1,191 @@
 // English prose for an answer, built from the plan and the rows only: every number in it comes from
 // the warehouse, formatted by the metric's unit. Whatever language the question was in, the answer
-// is English (spec 1.8).
+// is English (spec 1.8). The language-model prose check (llm-prose.ts) compares numbers against the
+// facts formatted here, so an answer and its facts must always go through formatValue.
 import type { ResolvedPeriod } from './plan.js';
 
-export function formatValue(value: unknown, unit: string): string {
+/** How a unit word of CML (`unit: minutes`) is shown next to a number. */
+export interface UnitDisplay {
+  /** Written before the number, after any minus sign: `$`. */
+  readonly prefix?: string;
+  /** Written after the number: ` km`, `%`, ` minutes`. */
+  readonly suffix?: string;
+  /** The suffix when the value is exactly 1 (` minute`). */
+  readonly singular?: string;
+  /** Exactly this many fraction digits (cents). Without it: as many as the value has, at most 2. */
+  readonly decimals?: number;
+  /** The warehouse returns a share (0.042) that reads as a percentage (4.2%). */
+  readonly ratio?: boolean;
+}
+
+/** Display of a unit word (lower case), or undefined for a word it does not know. */
+export type UnitLookup = (unit: string) => UnitDisplay | undefined;
+
+const money = (prefix: string): UnitDisplay => ({ prefix, decimals: 2 });
+const word = (plural: string, singular: string): UnitDisplay => ({ suffix: ` ${plural}`, singular: ` ${singular}` });
+const symbol = (text: string): UnitDisplay => ({ suffix: ` ${text}` });
+const PLAIN: UnitDisplay = {};
+
+/** Unit words and their spellings, until the model's own list of units is the source. */
+const KNOWN_UNITS: ReadonlyMap<string, UnitDisplay> = new Map(
+  Object.entries({
+    '': PLAIN,
+    count: PLAIN,
+    number: PLAIN,
+    integer: PLAIN,
+    dollars: money('$'),
+    usd: money('$'),
+    eur: money('€'),
+    euros: money('€'),
+    gbp: money('£'),
+    percent: { suffix: '%', ratio: true },
+    percentage: { suffix: '%', ratio: true },
+    percentage_points: { suffix: '%' },
+    seconds: word('seconds', 'second'),
+    minutes: word('minutes', 'minute'),
+    hours: word('hours', 'hour'),
+    days: word('days', 'day'),
+    weeks: word('weeks', 'week'),
+    months: word('months', 'month'),
+    years: word('years', 'year'),
+    celsius: symbol('°C'),
+    degrees_celsius: symbol('°C'),
+    fahrenheit: symbol('°F'),
+    degrees_fahrenheit: symbol('°F'),
+    mm: symbol('mm'),
+    millimeters: symbol('mm'),
+    millimetres: symbol('mm'),
+    cm: symbol('cm'),
+    meters: symbol('m'),
+    metres: symbol('m'),
+    km: symbol('km'),
+    kilometers: symbol('km'),
+    kilometres: symbol('km'),
+    miles: word('miles', 'mile'),
+    g: symbol('g'),
+    grams: symbol('g'),
+    kg: symbol('kg'),
+    kilograms: symbol('kg'),
+    tonnes: word('tonnes', 'tonne'),
+    liters: symbol('L'),
+    litres: symbol('L'),
+    kwh: symbol('kWh'),
+  }),
+);
+
+export const knownUnit: UnitLookup = (unit) => KNOWN_UNITS.get(unit);
+
+/** A unit word nothing knows ("tickets", "visits") is written after the number as it is. */
+function displayOf(unit: string, units: UnitLookup): UnitDisplay {
+  const key = unit.trim().toLowerCase();
+  return units(key) ?? { suffix: ` ${key.replaceAll('_', ' ')}` };
+}
+
+export function formatValue(value: unknown, unit: string, units: UnitLookup = knownUnit): string {
   if (value === null || value === undefined) return 'no value';
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(n)) return String(value);
-  switch (unit) {
-    case 'dollars':
-    case 'usd':
-      return n.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
-    case 'percent':
-      // Ratios (0.042) read as percentages; values already above 1 are taken as percent points.
-      return `${(Math.abs(n) <= 1 ? n * 100 : n).toLocaleString('en-US', { maximumFractionDigits: 1 })}%`;
-    case 'count':
-      return Math.round(n).toLocaleString('en-US');
-    default:
-      return n.toLocaleString('en-US', { maximumFractionDigits: 2 });
-  }
+  const display = displayOf(unit, units);
+  const shown = display.ratio ? n * 100 : n;
+  const magnitude = Math.abs(shown);
+  // Never round a value away to nothing: below 0.01 the first three significant digits are kept.
+  const digits: Intl.NumberFormatOptions =
+    display.decimals !== undefined
+      ? { minimumFractionDigits: display.decimals, maximumFractionDigits: display.decimals }
+      : magnitude > 0 && magnitude < 0.01
+        ? { maximumSignificantDigits: 3 }
+        : { maximumFractionDigits: 2 };
+  const number = magnitude.toLocaleString('en-US', digits);
+  const suffix = shown === 1 && display.singular !== undefined ? display.singular : (display.suffix ?? '');
+  return `${shown < 0 ? '-' : ''}${display.prefix ?? ''}${number}${suffix}`;
+}
+
+/** The words of a period's token: "last month", "2024", "last 30 days". */
+export function periodWords(period: ResolvedPeriod): string {
+  return period.token.replaceAll('_', ' ');
 }
 
 export function describePeriod(period: ResolvedPeriod): string {
   const last = new Date(`${period.end}T00:00:00Z`);
   last.setUTCDate(last.getUTCDate() - 1);
   const lastDay = last.toISOString().slice(0, 10);
-  const words = period.token.replaceAll('_', ' ');
+  const words = periodWords(period);
   return period.start === lastDay ? `${words} (${period.start})` : `${words} (${period.start} to ${lastDay})`;
+}
+
+/** What an answer covers: a period, or the state as of now (a snapshot metric). */
+export type Coverage = { readonly kind: 'period'; readonly period: ResolvedPeriod } | { readonly kind: 'as_of_now' };
+
+/** A value filter of the plan, for the reader: "channel is web", "region is Europe or Asia". */
+export interface ProseFilter {
+  readonly label: string;
+  readonly values: readonly string[];
 }
 
 export interface ProseInput {
   metricLabel: string;
   unit: string;
-  period: ResolvedPeriod;
+  coverage: Coverage;
+  filters: readonly ProseFilter[];
   total: unknown;
   /** Breakdown rows: the dimension values as one label, and the metric's value. */
   breakdown: ReadonlyArray<{ label: string; value: unknown }>;
-  dimensionLabel?: string;
+  /** The breakdown's dimensions, in words ("team", "ship region"). */
+  dimensions: readonly string[];
+  /** A sort with a limit: a top-N or bottom-N when sorted by a metric, else the first N groups in order. */
+  ranking?: { readonly byMetric: boolean; readonly direction: 'asc' | 'desc'; readonly limit: number; readonly nullGroupLeftOut: boolean };
   /** Further metrics of a single-row answer. */
   others: ReadonlyArray<{ label: string; unit: string; value: unknown }>;
+  /** No row matched the period and filters (and the asker sees every row, so a zero is a true zero). */
+  noRows?: boolean;
 }
 
 const SHOWN = 5;
+/** The label of the group whose dimension value is NULL, in prose and in the facts a model may reword. */
+export const NULL_GROUP_LABEL = '(none)';
+
+function where(filters: readonly ProseFilter[]): string {
+  if (!filters.length) return '';
+  return `, where ${filters.map((f) => `${f.label} is ${f.values.join(' or ')}`).join(' and ')},`;
+}
+
+/** "Revenue for last week (2025-06-09 to 2025-06-15), where channel is web," / "Open tickets as of now". */
+function subject(input: Pick<ProseInput, 'metricLabel' | 'coverage' | 'filters'>): string {
+  const when = input.coverage.kind === 'period' ? ` for ${describePeriod(input.coverage.period)}` : ' as of now';
+  return `${input.metricLabel}${when}${where(input.filters)}`;
+}
+
+function statement(label: string, verb: string, value: unknown, unit: string): string {
+  return value === null || value === undefined ? `${label} had no value.` : `${label} ${verb} ${formatValue(value, unit)}.`;
+}
+
+function rankingWord(ranking: NonNullable<ProseInput['ranking']>): string {
+  if (!ranking.byMetric) return 'First';
+  return ranking.direction === 'desc' ? 'Top' : 'Bottom';
+}
 
 export function answerProse(input: ProseInput): string {
-  const sentences = [`${input.metricLabel} for ${describePeriod(input.period)} was ${formatValue(input.total, input.unit)}.`];
-  for (const other of input.others) sentences.push(`${other.label} was ${formatValue(other.value, other.unit)}.`);
+  const verb = input.coverage.kind === 'as_of_now' ? 'is' : 'was';
+  const sentences = [statement(subject(input), verb, input.total, input.unit)];
+  for (const other of input.others) sentences.push(statement(other.label, verb, other.value, other.unit));
+  if (input.noRows) sentences.push('No rows matched.');
+  const dimension = input.dimensions.join(' and ') || 'group';
   if (input.breakdown.length) {
-    const parts = input.breakdown.slice(0, SHOWN).map((row) => `${row.label || '(none)'} ${formatValue(row.value, input.unit)}`);
+    const parts = input.breakdown.slice(0, SHOWN).map((row) => `${row.label || NULL_GROUP_LABEL} ${formatValue(row.value, input.unit)}`);
     const more = input.breakdown.length > SHOWN ? `, and ${input.breakdown.length - SHOWN} more` : '';
-    sentences.push(`By ${input.dimensionLabel ?? 'group'}: ${parts.join(', ')}${more}.`);
+    const heading = input.ranking ? `${rankingWord(input.ranking)} ${input.ranking.limit} by ${dimension}` : `By ${dimension}`;
+    sentences.push(`${heading}: ${parts.join(', ')}${more}.`);
+  } else if (input.ranking && !input.noRows) {
+    sentences.push(`No row has a ${dimension} to rank by.`);
   }
+  if (input.ranking?.nullGroupLeftOut) sentences.push(`Rows with no ${input.dimensions.join(' or ')} are left out of the ranking; the total includes them.`);
   return sentences.join(' ');
+}
+
+/** When data keys leave the asker no row for the question: no number, and no pretence that there is none. */
+export function noRowsVisibleProse(input: Pick<ProseInput, 'metricLabel' | 'coverage' | 'filters'>): string {
+  const when = input.coverage.kind === 'period' ? ` for ${describePeriod(input.coverage.period)}` : '';
+  return `No rows are visible to you${when}${where(input.filters).replace(/,$/, '')}, so there is no ${input.metricLabel} to report.`;
 }
 
 export function noMatchProse(reason: string, closest: ReadonlyArray<{ label: string; reveal: string }>): string {

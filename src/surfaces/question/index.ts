@@ -7,6 +7,7 @@ import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import { MAX_QUESTION_LENGTH } from '../../answering/answer-service.js';
+import { ASSUMPTION_CODES } from '../../answering/assumptions.js';
 import type { Services } from '../../services.js';
 
 const policy = { config: SURFACE_POLICY.question };
@@ -19,14 +20,21 @@ const answerSchema = z.object({
     columns: z.array(z.string()),
     metric: z.string().optional(),
     value: z.number().optional(),
-    period: z.string().optional(),
+    period: z.string().optional().describe('A period token (`last_week`, `2024_q2`, `last_30_days`…), or `as_of_now` for snapshot metrics, answered over all rows.'),
   }),
   provenance: z.object({
     source: z.enum(['semantic layer', 'raw SQL']),
     reveal: z.string().optional(),
     reveal_backed: z.boolean(),
     freshness: z.string().nullable(),
-    confidence: z.enum(['high', 'medium']),
+    confidence: z.enum(['high', 'medium']).describe('`high` whenever a governed reveal answered, `medium` for raw SQL and for answers that give no governed number (`no_match`).'),
+    assumptions: z
+      .array(z.object({ code: z.enum(ASSUMPTION_CODES), message: z.string() }))
+      .describe(
+        'What the answer took for granted; empty when nothing. Codes (stable): `period_assumed` (no period named: the default window was used), ' +
+          '`metric_matched_by_description` (the metric was recognised only from its description), `no_rows_visible` (data keys leave the asker no row: no value is given), ' +
+          '`no_rows` (no row matches, and the asker sees every row: a zero is a true zero), `null_group_excluded` (a top-N or bottom-N left out rows whose ranked dimension is empty).',
+      ),
   }),
   usage: z.object({ tokens_used: z.number().int(), latency_ms: z.number().int() }),
   no_match: z

@@ -1,0 +1,64 @@
+// What a governed answer took for granted, in `provenance.assumptions`. Confidence follows the spec
+// alone (a governed reveal answered: high; raw SQL: medium); these entries carry the finer facts a
+// careful reader should weigh, each with a stable code for programs and a sentence for people. The
+// codes are part of the API (docs/answers.md, the OpenAPI schema of POST /ask): add, never rename.
+import { ALL_ROWS } from '../core/semantic/compile.js';
+import type { SemanticModel } from '../core/semantic/model.js';
+import { describePeriod } from '../core/answer/prose.js';
+import type { ResolvedPeriod } from '../core/answer/plan.js';
+
+export const ASSUMPTION_CODES = [
+  /** The question named no period: the default window was used. */
+  'period_assumed',
+  /** The headline metric was recognised only through its description, not its name, label or synonyms. */
+  'metric_matched_by_description',
+  /** No row the asker may see matches: their data keys restrict what they see, so no number is given. */
+  'no_rows_visible',
+  /** No row matches the period and filters, and the asker sees every row: a zero is a true zero. */
+  'no_rows',
+  /** A top-N or bottom-N left out the rows whose ranked dimension is empty (NULL). */
+  'null_group_excluded',
+] as const;
+
+export type AssumptionCode = (typeof ASSUMPTION_CODES)[number];
+
+export interface Assumption {
+  readonly code: AssumptionCode;
+  readonly message: string;
+}
+
+export function periodAssumed(period: ResolvedPeriod): Assumption {
+  return { code: 'period_assumed', message: `The question names no period; the default window, ${describePeriod(period)}, was used.` };
+}
+
+export function matchedByDescription(metricLabel: string): Assumption {
+  return {
+    code: 'metric_matched_by_description',
+    message: `"${metricLabel}" was recognised only from its description, not its name, label or synonyms; check that it is the metric you meant.`,
+  };
+}
+
+export function nullGroupExcluded(dimensions: readonly string[]): Assumption {
+  return { code: 'null_group_excluded', message: `Rows with no ${dimensions.join(' or ')} are not ranked; the total includes them.` };
+}
+
+export function noRows(): Assumption {
+  return { code: 'no_rows', message: 'No rows match the period and filters of the question.' };
+}
+
+/**
+ * The data keys that restrict what this asker sees among `nodes`: every key whose attribute the asker
+ * does not hold as "*" (all rows). `missing` lists the attributes the asker has no value for at all,
+ * which hide every row of their node.
+ */
+export function dataKeyRestrictions(model: SemanticModel, nodes: readonly string[], attributes: Readonly<Record<string, string>>): { restricted: boolean; missing: string[] } {
+  const keys = nodes.flatMap((name) => model.nodes.get(name)?.dataKeys ?? []).filter((key) => attributes[key.attribute] !== ALL_ROWS);
+  return { restricted: keys.length > 0, missing: [...new Set(keys.filter((key) => attributes[key.attribute] === undefined).map((key) => key.attribute))] };
+}
+
+export function noRowsVisible(missing: readonly string[]): Assumption {
+  const why = missing.length
+    ? `your account has no ${missing.map((attribute) => `"${attribute}"`).join(' or ')} attribute, which the data keys need to show you any row`
+    : 'your data keys let you see only some rows, and none of them match';
+  return { code: 'no_rows_visible', message: `No rows are visible to you for this question: ${why}. No number is given, because it would describe only what you may see.` };
+}

@@ -1,0 +1,187 @@
+// A governed plan → SQL through the semantic compiler with the asker's data keys → the answer object
+// and the facts a language model may reword. Two queries at most: the breakdown (when the plan has
+// dimensions) and the headline, which carries the whole-population value and three facts computed
+// with it: the latest time of its rows (freshness), whether any row is visible to the asker at all,
+// and, for a top-N, whether rows with an empty ranked dimension exist.
+//
+// Top-N and bottom-N rank members only: the group whose ranked dimension is NULL is not a region or a
+// team, so the ranking leaves it out (and says so when there was one); the headline total still counts
+// it. A breakdown without a limit keeps it, labelled "(none)".
+import type { Principal } from '../identity/principal.js';
+import type { GovernedPlan } from '../core/answer/plan.js';
+import type { ProseFacts } from '../core/answer/llm-prose.js';
+import { answerProse, formatValue, noRowsVisibleProse, NULL_GROUP_LABEL, type Coverage, type ProseFilter } from '../core/answer/prose.js';
+import { FieldResolver } from '../core/semantic/fields.js';
+import { compileRevealQuery, type RevealQuery } from '../core/semantic/reveal.js';
+import type { Reveal, SemanticModel, SemanticNode, SqlPart, SqlTemplate } from '../core/semantic/model.js';
+import { DIALECTS } from '../core/sql/dialects.js';
+import { MODEL_CONNECTION, type ConnectionService } from '../connections/connection-service.js';
+import type { Answer } from './answer.js';
+import { AS_OF_NOW } from './answer.js';
+import { dataKeyRestrictions, matchedByDescription, noRows, noRowsVisible, nullGroupExcluded, type Assumption } from './assumptions.js';
+import { freshnessDate } from './freshness.js';
+
+const QUERY_TIMEOUT_MS = 30_000;
+const MAX_ROWS = 1000;
+/** Extra outputs of the headline query; never shown to the asker. */
+const FRESHNESS = '__freshness';
+const VISIBLE = '__visible';
+const NULL_GROUP = '__null_group';
+const INTERNAL = new Set([FRESHNESS, VISIBLE, NULL_GROUP]);
+
+export interface GovernedRun {
+  readonly principal: Principal;
+  readonly model: SemanticModel;
+  readonly plan: GovernedPlan;
+  readonly coverage: Coverage;
+  /** Decided before the queries ran (the period assumed). */
+  readonly assumptions: readonly Assumption[];
+  readonly now: Date;
+}
+
+export async function answerGoverned(connections: ConnectionService, run: GovernedRun): Promise<{ result: Omit<Answer, 'usage'>; facts: Omit<ProseFacts, 'question'> }> {
+  const { principal, model, plan, coverage } = run;
+  const reveal = model.reveals.get(plan.reveal)!;
+  const base = model.nodes.get(reveal.base)!;
+  const { connection, warehouse } = await connections.warehouse(principal.workspace.id, base.connection, MODEL_CONNECTION);
+  const options = { dialect: DIALECTS[connection.engine], attributes: principal.attributes, now: run.now, timezone: principal.workspace.timezone };
+  const time = timeField(reveal);
+  const filters: RevealQuery['filters'] = [
+    ...plan.filters.map((f) => ({ field: f.field, operator: f.operator, value: f.value as string | string[] })),
+    ...(time && coverage.kind === 'period'
+      ? [
+          { field: time, operator: 'onOrAfter', value: coverage.period.start },
+          { field: time, operator: 'before', value: coverage.period.end },
+        ]
+      : []),
+  ];
+  const ranked = plan.dimensions.length > 0 && plan.sort !== undefined && plan.limit !== undefined;
+  const resolver = new FieldResolver(model, base);
+  const rankedDimensions = ranked ? plan.dimensions.map((field) => resolver.dimension(field).dimension) : [];
+  const marker = rowMarker(base);
+  const extras = [
+    ...(time ? [{ key: FRESHNESS, template: aggregateOf('MAX(', [dimensionPart(time, resolver)], ')') }] : []),
+    ...(marker ? [{ key: VISIBLE, template: marker }] : []),
+    ...(ranked ? [{ key: NULL_GROUP, template: anyNull(rankedDimensions) }] : []),
+  ];
+  const runQuery = async (query: RevealQuery, derived: typeof extras, maxRows: number) => {
+    const compiled = compileRevealQuery(model, query, { ...options, derived });
+    const result = await warehouse.run(compiled.sql, compiled.params, { maxRows, timeoutMs: QUERY_TIMEOUT_MS, timeZone: compiled.timezone });
+    return { compiled, rows: [...result.rows] };
+  };
+
+  const headline = await runQuery({ reveal: plan.reveal, metrics: plan.metrics, dimensions: [], filters, sorts: [], limit: 1 }, extras, 1);
+  const total = headline.rows[0] ?? {};
+  const breakdown = plan.dimensions.length
+    ? await runQuery(
+        {
+          reveal: plan.reveal,
+          metrics: plan.metrics,
+          dimensions: plan.dimensions,
+          // A ranking is of members: rows whose ranked dimension is empty are no group to rank.
+          filters: ranked ? [...filters, ...plan.dimensions.map((field) => ({ field, operator: 'notNull' }))] : filters,
+          sorts: plan.sort ? [plan.sort] : [],
+          limit: plan.limit ?? MAX_ROWS,
+        },
+        [],
+        MAX_ROWS,
+      )
+    : headline;
+
+  const metric = reveal.metrics.get(plan.metrics[0]!)!;
+  const visible = !marker || (total[VISIBLE] !== null && total[VISIBLE] !== undefined);
+  const restrictions = dataKeyRestrictions(model, headline.compiled.nodes, principal.attributes);
+  const columns = breakdown.compiled.columns.map((c) => c.key).filter((key) => !INTERNAL.has(key));
+  const proseFilters: ProseFilter[] = plan.filters.map((f) => ({ label: words(f.field), values: typeof f.value === 'string' ? [f.value] : [...f.value] }));
+  const provenance = (assumptions: readonly Assumption[]): Answer['provenance'] => ({
+    source: 'semantic layer',
+    reveal: reveal.name,
+    reveal_backed: true,
+    freshness: freshnessDate(total[FRESHNESS], principal.workspace.timezone),
+    confidence: 'high',
+    assumptions: [...run.assumptions, ...(plan.matchedBy === 'description' ? [matchedByDescription(metric.label)] : []), ...assumptions],
+  });
+  const period = coverage.kind === 'period' ? coverage.period.token : AS_OF_NOW;
+
+  if (!visible && restrictions.restricted) {
+    // Data keys leave the asker nothing here: a zero (or "no value") would look like a governed fact
+    // about every row, so no number is given at all.
+    const answer = noRowsVisibleProse({ metricLabel: metric.label, coverage, filters: proseFilters });
+    return {
+      result: { answer, data: { rows: [], columns, metric: metric.name, period }, provenance: provenance([noRowsVisible(restrictions.missing)]) },
+      facts: { template: answer, rows: [] },
+    };
+  }
+
+  const rows = breakdown.rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !INTERNAL.has(key))));
+  const value = total[metric.name];
+  const nullGroupLeftOut = ranked && Number(total[NULL_GROUP]) === 1;
+  const dimensions = plan.dimensions.map(words);
+  const groups = plan.dimensions.length ? rows.map((row) => ({ label: plan.dimensions.map((d) => String(row[d] ?? '')).join(' / '), value: row[metric.name] })) : [];
+  const others = plan.dimensions.length ? [] : plan.metrics.slice(1).map((name) => ({ label: reveal.metrics.get(name)!.label, unit: reveal.metrics.get(name)!.unit, value: total[name] }));
+  const answer = answerProse({
+    metricLabel: metric.label,
+    unit: metric.unit,
+    coverage,
+    filters: proseFilters,
+    total: value,
+    breakdown: groups,
+    dimensions,
+    ...(ranked ? { ranking: { byMetric: plan.metrics.includes(plan.sort!.field), direction: plan.sort!.direction, limit: plan.limit!, nullGroupLeftOut } } : {}),
+    others,
+    noRows: !visible,
+  });
+  const result: Omit<Answer, 'usage'> = {
+    answer,
+    data: { rows, columns, metric: metric.name, ...(typeof value === 'number' ? { value } : {}), period },
+    provenance: provenance([...(nullGroupLeftOut ? [nullGroupExcluded(dimensions)] : []), ...(visible ? [] : [noRows()])]),
+  };
+  // What a language model may reword: the template and every row, formatted as the template formats them.
+  const rowFacts = [
+    ...groups.map((group) => `${group.label || NULL_GROUP_LABEL}: ${formatValue(group.value, metric.unit)}`),
+    ...others.map((other) => `${other.label}: ${formatValue(other.value, other.unit)}`),
+  ];
+  return { result, facts: { template: answer, rows: rowFacts } };
+}
+
+/** A field id in words: `customers.ship_region` → "ship region". */
+function words(field: string): string {
+  return field.split('.').at(-1)!.replaceAll('_', ' ');
+}
+
+/** The reveal's time dimension as a field id relative to its base. */
+function timeField(reveal: Reveal): string | undefined {
+  if (!reveal.time) return undefined;
+  return reveal.time.node === reveal.base ? reveal.time.dimension : `${reveal.time.node}.${reveal.time.dimension}`;
+}
+
+function dimensionPart(field: string, resolver: FieldResolver): SqlPart {
+  const { dimension } = resolver.dimension(field);
+  return { kind: 'dimension', node: dimension.node, name: dimension.name };
+}
+
+function aggregateOf(open: string, parts: readonly SqlPart[], close: string): SqlTemplate {
+  return [{ kind: 'text', text: open }, ...parts, { kind: 'text', text: close }];
+}
+
+/**
+ * 1 when at least one row is aggregated, NULL when none is. It reads a column of the base (its primary
+ * key, or its first dimension) because the compiler computes column aggregates over the joined rows
+ * even when a one-to-many join makes it aggregate each node apart; MAX is immune to the duplicates.
+ */
+function rowMarker(base: SemanticNode): SqlTemplate | undefined {
+  const dimensions = [...base.dimensions.values()];
+  const column = dimensions.find((d) => d.primaryKey) ?? dimensions[0];
+  if (!column) return undefined;
+  return aggregateOf('MAX(CASE WHEN ', [{ kind: 'dimension', node: column.node, name: column.name }], ' IS NULL THEN 1 ELSE 1 END)');
+}
+
+/** 1 when a row has an empty value in one of `dimensions`, 0 when none has, NULL without rows. */
+function anyNull(dimensions: ReadonlyArray<{ node: string; name: string }>): SqlTemplate {
+  const parts: SqlPart[] = dimensions.flatMap((d, i) => [
+    ...(i ? [{ kind: 'text' as const, text: ' OR ' }] : []),
+    { kind: 'dimension' as const, node: d.node, name: d.name },
+    { kind: 'text' as const, text: ' IS NULL' },
+  ]);
+  return aggregateOf('MAX(CASE WHEN ', parts, ' THEN 1 ELSE 0 END)');
+}
