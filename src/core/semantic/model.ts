@@ -122,8 +122,8 @@ export interface Metric {
   readonly synonyms: readonly string[];
   /**
    * Not bound to a period: a state "as of now" (customers on the books, open tickets), answered over all
-   * rows whatever period a question names. Set by `snapshot: true`, or implied when the reveal has no
-   * time dimension.
+   * rows; a question naming another period is declined. Set by `snapshot: true`, or implied when the
+   * reveal has no time dimension.
    */
   readonly snapshot: boolean;
   readonly format?: string;
