@@ -1,5 +1,7 @@
 // Accuracy of the offline planner on the evaluation set, per category, with the false-governed rate
-// on out-of-scope questions, the accuracy of high-confidence plans and the planning time.
+// on out-of-scope questions, the accuracy of high-confidence plans and the planning time; then the
+// unseen sets: four domains nobody tuned the planner for, asked end to end through the answer
+// service and scored against hand-written SQL.
 // Run: npx tsx bench/eval-ask.ts
 import { buildCatalogIndex } from '../src/core/answer/catalog-index.js';
 import { planOffline } from '../src/core/answer/offline-planner.js';
@@ -7,6 +9,8 @@ import { compileModel } from '../src/core/cml/index.js';
 import { DEMO_MODEL_DIR, readModelDir } from '../src/demo-setup.js';
 import { demoValues, EVAL_SET, scoreEval, type EvalReport } from '../test/answer/eval-set.js';
 import { HELD_OUT_SET } from '../test/answer/held-out-set.js';
+import { runUnseenSets } from '../test/answer/unseen/harness.js';
+import { printFailures, printUnseenTables } from '../test/answer/unseen/report.js';
 
 const TIMING_ROUNDS = 20;
 
@@ -49,6 +53,11 @@ async function main(): Promise<void> {
   const at = (q: number): string => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(3);
   console.log(`Planning time             p50 ${at(0.5)} ms, p95 ${at(0.95)} ms (target p50 < 10 ms)`);
 
+  // End to end: the store is embedded PGlite, so the run needs no server.
+  console.log('');
+  const unseen = await runUnseenSets();
+  printUnseenTables(unseen);
+
   for (const [title, failures] of [
     ['Misses', report.failures],
     ['Held-out misses', heldOut.failures],
@@ -57,6 +66,7 @@ async function main(): Promise<void> {
     console.log(`\n${title}:`);
     for (const failure of failures) console.log(`  [${failure.category}] ${failure.question} → ${failure.actual.kind === 'no_match' ? `no match: ${failure.actual.reason}` : JSON.stringify(failure.actual)}`);
   }
+  printFailures(unseen);
 }
 
 await main();

@@ -1,0 +1,70 @@
+// Whether a governed answer states the expected numbers: the headline value for a single-number
+// question, the rows for a breakdown (in any order) and for a top-N (in rank order).
+//
+// A group may go by more than one label (a state's code and its name): every column of an expected
+// row but the last is one accepted label of that group, and an answer's row matches the group when
+// each of its label columns holds one of them.
+import type { Answer } from '../../../src/answering/answer.js';
+import { toKey, toNumber, type ExpectedResult, type Key, type ResultRow } from './expected.js';
+
+const RELATIVE_TOLERANCE = 1e-6;
+
+export function sameNumber(a: number | null, b: number | null): boolean {
+  if (a === null || b === null) return a === b;
+  return Math.abs(a - b) <= RELATIVE_TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+/** The rows of an answer as labels (every column that is not a metric of its reveal) and the headline number. */
+export function answerRows(answer: Answer, metricNames: ReadonlySet<string>): ResultRow[] {
+  const metric = answer.data.metric;
+  if (!metric) return [];
+  const labelColumns = answer.data.columns.filter((column) => !metricNames.has(column));
+  return answer.data.rows.map((row) => ({ keys: labelColumns.map((column) => toKey(row[column])), value: toNumber(row[metric]) }));
+}
+
+const isNothing = (value: number | null): boolean => value === null || value === 0;
+const isNullGroup = (row: ResultRow): boolean => row.keys.some((key) => key === null);
+
+function sameGroup(expected: ResultRow, actual: ResultRow): boolean {
+  const labels = new Set<Key>(expected.keys);
+  return actual.keys.length > 0 && actual.keys.every((key) => labels.has(key));
+}
+
+/** Every expected group once with its number; a group whose number is 0 or empty may be left out by either side. */
+function sameRows(expected: readonly ResultRow[], actual: readonly ResultRow[]): boolean {
+  const unmatched = [...actual];
+  for (const row of expected) {
+    const at = unmatched.findIndex((candidate) => sameGroup(row, candidate));
+    if (at < 0) {
+      if (isNothing(row.value)) continue;
+      return false;
+    }
+    if (!sameNumber(row.value, unmatched[at]!.value)) return false;
+    unmatched.splice(at, 1);
+  }
+  return unmatched.every((row) => isNothing(row.value));
+}
+
+/**
+ * Rank order counts; groups tied on the number may come in either order. A NULL group shown beside
+ * the N members is tolerated (labelled apart); one ranked instead of a member is not.
+ */
+function sameRanking(expected: readonly ResultRow[], actual: readonly ResultRow[]): boolean {
+  const members = actual.filter((row) => !isNullGroup(row));
+  if (members.length !== expected.length) return false;
+  return expected.every((row, i) => {
+    const member = members[i]!;
+    if (!sameNumber(row.value, member.value)) return false;
+    return expected.some((other) => sameNumber(other.value, row.value) && sameGroup(other, member));
+  });
+}
+
+export function matchesExpected(answer: Answer, expected: ExpectedResult, metricNames: ReadonlySet<string>): boolean {
+  if (expected.kind === 'value') {
+    const value = answer.data.value ?? (answer.data.rows.length === 0 ? null : Number.NaN);
+    return sameNumber(expected.value, value);
+  }
+  const actual = answerRows(answer, metricNames);
+  if (actual.length === 0 || actual[0]!.keys.length === 0) return false;
+  return expected.kind === 'rows' ? sameRows(expected.rows, actual) : sameRanking(expected.rows, actual);
+}

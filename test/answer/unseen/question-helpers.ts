@@ -1,0 +1,16 @@
+// Short constructors so a question set reads as a list of questions and their expected SQL.
+import type { DeclineKind, DeclineQuestion, Expected, InScopeQuestion, Language, Trait } from './types.js';
+
+export const value = (sql: string): Expected => ({ value: sql });
+export const rows = (sql: string): Expected => ({ rows: sql });
+export const ranked = (sql: string): Expected => ({ ranked: sql });
+
+export const ask = (question: string, lang: Language, traits: Trait[], expect: Expected): InScopeQuestion => ({ question, lang, traits, expect });
+
+export const decline = (question: string, lang: Language, traits: Trait[], kind: DeclineKind, why: string): DeclineQuestion => ({
+  question,
+  lang,
+  traits,
+  decline: kind,
+  why,
+});
