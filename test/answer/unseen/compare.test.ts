@@ -11,7 +11,7 @@ function answer(rows: Record<string, unknown>[], columns: string[], value?: numb
   return {
     answer: '',
     data: { rows, columns, metric: 'gmv', ...(value !== undefined ? { value } : {}), period: '2024' },
-    provenance: { source: 'semantic layer', reveal: 'marketplace', reveal_backed: true, freshness: null, confidence: 'high' },
+    provenance: { source: 'semantic layer', reveal: 'marketplace', reveal_backed: true, freshness: null, confidence: 'high', assumptions: [] },
     usage: { tokens_used: 0, latency_ms: 1 },
   };
 }
