@@ -16,6 +16,7 @@ import type { Store } from './store/db.js';
 import { historyRepo } from './store/history-repo.js';
 import { membersRepo } from './store/members-repo.js';
 import { modelsRepo } from './store/models-repo.js';
+import { GovernedQueryService } from './querying/governed-query-service.js';
 import { RawSqlService } from './querying/raw-sql-service.js';
 import { SchemaCache } from './connections/schema-cache.js';
 import { memoryResultCache, type ResultCache } from './querying/result-cache.js';
@@ -49,6 +50,8 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const history = historyRepo(store.db);
   const rawSql = new RawSqlService(connections, history, clock, RAW_SQL_TIMEOUT_MS, onBackgroundError);
   const schemas = new SchemaCache(SCHEMA_CACHE_MS, () => clock.now().getTime());
+  const cache = resultCache ?? memoryResultCache(config.resultCacheSeconds * 1000, () => clock.now().getTime());
+  const governed = new GovernedQueryService(models, connections, rawSql, cache, clock);
   return {
     config,
     store,
@@ -60,11 +63,12 @@ export function createServices({ config, secretKey, store, shared, clock, result
     keyResolver: new KeyResolver(keysRepo, shared, clock),
     keys: new KeyService(keysRepo, shared, clock, lastUsed),
     models,
-    answers: new AnswerService({ models, connections, rawSql, schemas, clock, llm: config.llm, ...(onNote ? { onNote } : {}) }),
+    answers: new AnswerService({ models, connections, rawSql, governed, schemas, clock, llm: config.llm, ...(onNote ? { onNote } : {}) }),
     connections,
     projects: modelsRepo(store.db),
     history,
-    resultCache: resultCache ?? memoryResultCache(config.resultCacheSeconds * 1000, () => clock.now().getTime()),
+    resultCache: cache,
+    governed,
     rawSql,
     schemas,
     sessions: new SessionService(members, sessionsRepo(store.db), shared, clock, {

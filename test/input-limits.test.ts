@@ -157,6 +157,7 @@ describe.each([
         connectionName: 'warehouse',
         source: 'governed-analytics-service',
         surface: 'studio',
+        origin: 'sql',
         sql: 'SELECT CAST(v AS INTEGER) FROM t',
         status: 'error',
         error: "Could not convert string 'a\u0000b' to INT32",

@@ -24,7 +24,7 @@ async function checkStore(location: StoreLocation) {
   const store = await openStore(location);
   cleanups.push(() => store.close());
   const first = await migrate(store);
-  expect(first.applied).toEqual(['0001_platform.sql', '0002_models.sql', '0003_query_history.sql', '0004_history_question_api.sql']);
+  expect(first.applied).toEqual(['0001_platform.sql', '0002_models.sql', '0003_query_history.sql', '0004_history_question_api.sql', '0005_history_origin.sql']);
   expect(await tablesOf(store)).toEqual(TABLES);
 
   const again = await migrate(store);
@@ -59,7 +59,7 @@ describe('migrations', () => {
     const stores = await Promise.all([1, 2, 3].map(() => openStore({ kind: 'postgres', url: db.url })));
     cleanups.push(async () => void (await Promise.all(stores.map((s) => s.close()))));
     const reports = await Promise.all(stores.map((s) => migrate(s)));
-    expect(reports.map((r) => r.applied.length).sort()).toEqual([0, 0, 4]);
+    expect(reports.map((r) => r.applied.length).sort()).toEqual([0, 0, 5]);
     expect(await tablesOf(stores[0]!)).toEqual(TABLES);
   });
 });

@@ -18,6 +18,7 @@ import { DIALECTS } from '../core/sql/dialects.js';
 import { MODEL_CONNECTION, type ConnectionService } from '../connections/connection-service.js';
 import type { SchemaCache } from '../connections/schema-cache.js';
 import type { LiveModel, ModelService } from '../modeling/model-service.js';
+import type { GovernedQueryService } from '../querying/governed-query-service.js';
 import type { RawSqlService } from '../querying/raw-sql-service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -38,6 +39,7 @@ export interface AnswerServiceDeps {
   readonly models: ModelService;
   readonly connections: ConnectionService;
   readonly rawSql: RawSqlService;
+  readonly governed: GovernedQueryService;
   readonly schemas: SchemaCache;
   readonly clock: Clock;
   readonly llm: Config['llm'];
@@ -59,12 +61,14 @@ export class AnswerService {
   private readonly llm: LanguageModel | undefined;
   private readonly models: ModelService;
   private readonly connections: ConnectionService;
+  private readonly governed: GovernedQueryService;
   private readonly clock: Clock;
   private readonly onNote: (note: string) => void;
 
   constructor(deps: AnswerServiceDeps) {
     this.models = deps.models;
     this.connections = deps.connections;
+    this.governed = deps.governed;
     this.clock = deps.clock;
     this.onNote = deps.onNote ?? (() => {});
     if (deps.llm) {
@@ -109,7 +113,7 @@ export class AnswerService {
     const reveal = live.model.reveals.get(plan.reveal)!;
     const decision = decideCoverage(plan, reveal, asked, findPeriod(DEFAULT_PERIOD_PHRASE, { now, timezone })!);
     if (decision.kind === 'refused') return { ...noMatchAnswer(decision.reason, decision.closest), usage: usage() };
-    const { result, facts } = await answerGoverned(this.connections, { principal, model: live.model, plan, coverage: decision.coverage, assumptions: decision.assumptions, now });
+    const { result, facts } = await answerGoverned(this.governed, { principal, live, plan, coverage: decision.coverage, assumptions: decision.assumptions, now });
     if (this.llm?.prose) {
       const written = await this.llmProse({ question, ...facts });
       tokensUsed += written.tokensUsed;

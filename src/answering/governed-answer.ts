@@ -13,15 +13,14 @@ import type { ProseFacts } from '../core/answer/llm-prose.js';
 import { answerProse, formatValue, noRowsVisibleProse, NULL_GROUP_LABEL, type Coverage, type ProseFilter } from '../core/answer/prose.js';
 import { FieldResolver } from '../core/semantic/fields.js';
 import { compileRevealQuery, type RevealQuery } from '../core/semantic/reveal.js';
-import type { Reveal, SemanticModel, SemanticNode, SqlPart, SqlTemplate } from '../core/semantic/model.js';
-import { DIALECTS } from '../core/sql/dialects.js';
-import { MODEL_CONNECTION, type ConnectionService } from '../connections/connection-service.js';
+import type { Reveal, SemanticNode, SqlPart, SqlTemplate } from '../core/semantic/model.js';
+import type { LiveModel } from '../modeling/model-service.js';
+import type { GovernedQueryService } from '../querying/governed-query-service.js';
 import type { Answer } from './answer.js';
 import { AS_OF_NOW } from './answer.js';
 import { dataKeyRestrictions, matchedByDescription, noRows, noRowsVisible, nullGroupExcluded, type Assumption } from './assumptions.js';
 import { freshnessDate } from './freshness.js';
 
-const QUERY_TIMEOUT_MS = 30_000;
 const MAX_ROWS = 1000;
 /** Extra outputs of the headline query; never shown to the asker. */
 const FRESHNESS = '__freshness';
@@ -31,7 +30,7 @@ const INTERNAL = new Set([FRESHNESS, VISIBLE, NULL_GROUP]);
 
 export interface GovernedRun {
   readonly principal: Principal;
-  readonly model: SemanticModel;
+  readonly live: LiveModel;
   readonly plan: GovernedPlan;
   readonly coverage: Coverage;
   /** Decided before the queries ran (the period assumed). */
@@ -39,12 +38,12 @@ export interface GovernedRun {
   readonly now: Date;
 }
 
-export async function answerGoverned(connections: ConnectionService, run: GovernedRun): Promise<{ result: Omit<Answer, 'usage'>; facts: Omit<ProseFacts, 'question'> }> {
-  const { principal, model, plan, coverage } = run;
+export async function answerGoverned(governed: GovernedQueryService, run: GovernedRun): Promise<{ result: Omit<Answer, 'usage'>; facts: Omit<ProseFacts, 'question'> }> {
+  const { principal, plan, coverage } = run;
+  const { model } = run.live;
   const reveal = model.reveals.get(plan.reveal)!;
   const base = model.nodes.get(reveal.base)!;
-  const { connection, warehouse } = await connections.warehouse(principal.workspace.id, base.connection, MODEL_CONNECTION);
-  const options = { dialect: DIALECTS[connection.engine], attributes: principal.attributes, now: run.now, timezone: principal.workspace.timezone };
+  const target = await governed.target(principal, run.live, base);
   const time = timeField(reveal);
   const filters: RevealQuery['filters'] = [
     ...plan.filters.map((f) => ({ field: f.field, operator: f.operator, value: f.value as string | string[] })),
@@ -65,8 +64,8 @@ export async function answerGoverned(connections: ConnectionService, run: Govern
     ...(ranked ? [{ key: NULL_GROUP, template: anyNull(rankedDimensions) }] : []),
   ];
   const runQuery = async (query: RevealQuery, derived: typeof extras, maxRows: number) => {
-    const compiled = compileRevealQuery(model, query, { ...options, derived });
-    const result = await warehouse.run(compiled.sql, compiled.params, { maxRows, timeoutMs: QUERY_TIMEOUT_MS, timeZone: compiled.timezone });
+    const compiled = compileRevealQuery(model, query, { ...target.options, now: run.now, derived });
+    const result = await governed.run({ principal, target, compiled, maxRows, surface: 'question_api', origin: 'question', cache: 'use' });
     return { compiled, rows: [...result.rows] };
   };
 

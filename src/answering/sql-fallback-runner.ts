@@ -90,7 +90,7 @@ export class SqlFallback {
       if ('declined' in read) return { ok: false, reason: `the warehouse tables do not answer it either (${read.declined})`, tokensUsed };
       if ('error' in read) return { ok: false, reason: `the SQL fallback gave no usable SQL (${read.error})`, tokensUsed };
       try {
-        const result = await this.rawSql.run({ workspaceId, userId: principal.user.id, connection: { name: found.connection.name }, sql: read.sql, maxRows: SQL_FALLBACK_MAX_ROWS, surface: 'question_api' });
+        const result = await this.rawSql.run({ workspaceId, userId: principal.user.id, connection: { name: found.connection.name }, sql: read.sql, maxRows: SQL_FALLBACK_MAX_ROWS, surface: 'question_api', origin: 'question_sql' });
         return { ok: true, tokensUsed, answer: rawSqlAnswer(read.sql, result, { tables, input }) };
       } catch (error) {
         // Refusals and engine errors are the asker's to see (they may run raw SQL); anything else is ours.

@@ -2,12 +2,12 @@
 // the connection's driver (read-only, time-limited, capped while reading), and recorded in the query
 // history whatever happens: refused, failed or answered.
 import type { Clock } from '../clock.js';
-import type { ConnectionService, ConnectionView } from '../connections/connection-service.js';
+import { MODEL_CONNECTION, type ConnectionService, type ConnectionView } from '../connections/connection-service.js';
 import { AppError } from '../core/errors.js';
 import { assertReadOnly } from '../core/sql/guard/index.js';
 import type { RunResult } from '../core/warehouse/types.js';
 import type { HistoryRepo } from '../store/history-repo.js';
-import type { HistoryStatus, HistorySurface } from '../store/schema.js';
+import type { HistoryOrigin, HistoryStatus, HistorySurface } from '../store/schema.js';
 
 /** What the history records as the source of runs the service makes for its users. */
 export const HISTORY_SOURCE = 'governed-analytics-service';
@@ -20,6 +20,8 @@ export interface RawSqlRequest {
   sql: string;
   maxRows: number;
   surface: HistorySurface;
+  /** What asked for the run (see HistoryOrigin); `sql` when not given. */
+  origin?: HistoryOrigin;
 }
 
 export interface RawSqlResult extends RunResult {
@@ -49,10 +51,12 @@ export class RawSqlService {
   }
 
   private async execute(request: RawSqlRequest, params: readonly unknown[], guard: boolean, timeZone?: string): Promise<RawSqlResult> {
+    // Compiled SQL reads the connection a deployed node names: the model chose it, not the user.
+    const lookup = guard ? {} : MODEL_CONNECTION;
     const { connection, warehouse } =
       'id' in request.connection
-        ? await this.connections.warehouseById(request.workspaceId, request.connection.id)
-        : await this.connections.warehouse(request.workspaceId, request.connection.name);
+        ? await this.connections.warehouseById(request.workspaceId, request.connection.id, lookup)
+        : await this.connections.warehouse(request.workspaceId, request.connection.name, lookup);
     const started = performance.now();
     const record = (status: HistoryStatus, fields: { error?: string; rowCount?: number }) =>
       this.record(request, connection, status, fields, Math.round(performance.now() - started));
@@ -94,6 +98,7 @@ export class RawSqlService {
         connectionName: connection.name,
         source: HISTORY_SOURCE,
         surface: request.surface,
+        origin: request.origin ?? 'sql',
         sql: request.sql,
         status,
         error: fields.error ?? null,

@@ -1,6 +1,6 @@
 // The query history: one row per raw SQL run, whatever its outcome.
-import type { Kysely } from 'kysely';
-import type { Database, HistoryStatus, HistorySurface } from './schema.js';
+import { sql, type Kysely } from 'kysely';
+import type { Database, HistoryOrigin, HistoryStatus, HistorySurface } from './schema.js';
 
 export interface HistoryEntry {
   workspaceId: string;
@@ -9,6 +9,7 @@ export interface HistoryEntry {
   connectionName: string;
   source: string;
   surface: HistorySurface;
+  origin: HistoryOrigin;
   sql: string;
   status: HistoryStatus;
   error: string | null;
@@ -22,6 +23,7 @@ export interface HistoryRow {
   connection_name: string;
   source: string;
   surface: HistorySurface;
+  origin: HistoryOrigin;
   sql: string;
   status: HistoryStatus;
   error: string | null;
@@ -52,6 +54,7 @@ export function historyRepo(db: Kysely<Database>) {
           connection_name: storable(entry.connectionName),
           source: storable(entry.source),
           surface: entry.surface,
+          origin: storable(entry.origin),
           sql: storable(entry.sql),
           status: entry.status,
           error: entry.error === null ? null : storable(entry.error),
@@ -63,19 +66,51 @@ export function historyRepo(db: Kysely<Database>) {
     },
 
     /** A user's runs, newest first; `before` (a row's created_at and id) continues a previous page. */
-    async listForUser(workspaceId: string, userId: string, page: { limit: number; before?: { at: Date; id: string } }): Promise<HistoryRow[]> {
-      let query = db
-        .selectFrom('query_history')
-        .select(['id', 'connection_name', 'source', 'surface', 'sql', 'status', 'error', 'row_count', 'duration_ms', 'created_at'])
-        .where('workspace_id', '=', workspaceId)
-        .where('user_id', '=', userId);
-      if (page.before) {
-        const { at, id } = page.before;
-        query = query.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]));
-      }
-      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+    listForUser(workspaceId: string, userId: string, page: HistoryPage): Promise<HistoryRow[]> {
+      return listRuns(db, workspaceId, { ...page, userId });
+    },
+
+    /** Every run of the workspace (the admin's view), newest first, with who ran it. */
+    listForWorkspace(workspaceId: string, page: HistoryPage & HistoryFilter): Promise<WorkspaceHistoryRow[]> {
+      return listRuns(db, workspaceId, page);
     },
   };
 }
 
 export type HistoryRepo = ReturnType<typeof historyRepo>;
+
+export interface HistoryPage {
+  limit: number;
+  before?: { at: Date; id: string };
+}
+
+export interface HistoryFilter {
+  userId?: string;
+  surface?: HistorySurface;
+  /** Exact origin (`structured`), or a kind with every id (`scene:`). */
+  origin?: string;
+}
+
+export interface WorkspaceHistoryRow extends HistoryRow {
+  user_id: string | null;
+  user_email: string | null;
+}
+
+function listRuns(db: Kysely<Database>, workspaceId: string, page: HistoryPage & HistoryFilter): Promise<WorkspaceHistoryRow[]> {
+  let query = db
+    .selectFrom('query_history as h')
+    .leftJoin('users as u', 'u.id', 'h.user_id')
+    .select(['h.id', 'h.connection_name', 'h.source', 'h.surface', 'h.origin', 'h.sql', 'h.status', 'h.error', 'h.row_count', 'h.duration_ms', 'h.created_at', 'h.user_id', 'u.email as user_email'])
+    .where('h.workspace_id', '=', workspaceId);
+  if (page.userId) query = query.where('h.user_id', '=', page.userId);
+  if (page.surface) query = query.where('h.surface', '=', page.surface);
+  if (page.origin) {
+    const origin = page.origin;
+    query = origin.endsWith(':') ? query.where(sql<boolean>`starts_with(h.origin, ${origin})`) : query.where('h.origin', '=', origin);
+  }
+  if (page.before) {
+    const { at, id } = page.before;
+    query = query.where((eb) => eb.or([eb('h.created_at', '<', at), eb.and([eb('h.created_at', '=', at), eb('h.id', '<', id)])]));
+  }
+  return query.orderBy('h.created_at', 'desc').orderBy('h.id', 'desc').limit(page.limit).execute();
+}

@@ -106,7 +106,13 @@ export interface DeploymentsTable {
   changed_nodes: Json<string[]>;
 }
 
-export type HistorySurface = 'workspace_api' | 'studio' | 'studio_cml' | 'question_api';
+export const HISTORY_SURFACES = ['workspace_api', 'studio', 'studio_cml', 'question_api', 'structured_api'] as const;
+export type HistorySurface = (typeof HISTORY_SURFACES)[number];
+/**
+ * What asked for a run: `sql` (a user's statement), `question_sql` (the question API's raw-SQL fallback),
+ * and for governed runs `structured`, `question`, `cml`, `scene:<id>`, `mosaic:<id>`, `signal:<id>`.
+ */
+export type HistoryOrigin = string;
 export type HistoryStatus = 'success' | 'error' | 'refused';
 
 export interface QueryHistoryTable {
@@ -117,6 +123,7 @@ export interface QueryHistoryTable {
   connection_name: string;
   source: string;
   surface: HistorySurface;
+  origin: ColumnType<HistoryOrigin, HistoryOrigin | undefined, HistoryOrigin>;
   sql: string;
   status: HistoryStatus;
   error: string | null;

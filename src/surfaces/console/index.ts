@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../../services.js';
 import { authRoutes } from './auth-routes.js';
 import { connectionRoutes } from './connection-routes.js';
+import { historyRoutes } from './history-routes.js';
 import { keyRoutes } from './key-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { workspaceRoutes } from './workspace-routes.js';
@@ -14,4 +15,5 @@ export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async 
   await app.register(connectionRoutes, { services });
   await app.register(memberRoutes, { services });
   await app.register(workspaceRoutes, { services });
+  await app.register(historyRoutes, { services });
 };

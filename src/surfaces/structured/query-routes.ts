@@ -5,12 +5,9 @@ import { z } from 'zod';
 import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import { compileQuery } from '../../core/semantic/compile.js';
 import { semanticQuerySchema } from '../../core/semantic/query.js';
-import { DIALECTS } from '../../core/sql/dialects.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
-import { MODEL_CONNECTION } from '../../connections/connection-service.js';
-import { resultCacheKey } from '../../querying/result-cache.js';
-import { RAW_SQL_TIMEOUT_MS, type Services } from '../../services.js';
+import type { Services } from '../../services.js';
 
 export const DEFAULT_LIMIT = 5000;
 export const MAX_LIMIT = 50_000;
@@ -54,43 +51,26 @@ export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       const limit = query.limit ?? DEFAULT_LIMIT;
       if (limit > MAX_LIMIT) throw new BadRequestError(`limit must be at most ${MAX_LIMIT}`, 'invalid_limit');
 
-      const live = await services.models.live(principal.workspace.id);
+      const live = await services.governed.live(principal);
       const node = live.model.nodes.get(query.node);
       if (!node) throw new NotFoundError(`Unknown node "${query.node}"`, 'unknown_node');
-      const { connection, warehouse } = await services.connections.warehouse(principal.workspace.id, node.connection, MODEL_CONNECTION);
-      const compiled = compileQuery(live.model, { ...query, limit }, {
-        dialect: DIALECTS[connection.engine],
-        attributes: principal.attributes,
-        now: services.clock.now(),
-        timezone: principal.workspace.timezone,
-      });
-
-      const key = resultCacheKey({ workspaceId: principal.workspace.id, connectionId: connection.id, modelVersion: live.version, sql: compiled.sql, params: compiled.params });
+      const target = await services.governed.target(principal, live, node);
+      const compiled = compileQuery(live.model, { ...query, limit }, target.options);
       const bypass = /no-cache|no-store/i.test(request.headers['cache-control'] ?? '');
-      if (!bypass) {
-        const hit = await services.resultCache.get<Answer>(key);
-        if (hit) {
-          void reply.header('X-Cache', 'hit');
-          return { ...hit, metadata: { ...hit.metadata, cached: true } };
-        }
-      }
-      const ranAt = services.clock.now();
-      const result = await warehouse.run(compiled.sql, compiled.params, { maxRows: limit, timeoutMs: RAW_SQL_TIMEOUT_MS, timeZone: compiled.timezone });
-      const fresh: Answer = {
+      const result = await services.governed.run({ principal, target, compiled, maxRows: limit, surface: 'structured_api', origin: 'structured', cache: bypass ? 'refresh' : 'use' });
+      void reply.header('X-Cache', result.cached ? 'hit' : bypass ? 'bypass' : 'miss');
+      return {
         data: [...result.rows],
         sql: compiled.sql,
         metadata: {
           row_count: result.rowCount,
           query_time_ms: result.durationMs,
           node: compiled.node,
-          ran_at: ranAt.toISOString(),
-          cached: false,
+          ran_at: result.ranAt,
+          cached: result.cached,
           truncated: result.truncated,
         },
-      };
-      await services.resultCache.set(key, fresh);
-      void reply.header('X-Cache', bypass ? 'bypass' : 'miss');
-      return fresh;
+      } satisfies Answer;
     },
   );
 };

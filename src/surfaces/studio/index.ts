@@ -1,15 +1,13 @@
 // Surface D, mounted at /api/studio: the SQL editor's backend. Console session, tracer role or above.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BadRequestError } from '../../core/errors.js';
 import { compileRevealQuery, findReveal } from '../../core/semantic/reveal.js';
 import { filtersSchema, sortSchema } from '../../core/semantic/query.js';
-import { DIALECTS } from '../../core/sql/dialects.js';
-import { MODEL_CONNECTION } from '../../connections/connection-service.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
+import { decodeCursor, historyPage, historyPageQuery, historyRunSchema, presentRun } from '../history-page.js';
 
 /** Rows the editor receives at most per run; the rest is reported as truncated. */
 export const STUDIO_MAX_ROWS = 10_000;
@@ -151,13 +149,13 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
     async (request) => {
       const principal = request.principal!;
       const body = request.body;
-      const { model } = await services.models.live(principal.workspace.id);
-      const base = model.nodes.get(findReveal(model, body.reveal, body.domain).base)!;
-      const { connection } = await services.connections.warehouse(principal.workspace.id, base.connection, MODEL_CONNECTION);
+      const live = await services.governed.live(principal);
+      const base = live.model.nodes.get(findReveal(live.model, body.reveal, body.domain).base)!;
+      const target = await services.governed.target(principal, live, base);
       const compiled = compileRevealQuery(
-        model,
+        live.model,
         { reveal: body.reveal, domain: body.domain, metrics: body.measures, dimensions: body.dimensions, filters: body.filters, sorts: body.sorts, limit: body.limit, timezone: body.timezone },
-        { dialect: DIALECTS[connection.engine], attributes: principal.attributes, now: services.clock.now(), timezone: principal.workspace.timezone },
+        target.options,
       );
       const answer = {
         reveal: compiled.reveal.name,
@@ -168,16 +166,8 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
         columns: [...compiled.columns],
       };
       if (!body.run) return { ...answer, result: null };
-      const result = await services.rawSql.runCompiled({
-        workspaceId: principal.workspace.id,
-        userId: principal.user.id,
-        connection: { name: compiled.connection },
-        sql: compiled.sql,
-        params: compiled.params,
-        timeZone: compiled.timezone,
-        maxRows: body.limit,
-        surface: 'studio_cml',
-      });
+      // The editor shows what the warehouse says now: never a cached result.
+      const result = await services.governed.run({ principal, target, compiled, maxRows: body.limit, surface: 'studio_cml', origin: 'cml', cache: 'off' });
       return { ...answer, result: { rows: [...result.rows], columns: [...result.columns], duration_ms: result.durationMs, row_count: result.rowCount, truncated: result.truncated } };
     },
   );
@@ -191,26 +181,8 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
         operationId: 'listQueryHistory',
         summary: 'Your runs, newest first; pass next_cursor back as cursor for the next page',
         errors: { 400: 'Also: a cursor that is not a next_cursor of a previous page (`invalid_cursor`)' },
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().optional() }).strict(),
-        response: {
-          200: z.object({
-            runs: z.array(
-              z.object({
-                id: z.string(),
-                source: z.string(),
-                surface: z.string(),
-                connection: z.string(),
-                sql: z.string(),
-                status: z.string(),
-                error: z.string().nullable(),
-                row_count: z.number().int().nullable(),
-                duration_ms: z.number().int().nullable(),
-                created_at: z.string(),
-              }),
-            ),
-            next_cursor: z.string().nullable(),
-          }),
-        },
+        querystring: historyPageQuery.strict(),
+        response: { 200: z.object({ runs: z.array(historyRunSchema), next_cursor: z.string().nullable() }) },
       },
     },
     async (request) => {
@@ -218,38 +190,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       const { limit, cursor } = request.query;
       await services.rawSql.flush(); // this instance's runs are written before they are listed
       const rows = await services.history.listForUser(principal.workspace.id, principal.user.id, { limit: limit + 1, ...(cursor ? { before: decodeCursor(cursor) } : {}) });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        runs: page.map((r) => ({
-          id: r.id,
-          source: r.source,
-          surface: r.surface,
-          connection: r.connection_name,
-          sql: r.sql,
-          status: r.status,
-          error: r.error,
-          row_count: r.row_count,
-          duration_ms: r.duration_ms,
-          created_at: r.created_at.toISOString(),
-        })),
-        next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
-      };
+      return historyPage(rows, limit, presentRun);
     },
   );
 };
-
-function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    const date = new Date(at);
-    if (Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) throw new Error('bad cursor');
-    return { at: date, id };
-  } catch {
-    throw new BadRequestError('Invalid cursor: pass back the next_cursor of a previous page', 'invalid_cursor');
-  }
-}

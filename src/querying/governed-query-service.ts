@@ -1,0 +1,106 @@
+// The one path every governed query takes, whichever surface asks: the live model → the connection of
+// the node the query reads → SQL compiled by the caller with the principal's data keys and time zone →
+// the result cache → a read-only, time-limited, capped run recorded in the query history with its
+// surface and origin (`structured`, `question`, `cml`, `scene:<id>`…). Callers compile (a structured
+// query, a reveal query, a question's plan), this service does everything around the run, once.
+import type { Clock } from '../clock.js';
+import { MODEL_CONNECTION, type ConnectionService, type ConnectionView } from '../connections/connection-service.js';
+import type { CompileOptions, CompiledQuery } from '../core/semantic/compile.js';
+import type { SemanticNode } from '../core/semantic/model.js';
+import { DIALECTS } from '../core/sql/dialects.js';
+import type { RunResult } from '../core/warehouse/types.js';
+import type { Principal } from '../identity/principal.js';
+import type { LiveModel, ModelService } from '../modeling/model-service.js';
+import type { HistoryOrigin, HistorySurface } from '../store/schema.js';
+import type { RawSqlService } from './raw-sql-service.js';
+import { resultCacheKey, type ResultCache } from './result-cache.js';
+
+/** Where a governed query runs, and the options its SQL must be compiled with for this principal. */
+export interface GovernedTarget {
+  readonly live: LiveModel;
+  readonly connection: ConnectionView;
+  readonly options: CompileOptions;
+}
+
+/**
+ * `use`: answer from the cache when it holds the result, store a fresh one; `refresh`: always run, store
+ * the result (Cache-Control: no-cache, a scene run); `off`: neither read nor store.
+ */
+export type CacheUse = 'use' | 'refresh' | 'off';
+
+export interface GovernedRunRequest {
+  readonly principal: Principal;
+  readonly target: GovernedTarget;
+  readonly compiled: Pick<CompiledQuery, 'sql' | 'params' | 'timezone'>;
+  readonly maxRows: number;
+  readonly surface: HistorySurface;
+  readonly origin: HistoryOrigin;
+  readonly cache: CacheUse;
+}
+
+export interface GovernedResult extends RunResult {
+  /** When the warehouse answered (for a cached result, when it answered first). */
+  readonly ranAt: string;
+  readonly cached: boolean;
+}
+
+export class GovernedQueryService {
+  constructor(
+    private readonly models: ModelService,
+    private readonly connections: ConnectionService,
+    private readonly rawSql: RawSqlService,
+    private readonly cache: ResultCache,
+    private readonly clock: Clock,
+  ) {}
+
+  live(principal: Principal): Promise<LiveModel> {
+    return this.models.live(principal.workspace.id);
+  }
+
+  /** The connection `node` reads from, and the compile options for the principal (data keys, zone, dialect). */
+  async target(principal: Principal, live: LiveModel, node: SemanticNode): Promise<GovernedTarget> {
+    const { connection } = await this.connections.warehouse(principal.workspace.id, node.connection, MODEL_CONNECTION);
+    return {
+      live,
+      connection,
+      options: { dialect: DIALECTS[connection.engine], attributes: principal.attributes, now: this.clock.now(), timezone: principal.workspace.timezone },
+    };
+  }
+
+  async run(request: GovernedRunRequest): Promise<GovernedResult> {
+    const { principal, target, compiled } = request;
+    // The key covers what decides the rows: SQL, bound values (data-key values among them), the
+    // connection, the model version and the row cap.
+    const key =
+      request.cache === 'off'
+        ? undefined
+        : resultCacheKey({ workspaceId: principal.workspace.id, connectionId: target.connection.id, modelVersion: target.live.version, sql: compiled.sql, params: [...compiled.params, request.maxRows] });
+    if (key && request.cache === 'use') {
+      const hit = await this.cache.get<GovernedResult>(key);
+      if (hit) return { ...hit, cached: true };
+    }
+    const ranAt = this.clock.now().toISOString();
+    const result = await this.rawSql.runCompiled({
+      workspaceId: principal.workspace.id,
+      userId: principal.user.id,
+      connection: { name: target.connection.name },
+      sql: compiled.sql,
+      params: compiled.params,
+      timeZone: compiled.timezone,
+      maxRows: request.maxRows,
+      surface: request.surface,
+      origin: request.origin,
+    });
+    const fresh: GovernedResult = {
+      rows: result.rows,
+      columns: result.columns,
+      rowCount: result.rowCount,
+      durationMs: result.durationMs,
+      truncated: result.truncated,
+      ranAt,
+      cached: false,
+    };
+    if (key) await this.cache.set(key, fresh);
+    return fresh;
+  }
+}

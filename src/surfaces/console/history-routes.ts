@@ -1,0 +1,44 @@
+// GET /api/history: every run of the workspace, governed or raw, for its luminaries: what ran (SQL,
+// surface, origin), for whom, how long it took and how it ended. Filters narrow it to one user, one
+// surface or one origin (`scene:` for every scene).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Services } from '../../services.js';
+import { HISTORY_SURFACES } from '../../store/schema.js';
+import { decodeCursor, historyPage, historyPageQuery, presentWorkspaceRun, workspaceRunSchema } from '../history-page.js';
+import { LUMINARY_POLICY } from './member-routes.js';
+
+export const historyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/history',
+    {
+      config: LUMINARY_POLICY,
+      schema: {
+        tags: ['console'],
+        operationId: 'listWorkspaceHistory',
+        summary: "Every run of the workspace, newest first, with who ran it (luminary); pass next_cursor back as cursor",
+        errors: { 400: 'Also: a cursor that is not a next_cursor of a previous page (`invalid_cursor`)' },
+        querystring: historyPageQuery
+          .extend({
+            user_id: z.string().uuid().optional(),
+            surface: z.enum(HISTORY_SURFACES).optional(),
+            origin: z.string().min(1).max(200).optional().describe('an origin (`structured`, `scene:<id>`) or a kind followed by a colon (`scene:`)'),
+          })
+          .strict(),
+        response: { 200: z.object({ runs: z.array(workspaceRunSchema), next_cursor: z.string().nullable() }) },
+      },
+    },
+    async (request) => {
+      const { limit, cursor, user_id: userId, surface, origin } = request.query;
+      await services.rawSql.flush(); // this instance's runs are written before they are listed
+      const rows = await services.history.listForWorkspace(request.principal!.workspace.id, {
+        limit: limit + 1,
+        ...(cursor ? { before: decodeCursor(cursor) } : {}),
+        ...(userId ? { userId } : {}),
+        ...(surface ? { surface } : {}),
+        ...(origin ? { origin } : {}),
+      });
+      return historyPage(rows, limit, presentWorkspaceRun);
+    },
+  );
+};

@@ -1,0 +1,66 @@
+// One page of the query history as the APIs show it: the editor's own runs (GET /api/studio/history)
+// and the admin's view of the workspace (GET /api/history). Pages are keyed by (created_at, id), so
+// runs recorded while someone pages never shift or repeat a row.
+import { z } from 'zod';
+import { BadRequestError } from '../core/errors.js';
+import type { HistoryRow, WorkspaceHistoryRow } from '../store/history-repo.js';
+
+export const historyPageQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().optional() });
+
+export const historyRunSchema = z.object({
+  id: z.string(),
+  source: z.string(),
+  surface: z.string(),
+  origin: z.string().describe('what asked for the run: sql, question_sql, structured, question, cml, scene:<id>, mosaic:<id>, signal:<id>'),
+  connection: z.string(),
+  sql: z.string(),
+  status: z.string(),
+  error: z.string().nullable(),
+  row_count: z.number().int().nullable(),
+  duration_ms: z.number().int().nullable(),
+  created_at: z.string(),
+});
+
+export const workspaceRunSchema = historyRunSchema.extend({ user_id: z.string().nullable(), user_email: z.string().nullable() });
+
+export function presentRun(r: HistoryRow): z.infer<typeof historyRunSchema> {
+  return {
+    id: r.id,
+    source: r.source,
+    surface: r.surface,
+    origin: r.origin,
+    connection: r.connection_name,
+    sql: r.sql,
+    status: r.status,
+    error: r.error,
+    row_count: r.row_count,
+    duration_ms: r.duration_ms,
+    created_at: r.created_at.toISOString(),
+  };
+}
+
+export function presentWorkspaceRun(r: WorkspaceHistoryRow): z.infer<typeof workspaceRunSchema> {
+  return { ...presentRun(r), user_id: r.user_id, user_email: r.user_email };
+}
+
+/** Rows were read with `limit + 1`: the page, and the cursor of the next one when there is more. */
+export function historyPage<R extends HistoryRow, P>(rows: readonly R[], limit: number, present: (row: R) => P): { runs: P[]; next_cursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { runs: page.map(present), next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+}
+
+function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { at: Date; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    const date = new Date(at);
+    if (Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) throw new Error('bad cursor');
+    return { at: date, id };
+  } catch {
+    throw new BadRequestError('Invalid cursor: pass back the next_cursor of a previous page', 'invalid_cursor');
+  }
+}
