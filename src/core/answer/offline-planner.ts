@@ -9,7 +9,7 @@ import { trigramDice } from './fuzzy.js';
 import { chooseMetrics, rankMetrics, type MetricCandidate } from './metric-ranking.js';
 import { readShape, readWords, type DimensionRequest, type QuestionShape, type QuestionWord } from './question-shape.js';
 import { findFilters, valueLookup, valueStems, type ValueLookup } from './value-filters.js';
-import { normalise } from './text.js';
+import { isNonRestricting, normalise } from './text.js';
 
 // The planner's whole API from one module: callers build the index once per model and plan with it.
 export { buildCatalogIndex, type CatalogIndex } from './catalog-index.js';
@@ -82,7 +82,11 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   const knownValues = new Set([...lookups.values()].flatMap((lookup) => [...valueStems(lookup)]));
   const words = readWords(question, index, knownValues);
   const shape = readShape(words, index);
-  const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position));
+  // "were placed", "came in", "se registraron": words that restrict nothing, unless the catalog knows them.
+  const raws = words.map((word) => word.raw);
+  const restrictsNothing = (word: QuestionWord): boolean =>
+    !word.corrected && isNonRestricting(raws, word.position) && !index.vocabulary.has(word.stem) && !knownValues.has(word.stem);
+  const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position) && !restrictsNothing(word));
   // Values of several words ("small business", "North America") are too specific to be metric words.
   const reserved = multiWordValuePositions(words, shape.consumed, [...lookups.values()]);
   const candidates = rankMetrics(content.filter((word) => !reserved.has(word.position)).map((word) => word.stem), reveals, index);

@@ -52,6 +52,50 @@ const STOP_WORDS = new Set(
     .split(' '),
 );
 
+// Verbs and function words that say how a number came about without restricting it: "orders were
+// placed", "visits came in", "se registraron", "wurden erfasst". Not stop words: the planner ignores
+// one only when the catalog knows it as no metric, dimension or value word, so "registered" still
+// filters where it is a status. Words that do restrict ("cancelled", "late", "returned", "online")
+// are deliberately absent: unknown, they keep a question from being answered.
+const NON_RESTRICTING = new Set(
+  [
+    // English
+    'place placed came come comes coming went go goes going gone sold sell sells selling fell fall falls fallen',
+    'happen happens happened occur occurs occurred record recorded register registered log logged took take takes',
+    'taken got gotten receive received enter entered process processed exactly altogether ever through via during',
+    'within that who they have has get',
+    // Spanish
+    'realizado realizada realizados realizadas realizaron realizo hecho hecha hechos hechas hicieron',
+    'registrado registrada registrados registradas registraron vendido vendida vendidos vendidas vendieron',
+    'vendio ocurrieron ocurrio pasaron tuvieron recibido recibidos recibidas recibimos entraron llegaron',
+    'efectuado efectuados efectuadas nos',
+    // French
+    'passe passes passee passees effectue effectues effectuee effectuees enregistre enregistres enregistree',
+    'enregistrees vendu vendus vendue vendues faits faite faites ete ont recu recus recue recues arrive arrives',
+    'arrivee arrivees on nous il ils elle elles qui au aux',
+    // German
+    'wurden wurde worden gemacht getatigt verkauft registriert erfasst aufgegeben eingegangen hat wir uns bei',
+    'beim am an zum zur dort',
+    // Portuguese
+    'realizaram feito feita feitos feitas fizeram registrada registraram venderam vendeu ocorreram',
+    'aconteceram tiveram recebidas recebemos entraram ao aos',
+  ]
+    .join(' ')
+    .split(' '),
+);
+// Particles that belong to such a verb ("went out", "came in", "gone through"): ignorable only right after one.
+const VERB_PARTICLES = new Set(['out', 'in', 'up', 'off', 'through', 'over']);
+
+/**
+ * Whether the word at `position` of `raws` may be read as restricting nothing, the catalog aside (the
+ * caller checks that it names no metric, dimension or value).
+ */
+export function isNonRestricting(raws: readonly string[], position: number): boolean {
+  const raw = raws[position]!;
+  if (NON_RESTRICTING.has(raw)) return true;
+  return VERB_PARTICLES.has(raw) && position > 0 && NON_RESTRICTING.has(raws[position - 1]!);
+}
+
 // Common analytics words of ES/FR/DE/PT mapped to the English word the catalog is written in: names
 // of dimensions and time grains are English in CML, synonyms cover metrics but not dimensions.
 const LEXICON: Readonly<Record<string, string>> = {

@@ -256,7 +256,7 @@ const VALUES: Readonly<Record<string, Readonly<Record<string, readonly string[]>
     clinic: ['Eastside', 'Harbour', 'Parkview'],
     department: ['cardiology', 'paediatrics', 'radiology'],
     visit_type: ['emergency', 'routine', 'follow-up', 'analysis'],
-    outcome: ['admitted', 'discharged', 'referred', 'cancel'],
+    outcome: ['admitted', 'discharged', 'referred', 'cancel', 'registered'],
     'patients.age_group': ['child', 'adult', 'senior'],
     'patients.insurer': ['Mutua', 'Statecare'],
     'patients.country': ['Spain', 'Portugal', 'France'],
@@ -266,7 +266,7 @@ const VALUES: Readonly<Record<string, Readonly<Record<string, readonly string[]>
     'visits.clinic': ['Eastside', 'Harbour', 'Parkview'],
     'visits.department': ['cardiology', 'paediatrics', 'radiology'],
     'visits.visit_type': ['emergency', 'routine', 'follow-up', 'analysis'],
-    'visits.outcome': ['admitted', 'discharged', 'referred', 'cancel'],
+    'visits.outcome': ['admitted', 'discharged', 'referred', 'cancel', 'registered'],
     'patients.age_group': ['child', 'adult', 'senior'],
   },
   energy: {

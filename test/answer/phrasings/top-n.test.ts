@@ -40,6 +40,12 @@ describe('top-N phrasings', () => {
     expect(ask('clinic', 'which insurer had the least refunds')).toMatchObject(governed('billing', ['refunds'], { dimensions: ['patients.insurer'], ...asc('refunds', 1) }));
   });
 
+  it('"which X sold the most Y": a verb of the metric is part of it', () => {
+    expect(ask('bakery', 'which city sold the most baguettes')).toMatchObject(
+      governed('bakery', ['units_sold'], { dimensions: ['shops.city'], filters: [{ field: 'product', value: 'baguette' }], ...desc('units_sold', 1) }),
+    );
+  });
+
   it('keeps a value filter beside the ranking', () => {
     expect(ask('library', 'which 3 branches had the most fiction loans')).toMatchObject(
       governed('lending', ['loans'], { dimensions: ['branch'], filters: [{ field: 'genre', value: 'fiction' }], ...desc('loans', 3) }),
