@@ -4,7 +4,7 @@
 import type { Granularity } from '../semantic/model.js';
 import { GRAIN_WORDS, type CatalogIndex } from './catalog-index.js';
 import { closestWord, MIN_TYPO_LENGTH } from './fuzzy.js';
-import { tokenise } from './text.js';
+import { adjectiveBases, tokenise } from './text.js';
 
 export interface QuestionWord {
   readonly position: number;
@@ -100,7 +100,11 @@ function dimensionPhrases(index: CatalogIndex): ReadonlySet<string> {
 export function readWords(question: string, index: CatalogIndex, knownValueStems: ReadonlySet<string>): QuestionWord[] {
   return tokenise(question).map((token, position) => {
     const known = token.stop || isGrammarWord(token.raw) || index.vocabulary.has(token.stem) || knownValueStems.has(token.stem);
-    if (known || token.raw.length < MIN_TYPO_LENGTH) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
+    if (known) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
+    // "rainy" → rain, "sunny" → sun: an adjective reaches the value or catalog word it is made from.
+    const base = adjectiveBases(token.stem).find((candidate) => index.vocabulary.has(candidate) || knownValueStems.has(candidate));
+    if (base) return { position, raw: token.raw, stem: base, stop: token.stop, corrected: true };
+    if (token.raw.length < MIN_TYPO_LENGTH) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
     const correction = closestWord(token.stem, index.vocabulary);
     return { position, raw: token.raw, stem: correction ?? token.stem, stop: token.stop, corrected: correction !== undefined };
   });

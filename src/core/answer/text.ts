@@ -2,6 +2,10 @@
 // through the same pipeline (normalise → tokenise → lexicon → stem), so a synonym written "Käufer" in
 // CML matches "kaufer" typed without the umlaut, and "orders" matches "order".
 
+import { stem } from './stemmer.js';
+
+export { stem };
+
 /** One word of a question or of a catalog entry. */
 export interface Token {
   /** Lower case, accents stripped, as written otherwise. */
@@ -110,22 +114,24 @@ const LEXICON: Readonly<Record<string, string>> = {
   dia: 'day', dias: 'day', jour: 'day', jours: 'day', tag: 'day', tage: 'day', tagen: 'day',
   trimestre: 'quarter', trimestres: 'quarter', quartal: 'quarter', quartale: 'quarter',
   ano: 'year', anos: 'year', annee: 'year', annees: 'year', jahr: 'year', jahre: 'year',
+  producto: 'product', productos: 'product', produit: 'product', produits: 'product', produkt: 'product', produkte: 'product', produto: 'product', produtos: 'product',
+  ciudad: 'city', ciudades: 'city', ville: 'city', villes: 'city', stadt: 'city', stadte: 'city', cidade: 'city', cidades: 'city',
+  departamento: 'department', departamentos: 'department', departement: 'department', departements: 'department', abteilung: 'department', abteilungen: 'department',
+  sucursal: 'branch', sucursales: 'branch', agence: 'branch', agences: 'branch', filiale: 'branch', filialen: 'branch', filial: 'branch', filiais: 'branch',
 };
 
+// Nouns in "-y" that are no adjective of a shorter word ("party" is not "part"-like, "story" not "stor").
+const NOUNS_IN_Y = new Set(['party', 'story', 'entry', 'army', 'city', 'body', 'copy', 'duty', 'country', 'county', 'penny', 'bunny', 'berry', 'jelly', 'lorry', 'ferry', 'curry', 'carry', 'query', 'quarry']);
+
 /**
- * A deliberately light stemmer: plurals and -ing/-ed only. Heavier stemmers (Porter, Snowball) merge
- * words the catalog keeps apart ("business" / "busy") and need one algorithm per language.
+ * What an adjective in "-y" is made from: "rainy" → rain, "sunny" → sun, "cloudy" → cloud. The
+ * planner tries these only for a word the catalog does not know, and keeps one only when it is a
+ * catalog or value word; "-ly" adverbs ("lately") are never read this way.
  */
-export function stem(word: string): string {
-  let w = word;
-  if (w.length <= 3) return w;
-  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (/(s|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.endsWith('ing') && w.length > 5) w = w.slice(0, -3);
-  else if (w.endsWith('ed') && w.length > 4) w = w.slice(0, -2);
-  return w;
+export function adjectiveBases(stemmed: string): string[] {
+  if (stemmed.length < 5 || !/[^aeiouy]y$/.test(stemmed) || stemmed.endsWith('ly') || NOUNS_IN_Y.has(stemmed)) return [];
+  const base = stemmed.slice(0, -1);
+  return /([bdfgmnprt])\1$/.test(base) ? [base, base.slice(0, -1)] : [base];
 }
 
 export function isStopWord(raw: string): boolean {
