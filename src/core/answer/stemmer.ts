@@ -5,13 +5,18 @@
 // "new", "cancellation" from "cancel". Words of other languages pass through it unchanged or lose a
 // plural "-s", which is all the matching needs.
 
-// Irregular plurals, and plurals whose "-es" the rules below would cut wrongly.
+// Irregular plurals and verbs, and plurals whose "-es" the rules below would cut wrongly.
 const IRREGULAR: Readonly<Record<string, string>> = {
   people: 'person', persons: 'person', children: 'child', men: 'man', women: 'woman', feet: 'foot', teeth: 'tooth',
   mice: 'mouse', geese: 'goose', analyses: 'analysis', diagnoses: 'diagnosis', crises: 'crisis', theses: 'thesis',
   hypotheses: 'hypothesis', bases: 'base', indices: 'index', matrices: 'matrix', vertices: 'vertex', criteria: 'criterion',
   phenomena: 'phenomenon', buses: 'bus', gases: 'gas', knives: 'knife', wives: 'wife', lives: 'life', leaves: 'leaf',
-  shelves: 'shelf', halves: 'half', quizzes: 'quiz',
+  shelves: 'shelf', halves: 'half', loaves: 'loaf', wolves: 'wolf', thieves: 'thief', calves: 'calf', quizzes: 'quiz',
+  // Irregular verbs a business question uses. Not "left" or "found" (other words too), nor "took" or
+  // "held": "-ings" nouns meet their verb here ("takings" → take, "holdings" → hold).
+  sold: 'sell', bought: 'buy', paid: 'pay', went: 'go', gone: 'go', ran: 'run',
+  written: 'write', wrote: 'write', lent: 'lend', spent: 'spend', sent: 'send', built: 'build', grew: 'grow', grown: 'grow',
+  kept: 'keep', made: 'make', came: 'come', fell: 'fall', fallen: 'fall', got: 'get', gotten: 'get',
 };
 // Words whose final "s" is not a plural.
 const SINGULAR_IN_S = new Set(['news', 'series', 'species', 'means', 'physics', 'economics', 'mathematics', 'analytics', 'logistics', 'aids', 'ethics']);
@@ -94,7 +99,11 @@ function singleFinalL(word: string): string {
 
 export function stem(word: string): string {
   const irregular = IRREGULAR[word];
-  if (irregular) return irregular;
+  // The base form goes through the rules too, so "mice" meets "mouse" wherever "mouse" ends up.
+  return regularStem(irregular ?? word);
+}
+
+function regularStem(word: string): string {
   if (word.length <= 3) return word;
   return singleFinalL(withoutFinalE(ieAsY(withoutEdIng(singular(word)))));
 }

@@ -19,6 +19,7 @@ describe('text pipeline', () => {
       ['cancelling', 'cancel'], ['delayed', 'delay'], ['shipped', 'ship'], ['admitted', 'admit'], ['referred', 'refer'],
       ['closed', 'close'], ['completed', 'complete'], ['rated', 'rate'], ['pricing', 'price'], ['applied', 'apply'],
       ['refunded', 'refund'], ['returning', 'return'], ['installed', 'install'], ['travelled', 'traveled'],
+      ['mice', 'mouse'], ['loaves', 'loaf'], ['sold', 'sell'], ['paid', 'pay'], ['spent', 'spending'],
     ];
     for (const [form, base] of same) expect(stem(form), `${form} / ${base}`).toBe(stem(base));
   });
@@ -27,6 +28,7 @@ describe('text pipeline', () => {
     const apart: Array<[string, string]> = [
       ['business', 'busy'], ['news', 'new'], ['rate', 'rat'], ['plane', 'plan'], ['note', 'not'], ['site', 'sit'],
       ['added', 'ad'], ['string', 'str'], ['sale', 'sal'], ['police', 'policy'], ['series', 'sery'], ['lately', 'late'],
+      ['took', 'takings'], ['sold', 'sale'],
     ];
     for (const [a, b] of apart) expect(stem(a), `${a} / ${b}`).not.toBe(stem(b));
   });

@@ -12,6 +12,8 @@ describe('non-restricting verbs and function words', () => {
     expect(ask('clinic', 'visits that came in through emergency')).toMatchObject(governed('care', ['visits'], { filters: [{ field: 'visit_type', value: 'emergency' }] }));
     expect(ask('energy', 'readings logged at Depot by tariff')).toMatchObject(governed('energy', ['readings'], { dimensions: ['meters.tariff'], filters: [{ field: 'meters.site', value: 'Depot' }] }));
     expect(ask('bakery', 'takings that came in at the Porto shops')).toMatchObject(governed('bakery', ['takings'], { filters: [{ field: 'shops.city', value: 'Porto' }] }));
+    // "took" is not "takings": a verb that restricts nothing never becomes a metric word.
+    expect(ask('bakery', 'how many receipts took place in Lyon')).toMatchObject(governed('bakery', ['receipts'], { filters: [{ field: 'shops.city', value: 'Lyon' }] }));
     expect(ask('bakery', 'how many receipts did we get in Lyon')).toMatchObject(governed('bakery', ['receipts'], { filters: [{ field: 'shops.city', value: 'Lyon' }] }));
     expect(ask('library', 'late fees that went out by branch')).toMatchObject(governed('lending', ['late_fees'], { dimensions: ['branch'] }));
   });
