@@ -61,6 +61,9 @@ describe('top-N phrasings', () => {
     expect(ask('bakery', 'welche 3 Produkte hatten den meisten Umsatz')).toMatchObject(governed('bakery', ['takings'], { dimensions: ['product'], ...desc('takings', 3) }));
     expect(ask('library', 'welche branch hatte die wenigsten Ausleihen')).toMatchObject(governed('lending', ['loans'], { dimensions: ['branch'], ...asc('loans', 1) }));
     expect(ask('bakery', 'os 3 produtos com mais faturamento')).toMatchObject(governed('bakery', ['takings'], { dimensions: ['product'], ...desc('takings', 3) }));
+    expect(ask('library', 'welche Filiale hat am meisten Ausleihen')).toMatchObject(governed('lending', ['loans'], { dimensions: ['branch'], ...desc('loans', 1) }));
+    expect(ask('library', 'qué sucursal tuvo la mayor cantidad de préstamos')).toMatchObject(governed('lending', ['loans'], { dimensions: ['branch'], ...desc('loans', 1) }));
+    expect(ask('library', 'qual filial teve o maior número de empréstimos')).toMatchObject(governed('lending', ['loans'], { dimensions: ['branch'], ...desc('loans', 1) }));
     expect(ask('energy', 'qual site teve menos leituras')).toMatchObject(governed('energy', ['readings'], { dimensions: ['meters.site'], ...asc('readings', 1) }));
   });
 
