@@ -170,6 +170,12 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   if (shape.top && dimensions.length === 0) {
     return noMatch(`The question asks for a top ${shape.top.limit} but not of what (for example "top ${shape.top.limit} regions").`, candidates);
   }
+  // "which branch had the most loans by month" asks for a ranking within each month; one sorted,
+  // limited query would return the single best branch-month instead. Say so rather than answer.
+  if (shape.top && shape.dimensions.length > Math.max(shape.top.subjects, 1)) {
+    const within = shape.dimensions.slice(Math.max(shape.top.subjects, 1)).map((request) => request.words);
+    return noMatch(`A ranking within each ${quoteList(within)} cannot be answered by one governed query; ask for the ranking overall, or for the breakdown without a ranking.`, candidates);
+  }
 
   const headline = chosen[0]!;
   const plan: GovernedPlan = {

@@ -28,6 +28,8 @@ export interface DimensionRequest {
 export interface TopRequest {
   readonly limit: number;
   readonly direction: 'asc' | 'desc';
+  /** Breakdowns named as what is ranked ("top 3 branches"); 0 when a plain "by X" names it. */
+  readonly subjects: number;
 }
 
 export interface QuestionShape {
@@ -176,8 +178,9 @@ function readTop(words: readonly QuestionWord[], consumed: Set<number>, index: C
     if (numberAt === undefined) continue;
     consumed.add(i);
     consumed.add(numberAt);
+    const before = dimensions.length;
     readDimensionList(words, Math.max(i, numberAt) + 1, index, consumed, dimensions);
-    return { limit: numberValue(words[numberAt]!.raw)!, direction };
+    return { limit: numberValue(words[numberAt]!.raw)!, direction, subjects: dimensions.length - before };
   }
   return readRankedSubject(words, consumed, index, dimensions);
 }
@@ -230,7 +233,7 @@ function readRankedSubject(words: readonly QuestionWord[], consumed: Set<number>
   if (at > 0 && SUPERLATIVE_ARTICLES.has(words[at - 1]!.raw)) consumed.add(at - 1);
   dimensions.push(...found);
   const lastSubjectWord = words[Math.max(...used)]!.raw;
-  return { limit: limit ?? (looksPlural(lastSubjectWord) ? DEFAULT_PLURAL_TOP_LIMIT : 1), direction };
+  return { limit: limit ?? (looksPlural(lastSubjectWord) ? DEFAULT_PLURAL_TOP_LIMIT : 1), direction, subjects: found.length };
 }
 
 export function readShape(words: readonly QuestionWord[], index: CatalogIndex): QuestionShape {

@@ -67,6 +67,16 @@ describe('top-N phrasings', () => {
     expect(ask('energy', 'qual site teve menos leituras')).toMatchObject(governed('energy', ['readings'], { dimensions: ['meters.site'], ...asc('readings', 1) }));
   });
 
+  it('declines a ranking within each group rather than rank the pairs', () => {
+    for (const question of ['which branch had the most loans by month', 'top 3 branches by loans per genre', 'the 2 clinics with the fewest visits by department']) {
+      const plan = ask(question.includes('loans') ? 'library' : 'clinic', question);
+      expect(plan.kind, question).toBe('no_match');
+      if (plan.kind === 'no_match') expect(plan.reason, question).toMatch(/ranking within each/);
+    }
+    // A plain breakdown can still name what is ranked.
+    expect(ask('library', 'loans by branch, top 3')).toMatchObject(governed('lending', ['loans'], { dimensions: ['branch'], ...desc('loans', 3) }));
+  });
+
   it('never reads "most", "more" or "highest" as a metric word', () => {
     for (const question of ['most loans', 'highest loans', 'more loans', 'loans most']) {
       const plan = ask('library', question);
