@@ -10,13 +10,14 @@ const IRREGULAR: Readonly<Record<string, string>> = {
   people: 'person', persons: 'person', children: 'child', men: 'man', women: 'woman', feet: 'foot', teeth: 'tooth',
   mice: 'mouse', geese: 'goose', analyses: 'analysis', diagnoses: 'diagnosis', crises: 'crisis', theses: 'thesis',
   hypotheses: 'hypothesis', bases: 'base', indices: 'index', matrices: 'matrix', vertices: 'vertex', criteria: 'criterion',
-  phenomena: 'phenomenon', buses: 'bus', gases: 'gas', knives: 'knife', wives: 'wife', lives: 'life', leaves: 'leaf',
+  phenomena: 'phenomenon', buses: 'bus', gases: 'gas', knives: 'knife', wives: 'wife', lives: 'life',
   shelves: 'shelf', halves: 'half', loaves: 'loaf', wolves: 'wolf', thieves: 'thief', calves: 'calf', quizzes: 'quiz',
-  // Irregular verbs a business question uses. Not "left" or "found" (other words too), nor "took" or
-  // "held": "-ings" nouns meet their verb here ("takings" → take, "holdings" → hold).
-  sold: 'sell', bought: 'buy', paid: 'pay', went: 'go', gone: 'go', ran: 'run',
+  // Irregular verbs a business question uses. Not those that would land on another word a catalog
+  // may hold as a value or metric: "left", "found", "fell" (the fall season), "ran" (runs scored),
+  // "took" and "held" ("-ings" nouns meet their verb here: "takings" → take, "holdings" → hold).
+  sold: 'sell', bought: 'buy', paid: 'pay', went: 'go', gone: 'go',
   written: 'write', wrote: 'write', lent: 'lend', spent: 'spend', sent: 'send', built: 'build', grew: 'grow', grown: 'grow',
-  kept: 'keep', made: 'make', came: 'come', fell: 'fall', fallen: 'fall', got: 'get', gotten: 'get',
+  kept: 'keep', made: 'make', came: 'come', got: 'get', gotten: 'get',
 };
 // Words whose final "s" is not a plural.
 const SINGULAR_IN_S = new Set(['news', 'series', 'species', 'means', 'physics', 'economics', 'mathematics', 'analytics', 'logistics', 'aids', 'ethics']);

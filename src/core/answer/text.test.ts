@@ -28,9 +28,11 @@ describe('text pipeline', () => {
     const apart: Array<[string, string]> = [
       ['business', 'busy'], ['news', 'new'], ['rate', 'rat'], ['plane', 'plan'], ['note', 'not'], ['site', 'sit'],
       ['added', 'ad'], ['string', 'str'], ['sale', 'sal'], ['police', 'policy'], ['series', 'sery'], ['lately', 'late'],
-      ['took', 'takings'], ['sold', 'sale'],
+      ['took', 'takings'], ['sold', 'sale'], ['fell', 'fall'], ['ran', 'runs'],
     ];
     for (const [a, b] of apart) expect(stem(a), `${a} / ${b}`).not.toBe(stem(b));
+    // Staff leaves are absences: "leaves" meets "leave", not "leaf".
+    expect(stem('leaves')).toBe(stem('leave'));
   });
 
   it('drops stop words and quantity fillers in every language and maps dimension words to English', () => {
