@@ -7,9 +7,9 @@ import type { AnswerPlan, GovernedPlan, NoMatch } from './plan.js';
 import type { CatalogIndex, IndexedReveal } from './catalog-index.js';
 import { trigramDice } from './fuzzy.js';
 import { chooseMetrics, rankMetrics, type MetricCandidate } from './metric-ranking.js';
-import { readShape, readWords, type DimensionRequest, type QuestionWord } from './question-shape.js';
+import { readShape, readWords, type DimensionRequest, type QuestionShape, type QuestionWord } from './question-shape.js';
 import { findFilters, valueLookup, valueStems, type ValueLookup } from './value-filters.js';
-import { normalise } from './text.js';
+import { isNonRestricting, normalise } from './text.js';
 
 // The planner's whole API from one module: callers build the index once per model and plan with it.
 export { buildCatalogIndex, type CatalogIndex } from './catalog-index.js';
@@ -82,7 +82,11 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   const knownValues = new Set([...lookups.values()].flatMap((lookup) => [...valueStems(lookup)]));
   const words = readWords(question, index, knownValues);
   const shape = readShape(words, index);
-  const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position));
+  // "were placed", "came in", "se registraron": words that restrict nothing, unless the catalog knows them.
+  const raws = words.map((word) => word.raw);
+  const restrictsNothing = (word: QuestionWord): boolean =>
+    !word.corrected && isNonRestricting(raws, word.position) && !index.vocabulary.has(word.stem) && !knownValues.has(word.stem);
+  const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position) && !restrictsNothing(word));
   // Values of several words ("small business", "North America") are too specific to be metric words.
   const reserved = multiWordValuePositions(words, shape.consumed, [...lookups.values()]);
   const candidates = rankMetrics(content.filter((word) => !reserved.has(word.position)).map((word) => word.stem), reveals, index);
@@ -99,16 +103,47 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   }
   if (choice.kind === 'mixed') {
     const { first, second } = choice;
+    // "refunds for emergency visits": "visits" names a metric of the care reveal and the visit a
+    // refund belongs to in billing. The reveal that explains the other metric's words wins.
+    for (const [own, other] of [[first, second], [second, first]] as const) {
+      const reveal = reveals.find((r) => r.name === own.metric.reveal)!;
+      const fieldWords = new Set([...reveal.dimensionStems, ...valueStems(lookups.get(reveal.name)!)]);
+      if (![...other.covered].every((stem) => fieldWords.has(stem))) continue;
+      const alone = chooseMetrics(candidates.filter((candidate) => candidate.metric.reveal === reveal.name));
+      if (alone.kind !== 'chosen') continue;
+      const plan = planOnReveal({ reveal, metrics: alone.metrics, words, shape, content, reserved, lookup: lookups.get(reveal.name)!, candidates, noMatch });
+      if (plan.kind === 'governed') return plan;
+    }
     return noMatch(`"${first.metric.label}" (${first.metric.reveal}) and "${second.metric.label}" (${second.metric.reveal}) come from different reveals; please ask about one at a time.`, candidates);
   }
 
   const reveal = reveals.find((r) => r.name === choice.reveal)!;
-  const chosen = [...choice.metrics].sort((a, b) => firstMention(a, words) - firstMention(b, words));
+  return planOnReveal({ reveal, metrics: choice.metrics, words, shape, content, reserved, lookup: lookups.get(reveal.name)!, candidates, noMatch });
+}
+
+interface RevealAttempt {
+  readonly reveal: IndexedReveal;
+  readonly metrics: readonly MetricCandidate[];
+  readonly words: readonly QuestionWord[];
+  readonly shape: QuestionShape;
+  /** Content words not used up by the grammar. */
+  readonly content: readonly QuestionWord[];
+  /** Positions of values of several words, kept from metric matching. */
+  readonly reserved: ReadonlySet<number>;
+  readonly lookup: ValueLookup;
+  readonly candidates: readonly MetricCandidate[];
+  readonly noMatch: (reason: string, candidates?: readonly MetricCandidate[]) => NoMatch;
+}
+
+/** The plan over one reveal once its metrics are chosen: every other word must be a filter or a breakdown. */
+function planOnReveal(attempt: RevealAttempt): AnswerPlan {
+  const { reveal, words, shape, content, reserved, candidates, noMatch } = attempt;
+  const chosen = [...attempt.metrics].sort((a, b) => firstMention(a, words) - firstMention(b, words));
   const metricWords = new Set(content.filter((word) => !reserved.has(word.position) && chosen.some((c) => c.covered.has(word.stem))).map((word) => word.position));
 
   // Metric words win over values: "completed orders" is the metric, not orders filtered on status.
   const filterWords = new Set<number>();
-  const filters = findFilters(words, new Set([...shape.consumed, ...metricWords]), lookups.get(reveal.name)!, filterWords);
+  const filters = findFilters(words, new Set([...shape.consumed, ...metricWords]), attempt.lookup, filterWords);
 
   const leftover = content.filter((word) => !metricWords.has(word.position) && !filterWords.has(word.position));
   const unexplained = [
@@ -134,6 +169,12 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   }
   if (shape.top && dimensions.length === 0) {
     return noMatch(`The question asks for a top ${shape.top.limit} but not of what (for example "top ${shape.top.limit} regions").`, candidates);
+  }
+  // "which branch had the most loans by month" asks for a ranking within each month; one sorted,
+  // limited query would return the single best branch-month instead. Say so rather than answer.
+  if (shape.top && shape.dimensions.length > Math.max(shape.top.subjects, 1)) {
+    const within = shape.dimensions.slice(Math.max(shape.top.subjects, 1)).map((request) => request.words);
+    return noMatch(`A ranking within each ${quoteList(within)} cannot be answered by one governed query; ask for the ranking overall, or for the breakdown without a ranking.`, candidates);
   }
 
   const headline = chosen[0]!;

@@ -4,7 +4,7 @@
 import type { Granularity } from '../semantic/model.js';
 import { GRAIN_WORDS, type CatalogIndex } from './catalog-index.js';
 import { closestWord, MIN_TYPO_LENGTH } from './fuzzy.js';
-import { tokenise } from './text.js';
+import { adjectiveBases, tokenise } from './text.js';
 
 export interface QuestionWord {
   readonly position: number;
@@ -28,6 +28,8 @@ export interface DimensionRequest {
 export interface TopRequest {
   readonly limit: number;
   readonly direction: 'asc' | 'desc';
+  /** Breakdowns named as what is ranked ("top 3 branches"); 0 when a plain "by X" names it. */
+  readonly subjects: number;
 }
 
 export interface QuestionShape {
@@ -43,6 +45,16 @@ const BREAKDOWN_MARKERS = new Set(['by', 'per', 'por', 'par', 'nach', 'pro', 'je
 const CONNECTORS = new Set(['and', 'y', 'et', 'und', 'e', 'then']);
 const TOP_WORDS = new Set(['top', 'best', 'highest', 'biggest', 'largest', 'leading', 'mejores', 'mayores', 'principales', 'meilleurs', 'meilleures', 'premiers', 'premieres', 'besten', 'hochsten', 'grossten', 'melhores', 'maiores']);
 const BOTTOM_WORDS = new Set(['worst', 'bottom', 'lowest', 'smallest', 'weakest', 'peores', 'menores', 'pires', 'piores', 'derniers', 'schlechtesten', 'niedrigsten', 'kleinsten']);
+// Superlatives that rank only when the question names what is ranked ("which branch had the most
+// loans", "les 3 genres avec le plus de prêts"); alone ("most loans") they stay unexplained words.
+const MOST_WORDS = new Set(['most', 'more', 'greatest', 'mejor', 'mayor', 'mas', 'plus', 'meilleur', 'meilleure', 'meisten', 'meiste', 'mehr', 'hochste', 'grosste', 'beste', 'mais', 'maior', 'melhor']);
+const LEAST_WORDS = new Set(['fewest', 'least', 'less', 'fewer', 'peor', 'menor', 'menos', 'moins', 'pire', 'wenigsten', 'wenigste', 'weniger', 'niedrigste', 'kleinste', 'schlechteste', 'pior']);
+// "more than 3", "plus de 10", "mehr als 5": a comparison with a number restricts, it does not rank.
+const COMPARISON_WORDS = new Set(['than', 'que', 'de', 'del', 'als', 'do', 'da']);
+// German "am meisten": the article is part of the superlative.
+const SUPERLATIVE_ARTICLES = new Set(['am']);
+/** Rows of a ranking whose size the question does not give: one for "which branch", ten for "top branches". */
+export const DEFAULT_PLURAL_TOP_LIMIT = 10;
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20,
   dos: 2, tres: 3, cuatro: 4, cinco: 5, seis: 6, diez: 10,
@@ -65,8 +77,14 @@ function numberValue(raw: string): number | undefined {
   return NUMBER_WORDS[raw];
 }
 
+function rankDirection(raw: string): 'asc' | 'desc' | undefined {
+  if (TOP_WORDS.has(raw) || MOST_WORDS.has(raw)) return 'desc';
+  if (BOTTOM_WORDS.has(raw) || LEAST_WORDS.has(raw)) return 'asc';
+  return undefined;
+}
+
 function isGrammarWord(raw: string): boolean {
-  return BREAKDOWN_MARKERS.has(raw) || TOP_WORDS.has(raw) || BOTTOM_WORDS.has(raw) || GRAIN_ADVERBS.has(raw) || numberValue(raw) !== undefined;
+  return BREAKDOWN_MARKERS.has(raw) || rankDirection(raw) !== undefined || GRAIN_ADVERBS.has(raw) || numberValue(raw) !== undefined;
 }
 
 const phraseSets = new WeakMap<CatalogIndex, ReadonlySet<string>>();
@@ -84,7 +102,11 @@ function dimensionPhrases(index: CatalogIndex): ReadonlySet<string> {
 export function readWords(question: string, index: CatalogIndex, knownValueStems: ReadonlySet<string>): QuestionWord[] {
   return tokenise(question).map((token, position) => {
     const known = token.stop || isGrammarWord(token.raw) || index.vocabulary.has(token.stem) || knownValueStems.has(token.stem);
-    if (known || token.raw.length < MIN_TYPO_LENGTH) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
+    if (known) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
+    // "rainy" → rain, "sunny" → sun: an adjective reaches the value or catalog word it is made from.
+    const base = adjectiveBases(token.stem).find((candidate) => index.vocabulary.has(candidate) || knownValueStems.has(candidate));
+    if (base) return { position, raw: token.raw, stem: base, stop: token.stop, corrected: true };
+    if (token.raw.length < MIN_TYPO_LENGTH) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
     const correction = closestWord(token.stem, index.vocabulary);
     return { position, raw: token.raw, stem: correction ?? token.stem, stop: token.stop, corrected: correction !== undefined };
   });
@@ -156,10 +178,62 @@ function readTop(words: readonly QuestionWord[], consumed: Set<number>, index: C
     if (numberAt === undefined) continue;
     consumed.add(i);
     consumed.add(numberAt);
+    const before = dimensions.length;
     readDimensionList(words, Math.max(i, numberAt) + 1, index, consumed, dimensions);
-    return { limit: numberValue(words[numberAt]!.raw)!, direction };
+    return { limit: numberValue(words[numberAt]!.raw)!, direction, subjects: dimensions.length - before };
   }
-  return undefined;
+  return readRankedSubject(words, consumed, index, dimensions);
+}
+
+function nextContent(words: readonly QuestionWord[], from: number): number {
+  let i = from;
+  while (i < words.length && words[i]!.stop) i++;
+  return i;
+}
+
+/** "more than 3", "plus de 10": the superlative word compares with a number. */
+function comparesWithNumber(words: readonly QuestionWord[], at: number): boolean {
+  const next = words[at + 1];
+  const afterNext = words[at + 2];
+  if (next && numberValue(next.raw) !== undefined) return true;
+  return next !== undefined && COMPARISON_WORDS.has(next.raw) && afterNext !== undefined && numberValue(afterNext.raw) !== undefined;
+}
+
+/** A plural subject ("branches", "canaux") asks for a list, a singular one ("branch") for the first. */
+function looksPlural(raw: string): boolean {
+  return /[^su]s$/.test(raw) || raw.endsWith('aux');
+}
+
+/**
+ * Rankings without "top N": "which 3 branches had the most loans", "the 5 products with the
+ * highest takings", "which clinic had the fewest visits", "top branches by loans", "qué clínica tuvo
+ * más consultas". The subject is the first content word (after a number, or after a leading "top");
+ * it must read as a dimension phrase, or the superlative is left unexplained and the question declined.
+ */
+function readRankedSubject(words: readonly QuestionWord[], consumed: Set<number>, index: CatalogIndex, dimensions: DimensionRequest[]): TopRequest | undefined {
+  const at = words.findIndex((word, i) => rankDirection(word.raw) !== undefined && !consumed.has(i));
+  if (at < 0 || comparesWithNumber(words, at)) return undefined;
+  const direction = rankDirection(words[at]!.raw)!;
+  const first = nextContent(words, 0);
+  let subject = first;
+  let limit: number | undefined;
+  if (first === at) subject = nextContent(words, at + 1);
+  else if (words[first] && numberValue(words[first]!.raw) !== undefined) {
+    limit = numberValue(words[first]!.raw);
+    subject = nextContent(words, first + 1);
+  }
+  if (subject >= words.length || subject === at) return undefined;
+  const found: DimensionRequest[] = [];
+  const used = new Set<number>();
+  readDimensionList(words, subject, index, used, found);
+  if (found.length === 0) return undefined;
+  for (const position of used) consumed.add(position);
+  consumed.add(at);
+  if (limit !== undefined) consumed.add(first);
+  if (at > 0 && SUPERLATIVE_ARTICLES.has(words[at - 1]!.raw)) consumed.add(at - 1);
+  dimensions.push(...found);
+  const lastSubjectWord = words[Math.max(...used)]!.raw;
+  return { limit: limit ?? (looksPlural(lastSubjectWord) ? DEFAULT_PLURAL_TOP_LIMIT : 1), direction, subjects: found.length };
 }
 
 export function readShape(words: readonly QuestionWord[], index: CatalogIndex): QuestionShape {

@@ -2,6 +2,10 @@
 // through the same pipeline (normalise → tokenise → lexicon → stem), so a synonym written "Käufer" in
 // CML matches "kaufer" typed without the umlaut, and "orders" matches "order".
 
+import { stem } from './stemmer.js';
+
+export { stem };
+
 /** One word of a question or of a catalog entry. */
 export interface Token {
   /** Lower case, accents stripped, as written otherwise. */
@@ -52,6 +56,50 @@ const STOP_WORDS = new Set(
     .split(' '),
 );
 
+// Verbs and function words that say how a number came about without restricting it: "orders were
+// placed", "visits came in", "se registraron", "wurden erfasst". Not stop words: the planner ignores
+// one only when the catalog knows it as no metric, dimension or value word, so "registered" still
+// filters where it is a status. Words that do restrict ("cancelled", "late", "returned", "online")
+// are deliberately absent: unknown, they keep a question from being answered.
+const NON_RESTRICTING = new Set(
+  [
+    // English
+    'place placed came come comes coming went go goes going gone sold sell sells selling fell fall falls fallen',
+    'happen happens happened occur occurs occurred record recorded register registered log logged took take takes',
+    'taken got gotten receive received enter entered process processed exactly altogether ever through via during',
+    'within that who they have has get',
+    // Spanish
+    'realizado realizada realizados realizadas realizaron realizo hecho hecha hechos hechas hicieron',
+    'registrado registrada registrados registradas registraron vendido vendida vendidos vendidas vendieron',
+    'vendio ocurrieron ocurrio pasaron tuvieron recibido recibidos recibidas recibimos entraron llegaron',
+    'efectuado efectuados efectuadas nos',
+    // French
+    'passe passes passee passees effectue effectues effectuee effectuees enregistre enregistres enregistree',
+    'enregistrees vendu vendus vendue vendues faits faite faites ete ont recu recus recue recues arrive arrives',
+    'arrivee arrivees on nous il ils elle elles qui au aux',
+    // German
+    'wurden wurde worden gemacht getatigt verkauft registriert erfasst aufgegeben eingegangen hat wir uns bei',
+    'beim am an zum zur dort',
+    // Portuguese
+    'realizaram feito feita feitos feitas fizeram registrada registraram venderam vendeu ocorreram',
+    'aconteceram tiveram recebidas recebemos entraram ao aos',
+  ]
+    .join(' ')
+    .split(' '),
+);
+// Particles that belong to such a verb ("went out", "came in", "gone through"): ignorable only right after one.
+const VERB_PARTICLES = new Set(['out', 'in', 'up', 'off', 'through', 'over']);
+
+/**
+ * Whether the word at `position` of `raws` may be read as restricting nothing, the catalog aside (the
+ * caller checks that it names no metric, dimension or value).
+ */
+export function isNonRestricting(raws: readonly string[], position: number): boolean {
+  const raw = raws[position]!;
+  if (NON_RESTRICTING.has(raw)) return true;
+  return VERB_PARTICLES.has(raw) && position > 0 && NON_RESTRICTING.has(raws[position - 1]!);
+}
+
 // Common analytics words of ES/FR/DE/PT mapped to the English word the catalog is written in: names
 // of dimensions and time grains are English in CML, synonyms cover metrics but not dimensions.
 const LEXICON: Readonly<Record<string, string>> = {
@@ -66,22 +114,24 @@ const LEXICON: Readonly<Record<string, string>> = {
   dia: 'day', dias: 'day', jour: 'day', jours: 'day', tag: 'day', tage: 'day', tagen: 'day',
   trimestre: 'quarter', trimestres: 'quarter', quartal: 'quarter', quartale: 'quarter',
   ano: 'year', anos: 'year', annee: 'year', annees: 'year', jahr: 'year', jahre: 'year',
+  producto: 'product', productos: 'product', produit: 'product', produits: 'product', produkt: 'product', produkte: 'product', produto: 'product', produtos: 'product',
+  ciudad: 'city', ciudades: 'city', ville: 'city', villes: 'city', stadt: 'city', stadte: 'city', cidade: 'city', cidades: 'city',
+  departamento: 'department', departamentos: 'department', departement: 'department', departements: 'department', abteilung: 'department', abteilungen: 'department',
+  sucursal: 'branch', sucursales: 'branch', agence: 'branch', agences: 'branch', filiale: 'branch', filialen: 'branch', filial: 'branch', filiais: 'branch',
 };
 
+// Nouns in "-y" that are no adjective of a shorter word ("party" is not "part"-like, "story" not "stor").
+const NOUNS_IN_Y = new Set(['party', 'story', 'entry', 'army', 'city', 'body', 'copy', 'duty', 'country', 'county', 'penny', 'bunny', 'berry', 'jelly', 'lorry', 'ferry', 'curry', 'carry', 'query', 'quarry']);
+
 /**
- * A deliberately light stemmer: plurals and -ing/-ed only. Heavier stemmers (Porter, Snowball) merge
- * words the catalog keeps apart ("business" / "busy") and need one algorithm per language.
+ * What an adjective in "-y" is made from: "rainy" → rain, "sunny" → sun, "cloudy" → cloud. The
+ * planner tries these only for a word the catalog does not know, and keeps one only when it is a
+ * catalog or value word; "-ly" adverbs ("lately") are never read this way.
  */
-export function stem(word: string): string {
-  let w = word;
-  if (w.length <= 3) return w;
-  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (/(s|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.endsWith('ing') && w.length > 5) w = w.slice(0, -3);
-  else if (w.endsWith('ed') && w.length > 4) w = w.slice(0, -2);
-  return w;
+export function adjectiveBases(stemmed: string): string[] {
+  if (stemmed.length < 5 || !/[^aeiouy]y$/.test(stemmed) || stemmed.endsWith('ly') || NOUNS_IN_Y.has(stemmed)) return [];
+  const base = stemmed.slice(0, -1);
+  return /([bdfgmnprt])\1$/.test(base) ? [base, base.slice(0, -1)] : [base];
 }
 
 export function isStopWord(raw: string): boolean {
