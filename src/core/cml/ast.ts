@@ -66,7 +66,10 @@ export type MemberKind = (typeof MEMBER_KINDS)[number];
 /** `dimension x { ... }`, `measure`, `join`, `data_key` inside a node; `metric` inside a reveal. */
 export interface MemberDecl {
   readonly kind: MemberKind;
+  /** For a join, its alias: the role name in `join ship_to: regions`, else the joined node's name. */
   readonly name: Name;
+  /** `regions` in `join ship_to: regions`: the node a role-playing join joins. */
+  readonly target?: Name;
   readonly properties: readonly Property[];
   readonly span: SourceSpan;
 }

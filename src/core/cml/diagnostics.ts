@@ -39,6 +39,7 @@ export const DIAGNOSTIC_CODES = {
   CML203: { severity: 'error', title: 'duplicate field' },
   CML204: { severity: 'error', title: 'duplicate metric' },
   CML205: { severity: 'error', title: 'duplicate join or data key' },
+  CML206: { severity: 'error', title: 'join role name not allowed' },
   // References.
   CML301: { severity: 'error', title: 'unknown node' },
   CML302: { severity: 'error', title: 'unknown field' },
@@ -46,6 +47,7 @@ export const DIAGNOSTIC_CODES = {
   CML304: { severity: 'error', title: 'reference not allowed here' },
   CML305: { severity: 'error', title: 'wrong kind of field' },
   CML306: { severity: 'error', title: 'reference cycle' },
+  CML307: { severity: 'error', title: 'unknown join role' },
   // Types.
   CML401: { severity: 'error', title: 'aggregate of a non-numeric dimension' },
   CML402: { severity: 'error', title: 'filter on a number measure' },

@@ -1,23 +1,33 @@
 // Which nodes a reveal can reach from its base, following joins in the direction they are declared
-// (a join belongs to the node that declares it, as in an explore). A node is "fanned" when every way
-// to it crosses a one_to_many join: reading it multiplies the base's rows, so measures of the base
-// combined with it would be counted more than once.
+// (a join belongs to the node that declares it, as in an explore). A node is reached under the name of
+// the join that reaches it: its own name, or the role of a role-playing join (`ship_to` for
+// `join ship_to: regions`), so one node reached in two roles is two reachable names. A name is
+// "fanned" when every way to it crosses a one_to_many join: reading it multiplies the base's rows, so
+// measures of the base combined with it would be counted more than once. Both rules hold per role.
 import type { Relationship } from '../semantic/model.js';
 
 export interface Reach {
-  readonly reachable: ReadonlySet<string>;
+  /** Name reached (a node's own name or a join role) → the node it reads. */
+  readonly reachable: ReadonlyMap<string, string>;
   /** Reachable only through a one_to_many join. */
   readonly fanned: ReadonlySet<string>;
 }
 
+interface Edge {
+  readonly alias: string;
+  readonly to: string;
+  readonly relationship: Relationship;
+}
+
 export class JoinGraph {
-  private readonly edges = new Map<string, { to: string; relationship: Relationship }[]>();
+  private readonly edges = new Map<string, Edge[]>();
   private readonly cache = new Map<string, Reach>();
 
-  addJoin(from: string, to: string, relationship: Relationship): void {
+  /** `alias`: the name the joined node is reached by (its own name when the join names no role). */
+  addJoin(from: string, alias: string, to: string, relationship: Relationship): void {
     const list = this.edges.get(from);
-    if (list) list.push({ to, relationship });
-    else this.edges.set(from, [{ to, relationship }]);
+    if (list) list.push({ alias, to, relationship });
+    else this.edges.set(from, [{ alias, to, relationship }]);
   }
 
   reachFrom(base: string): Reach {
@@ -25,20 +35,20 @@ export class JoinGraph {
     if (!reach) {
       const reachable = this.walk(base, () => true);
       const unfanned = this.walk(base, (relationship) => relationship !== 'one_to_many');
-      reach = { reachable, fanned: new Set([...reachable].filter((n) => !unfanned.has(n))) };
+      reach = { reachable, fanned: new Set([...reachable.keys()].filter((n) => !unfanned.has(n))) };
       this.cache.set(base, reach);
     }
     return reach;
   }
 
-  private walk(base: string, follow: (relationship: Relationship) => boolean): Set<string> {
-    const seen = new Set([base]);
+  private walk(base: string, follow: (relationship: Relationship) => boolean): Map<string, string> {
+    const seen = new Map([[base, base]]);
     const queue = [base];
     for (let i = 0; i < queue.length; i++) {
-      for (const edge of this.edges.get(queue[i]!) ?? []) {
-        if (!seen.has(edge.to) && follow(edge.relationship)) {
-          seen.add(edge.to);
-          queue.push(edge.to);
+      for (const edge of this.edges.get(seen.get(queue[i]!)!) ?? []) {
+        if (!seen.has(edge.alias) && follow(edge.relationship)) {
+          seen.set(edge.alias, edge.to);
+          queue.push(edge.alias);
         }
       }
     }

@@ -44,6 +44,11 @@ export interface MeasureDraft {
 
 export interface JoinDraft {
   readonly decl: MemberDecl;
+  /** The role name fields are reached by: the alias of `join ship_to: regions`, else the node's name. */
+  readonly alias: Name;
+  /** The node joined. */
+  readonly target: Name;
+  readonly synonyms: readonly string[];
   readonly relationship: Relationship | undefined;
   readonly onValue: SqlValue | undefined;
   on: SqlTemplate;
@@ -102,7 +107,7 @@ export function declareNode(decl: TopDecl, sink: DiagnosticSink): NodeDraft {
     joins: [],
     dataKeys: [],
   };
-  const joinTargets = new Map<string, MemberDecl>();
+  const joinAliases = new Map<string, MemberDecl>();
   const dataKeyNames = new Map<string, MemberDecl>();
   for (const member of decl.members) {
     if (member.kind === 'dimension' || member.kind === 'measure') {
@@ -119,10 +124,10 @@ export function declareNode(decl: TopDecl, sink: DiagnosticSink): NodeDraft {
       }
     } else if (member.kind === 'join') {
       const join = declareJoin(member, sink);
-      const earlier = joinTargets.get(member.name.name);
-      if (earlier) sink.report('CML205', member.name.span, `node \`${name}\` already joins \`${member.name.name}\` (line ${earlier.name.span.line})`);
+      const earlier = joinAliases.get(join.alias.name);
+      if (earlier) reportDuplicateJoin(name, join, earlier, sink);
       else {
-        joinTargets.set(member.name.name, member);
+        joinAliases.set(join.alias.name, member);
         node.joins.push(join);
       }
     } else if (member.kind === 'data_key') {
@@ -181,7 +186,27 @@ function declareJoin(decl: MemberDecl, sink: DiagnosticSink): JoinDraft {
   for (const key of ['relationship', 'on']) {
     if (!props.has(key)) sink.report('CML104', decl.name.span, `join \`${decl.name.name}\` needs \`${key}:\``);
   }
-  return { decl, relationship: props.name('relationship')?.name as Relationship | undefined, onValue: props.sql('on'), on: [], connects: false };
+  return {
+    decl,
+    alias: decl.name,
+    target: decl.target ?? decl.name,
+    synonyms: props.list('synonyms') ?? [],
+    relationship: props.name('relationship')?.name as Relationship | undefined,
+    onValue: props.sql('on'),
+    on: [],
+    connects: false,
+  };
+}
+
+/** Two joins reaching their nodes under one name: the second is dropped, with how to tell them apart. */
+function reportDuplicateJoin(node: string, join: JoinDraft, earlier: MemberDecl, sink: DiagnosticSink): void {
+  const alias = join.alias.name;
+  const line = earlier.name.span.line;
+  const message =
+    join.decl.target || earlier.target
+      ? `node \`${node}\` already has a join named \`${alias}\` (line ${line}); each role needs its own name`
+      : `node \`${node}\` already joins \`${alias}\` (line ${line}); to join it again in another role, name both roles: \`join ship_from: ${alias} { ... }\`, \`join ship_to: ${alias} { ... }\``;
+  sink.report('CML205', join.alias.span, message);
 }
 
 function declareDataKey(decl: MemberDecl, sink: DiagnosticSink): DataKeyDraft {
@@ -223,7 +248,15 @@ export function toSemanticNode(node: NodeDraft): SemanticNode {
       span: m.decl.span,
     });
   }
-  const joins: Join[] = node.joins.map((j) => ({ from: node.name, to: j.decl.name.name, relationship: j.relationship ?? 'many_to_one', on: j.on, span: j.decl.span }));
+  const joins: Join[] = node.joins.map((j) => ({
+    from: node.name,
+    to: j.target.name,
+    ...(j.alias.name !== j.target.name ? { alias: j.alias.name } : {}),
+    ...(j.synonyms.length ? { synonyms: j.synonyms } : {}),
+    relationship: j.relationship ?? 'many_to_one',
+    on: j.on,
+    span: j.decl.span,
+  }));
   const dataKeys: DataKey[] = node.dataKeys.map((k) => ({
     node: node.name,
     name: k.decl.name.name,

@@ -131,16 +131,40 @@ class Parser {
     const keyword = this.take();
     const kind = keyword.value as MemberKind;
     const name = this.parseDeclName(keyword);
+    const target = name && this.peek().kind === ':' ? this.parseJoinTarget(kind, name) : undefined;
+    if (target === null) {
+      this.skipInBlock();
+      return undefined;
+    }
     const open = this.peek();
     if (open.kind !== '{') {
-      this.sink.report('CML004', open.span, `expected \`{\` after \`${kind} ${name?.name ?? ''}\`, found ${describe(open)}`);
+      this.sink.report('CML004', open.span, `expected \`{\` after \`${kind} ${name?.name ?? ''}${target ? `: ${target.name}` : ''}\`, found ${describe(open)}`);
       this.skipInBlock();
       return undefined;
     }
     this.take();
     const body = this.parseBody(NO_MEMBERS, LEAF_CLOSERS, open, `${kind} \`${name?.name ?? '?'}\``);
     if (!name) return undefined;
-    return { kind, name, properties: body.properties, span: join(keyword.span, body.end) };
+    return { kind, name, ...(target ? { target } : {}), properties: body.properties, span: join(keyword.span, body.end) };
+  }
+
+  /**
+   * At `:` after `join alias`: the node the role joins. Null (reported) when it is not there or the
+   * member is not a join; only a join plays a role.
+   */
+  private parseJoinTarget(kind: MemberKind, alias: Name): Name | null {
+    const colon = this.take();
+    if (kind !== 'join') {
+      this.sink.report('CML004', colon.span, `only a join takes a role name (\`join ${alias.name}: node\`); write \`${kind} ${alias.name} { ... }\``);
+      return null;
+    }
+    const token = this.peek();
+    if (token.kind !== 'name' || token.span.line !== colon.span.line) {
+      this.sink.report('CML004', token.span, `expected the node joined in role \`${alias.name}\` after \`:\`, found ${describe(token)}`);
+      return null;
+    }
+    this.take();
+    return { name: token.value, span: token.span };
   }
 
   /** At `key :`. SQL keys hand over to the lexer's SQL rules; the rest are values on the same line. */

@@ -48,6 +48,7 @@ export const MEASURE_SCHEMA: BlockSchema = {
 };
 
 export const JOIN_SCHEMA: BlockSchema = {
+  synonyms: { kind: 'list' },
   relationship: { kind: 'name', oneOf: RELATIONSHIPS },
   on: { kind: 'sql' },
 };
