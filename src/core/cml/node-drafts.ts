@@ -25,6 +25,8 @@ export interface DimensionDraft {
   readonly type: DimensionType | undefined;
   readonly primaryKey: boolean;
   readonly hidden: boolean;
+  readonly synonyms: readonly string[];
+  readonly valueSynonyms: ReadonlyMap<string, readonly string[]>;
   readonly sqlValue: SqlValue | undefined;
   sql: SqlTemplate;
 }
@@ -153,6 +155,8 @@ function declareDimension(decl: MemberDecl, sink: DiagnosticSink): DimensionDraf
     type: props.name('type')?.name as DimensionType | undefined,
     primaryKey: props.bool('primary_key') ?? false,
     hidden: props.bool('hidden') ?? false,
+    synonyms: props.list('synonyms') ?? [],
+    valueSynonyms: props.map('values') ?? new Map(),
     sqlValue: props.sql('sql'),
     sql: [],
   };
@@ -230,6 +234,8 @@ export function toSemanticNode(node: NodeDraft): SemanticNode {
       sql: d.sql,
       primaryKey: d.primaryKey,
       hidden: d.hidden,
+      ...(d.synonyms.length ? { synonyms: d.synonyms } : {}),
+      ...(d.valueSynonyms.size ? { valueSynonyms: d.valueSynonyms } : {}),
       span: d.decl.span,
     });
   }

@@ -5,9 +5,10 @@ import { DIMENSION_TYPES, MEASURE_TYPES, RELATIONSHIPS } from '../semantic/model
 /**
  * - text: a quoted string;  name: one bare name;  word: a bare name or a quoted string;
  * - ref: `name` or `node.name`;  table: a dotted name or a quoted string;  boolean: `true` / `false`;
- * - list: `[a, "b c"]` of names or strings;  sql: SQL text with `${...}` references.
+ * - list: `[a, "b c"]` of names or strings;  sql: SQL text with `${...}` references;
+ * - map: `{ TX: [Texas]  CA: [California, "Kalifornien"] }`, keys with lists (or one word) of words.
  */
-export type ValueKind = 'text' | 'name' | 'word' | 'ref' | 'table' | 'boolean' | 'list' | 'sql';
+export type ValueKind = 'text' | 'name' | 'word' | 'ref' | 'table' | 'boolean' | 'list' | 'map' | 'sql';
 
 export interface PropertySpec {
   readonly kind: ValueKind;
@@ -36,6 +37,8 @@ export const DIMENSION_SCHEMA: BlockSchema = {
   sql: { kind: 'sql' },
   primary_key: { kind: 'boolean' },
   hidden: { kind: 'boolean' },
+  synonyms: { kind: 'list' },
+  values: { kind: 'map' },
 };
 
 export const MEASURE_SCHEMA: BlockSchema = {
