@@ -58,6 +58,8 @@ export const DIAGNOSTIC_CODES = {
   CML503: { severity: 'error', title: 'node joins itself' },
   CML504: { severity: 'error', title: 'node not reachable from the base' },
   CML505: { severity: 'warning', title: 'metrics cross a fan-out' },
+  // Vocabulary and prose: warnings, the model is kept.
+  CML601: { severity: 'warning', title: 'unknown unit' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

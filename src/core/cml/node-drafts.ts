@@ -15,7 +15,7 @@ import type {
 } from '../semantic/model.js';
 import type { MemberDecl, Name, SqlValue, TopDecl } from './ast.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import { labelFromName, readBlock } from './properties.js';
+import { checkedUnit, labelFromName, readBlock } from './properties.js';
 import { DATA_KEY_SCHEMA, DIMENSION_SCHEMA, JOIN_SCHEMA, MEASURE_SCHEMA, NODE_SCHEMA } from './schema.js';
 
 export interface DimensionDraft {
@@ -37,6 +37,7 @@ export interface MeasureDraft {
   readonly description: string;
   readonly type: MeasureType | undefined;
   readonly format: string | undefined;
+  readonly unit: string | undefined;
   readonly hidden: boolean;
   readonly sqlValue: SqlValue | undefined;
   readonly filterValue: SqlValue | undefined;
@@ -179,6 +180,7 @@ function declareMeasure(decl: MemberDecl, sink: DiagnosticSink): MeasureDraft {
     description: props.text('description') ?? '',
     type,
     format: props.name('format')?.name,
+    unit: checkedUnit(props, sink),
     hidden: props.bool('hidden') ?? false,
     sqlValue: props.sql('sql'),
     filterValue: type === 'number' ? undefined : props.sql('filter'),
@@ -250,6 +252,7 @@ export function toSemanticNode(node: NodeDraft): SemanticNode {
       ...(m.sql ? { sql: m.sql } : {}),
       ...(m.filter ? { filter: m.filter } : {}),
       ...(m.format ? { format: m.format } : {}),
+      ...(m.unit !== undefined ? { unit: m.unit } : {}),
       hidden: m.hidden,
       span: m.decl.span,
     });

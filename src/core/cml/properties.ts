@@ -7,6 +7,7 @@ import type { ListItem, Name, Property, SqlValue, Value } from './ast.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { BlockSchema, PropertySpec, ValueKind } from './schema.js';
 import { didYouMean } from './suggest.js';
+import { looksLikeUnit, unitNames } from '../semantic/units.js';
 
 const EXPECTED: Record<ValueKind, string> = {
   text: 'a "quoted string"',
@@ -199,4 +200,21 @@ function describeValue(value: Value): string {
 export function labelFromName(name: string): string {
   const words = name.replace(/_+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * The `unit:` of a metric or measure. A unit the product does not know is kept (it is written after
+ * the number as it is); when it looks like a unit rather than a thing counted (`kgs`, not `tickets`)
+ * it is warned about, with the known units: a misspelt unit would otherwise be shown to every reader.
+ */
+export function checkedUnit(props: PropertyBag, sink: DiagnosticSink): string | undefined {
+  const unit = props.word('unit');
+  if (unit === undefined || !looksLikeUnit(unit)) return unit;
+  const names = unitNames();
+  sink.report(
+    'CML601',
+    props.valueSpan('unit')!,
+    `unknown unit \`${unit}\`: it will be written after numbers as it is${didYouMean(unit.toLowerCase(), names)}; known units: ${names.join(', ')}`,
+  );
+  return unit;
 }

@@ -8,7 +8,7 @@ import { reportCycles, type Edge } from './cycles.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { Reach, JoinGraph } from './join-graph.js';
 import type { NodeDraft } from './node-drafts.js';
-import { labelFromName, readBlock } from './properties.js';
+import { checkedUnit, labelFromName, readBlock } from './properties.js';
 import { METRIC_SCHEMA, REVEAL_SCHEMA } from './schema.js';
 import { didYouMean } from './suggest.js';
 
@@ -97,13 +97,16 @@ function linkMetric(decl: MemberDecl, context: RevealContext): MetricDraft {
   if (measure) reads.push({ node: measure.role ?? measure.node, span: measure.span });
   const exprValue = props.sql('expr');
   const expr = exprValue ? resolveExpr(exprValue, context, reads, metricEdges) : undefined;
-  const format = props.name('format')?.name ?? (measure ? context.nodes.get(measure.node)?.measures.get(measure.name)?.format : undefined);
+  const measureDraft = measure ? context.nodes.get(measure.node)?.measures.get(measure.name) : undefined;
+  const format = props.name('format')?.name ?? measureDraft?.format;
+  // The unit is the metric's own, else that of the one measure it reads.
+  const unit = checkedUnit(props, sink) ?? measureDraft?.unit ?? '';
   const metric: Metric = {
     reveal: context.reveal,
     name,
     label: props.text('label') ?? labelFromName(name),
     description: props.text('description') ?? '',
-    unit: props.word('unit') ?? '',
+    unit,
     synonyms: props.list('synonyms') ?? [],
     snapshot: props.bool('snapshot') ?? !context.hasTime,
     ...(format ? { format } : {}),

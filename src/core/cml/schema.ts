@@ -47,6 +47,7 @@ export const MEASURE_SCHEMA: BlockSchema = {
   sql: { kind: 'sql' },
   filter: { kind: 'sql' },
   format: { kind: 'name', oneOf: FORMATS },
+  unit: { kind: 'word' },
   hidden: { kind: 'boolean' },
 };
 

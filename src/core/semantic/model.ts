@@ -75,6 +75,8 @@ export interface Measure {
   /** Row-level condition: only rows where it holds are aggregated (not allowed on `number`). */
   readonly filter?: SqlTemplate;
   readonly format?: string;
+  /** What the number counts or measures (`kg`, `minutes`, `usd`); see src/core/semantic/units.ts. */
+  readonly unit?: string;
   readonly hidden: boolean;
   readonly span: SourceSpan;
 }
