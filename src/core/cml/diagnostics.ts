@@ -60,6 +60,10 @@ export const DIAGNOSTIC_CODES = {
   CML505: { severity: 'warning', title: 'metrics cross a fan-out' },
   // Vocabulary and prose: warnings, the model is kept.
   CML601: { severity: 'warning', title: 'unknown unit' },
+  // Planner vocabulary, checked by `svc model validate` (src/core/answer/vocabulary-check.ts).
+  CML602: { severity: 'warning', title: 'metric words collide with another metric' },
+  CML603: { severity: 'warning', title: 'metric words collide with a dimension' },
+  CML604: { severity: 'warning', title: 'no synonyms in a declared language' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
@@ -81,10 +85,15 @@ export class DiagnosticSink {
 
   /** By file, then position; the order a reader walks the model in. */
   sorted(): Diagnostic[] {
-    return [...this.diagnostics].sort(
-      (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
-    );
+    return sortDiagnostics(this.diagnostics);
   }
+}
+
+/** By file, then position, then code. */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  );
 }
 
 /** `file:line:col: error CODE message`, the shape editors and CI logs recognise. */

@@ -15,7 +15,7 @@ import type {
 } from '../semantic/model.js';
 import type { MemberDecl, Name, SqlValue, TopDecl } from './ast.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import { checkedUnit, labelFromName, readBlock } from './properties.js';
+import { checkedUnit, labelFromName, readBlock, readSynonyms } from './properties.js';
 import { DATA_KEY_SCHEMA, DIMENSION_SCHEMA, JOIN_SCHEMA, MEASURE_SCHEMA, NODE_SCHEMA } from './schema.js';
 
 export interface DimensionDraft {
@@ -156,7 +156,7 @@ function declareDimension(decl: MemberDecl, sink: DiagnosticSink): DimensionDraf
     type: props.name('type')?.name as DimensionType | undefined,
     primaryKey: props.bool('primary_key') ?? false,
     hidden: props.bool('hidden') ?? false,
-    synonyms: props.list('synonyms') ?? [],
+    synonyms: readSynonyms(props).all,
     valueSynonyms: props.map('values') ?? new Map(),
     sqlValue: props.sql('sql'),
     sql: [],
@@ -196,7 +196,7 @@ function declareJoin(decl: MemberDecl, sink: DiagnosticSink): JoinDraft {
     decl,
     alias: decl.name,
     target: decl.target ?? decl.name,
-    synonyms: props.list('synonyms') ?? [],
+    synonyms: readSynonyms(props).all,
     relationship: props.name('relationship')?.name as Relationship | undefined,
     onValue: props.sql('on'),
     on: [],

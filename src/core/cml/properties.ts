@@ -18,6 +18,7 @@ const EXPECTED: Record<ValueKind, string> = {
   boolean: '`true` or `false`',
   list: 'a list such as `[a, b]`',
   map: 'a map such as `{ TX: [Texas]  CA: [California, "Kalifornien"] }`',
+  synonyms: 'a list such as `[sales, turnover]`, or one per language: `{ en: [sales]  de: [Umsatz] }`',
   sql: 'SQL',
 };
 
@@ -77,6 +78,16 @@ export class PropertyBag {
     const value = this.valid.get(key)?.value;
     if (value?.kind !== 'list') return undefined;
     return value.items.map((item) => (item.kind === 'path' ? item.segments[0]!.name : item.value));
+  }
+
+  /**
+   * Synonyms, by language: a plain list is filed under `''` (no language said), a map under its
+   * language codes. Undefined when not written.
+   */
+  synonyms(key: string): Map<string, string[]> | undefined {
+    const value = this.valid.get(key)?.value;
+    if (value?.kind === 'list') return new Map([['', this.list(key)!]]);
+    return this.map(key);
   }
 
   /** A map's keys with their words (a single word becomes a list of one). */
@@ -174,6 +185,8 @@ function hasKind(kind: ValueKind, value: Value): boolean {
       return value.kind === 'list';
     case 'map':
       return value.kind === 'map';
+    case 'synonyms':
+      return value.kind === 'list' || value.kind === 'map';
     case 'sql':
       return value.kind === 'sql';
   }
@@ -217,4 +230,12 @@ export function checkedUnit(props: PropertyBag, sink: DiagnosticSink): string | 
     `unknown unit \`${unit}\`: it will be written after numbers as it is${didYouMean(unit.toLowerCase(), names)}; known units: ${names.join(', ')}`,
   );
   return unit;
+}
+
+/** All synonyms of a block, whatever their language, and the same by language when any is said. */
+export function readSynonyms(props: PropertyBag): { all: string[]; byLanguage: Map<string, string[]> | undefined } {
+  const byLanguage = props.synonyms('synonyms');
+  const all = [...new Set([...(byLanguage?.values() ?? [])].flat())];
+  const tagged = byLanguage && [...byLanguage.keys()].some((language) => language !== '');
+  return { all, byLanguage: tagged ? byLanguage : undefined };
 }

@@ -8,7 +8,7 @@ import { reportCycles, type Edge } from './cycles.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { Reach, JoinGraph } from './join-graph.js';
 import type { NodeDraft } from './node-drafts.js';
-import { checkedUnit, labelFromName, readBlock } from './properties.js';
+import { checkedUnit, labelFromName, readBlock, readSynonyms } from './properties.js';
 import { METRIC_SCHEMA, REVEAL_SCHEMA } from './schema.js';
 import { didYouMean } from './suggest.js';
 
@@ -75,6 +75,7 @@ export function linkReveal(decl: TopDecl, nodes: ReadonlyMap<string, NodeDraft>,
     description: props.text('description') ?? '',
     base: baseName?.name ?? '',
     ...(time ? { time } : {}),
+    ...(props.list('languages')?.length ? { languages: props.list('languages')! } : {}),
     metrics: new Map([...drafts].map(([n, d]) => [n, d.metric])),
     file: decl.name.span.file,
     span: decl.span,
@@ -101,13 +102,15 @@ function linkMetric(decl: MemberDecl, context: RevealContext): MetricDraft {
   const format = props.name('format')?.name ?? measureDraft?.format;
   // The unit is the metric's own, else that of the one measure it reads.
   const unit = checkedUnit(props, sink) ?? measureDraft?.unit ?? '';
+  const synonyms = readSynonyms(props);
   const metric: Metric = {
     reveal: context.reveal,
     name,
     label: props.text('label') ?? labelFromName(name),
     description: props.text('description') ?? '',
     unit,
-    synonyms: props.list('synonyms') ?? [],
+    synonyms: synonyms.all,
+    ...(synonyms.byLanguage ? { synonymsByLanguage: synonyms.byLanguage } : {}),
     snapshot: props.bool('snapshot') ?? !context.hasTime,
     ...(format ? { format } : {}),
     ...(measure ? { measure: { node: measure.node, name: measure.name, ...(measure.role ? { role: measure.role } : {}) } } : {}),

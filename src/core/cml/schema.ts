@@ -6,9 +6,10 @@ import { DIMENSION_TYPES, MEASURE_TYPES, RELATIONSHIPS } from '../semantic/model
  * - text: a quoted string;  name: one bare name;  word: a bare name or a quoted string;
  * - ref: `name` or `node.name`;  table: a dotted name or a quoted string;  boolean: `true` / `false`;
  * - list: `[a, "b c"]` of names or strings;  sql: SQL text with `${...}` references;
- * - map: `{ TX: [Texas]  CA: [California, "Kalifornien"] }`, keys with lists (or one word) of words.
+ * - map: `{ TX: [Texas]  CA: [California, "Kalifornien"] }`, keys with lists (or one word) of words;
+ * - synonyms: a list, or a map from language codes to lists (`{ en: [sales]  de: [Umsatz] }`).
  */
-export type ValueKind = 'text' | 'name' | 'word' | 'ref' | 'table' | 'boolean' | 'list' | 'map' | 'sql';
+export type ValueKind = 'text' | 'name' | 'word' | 'ref' | 'table' | 'boolean' | 'list' | 'map' | 'synonyms' | 'sql';
 
 export interface PropertySpec {
   readonly kind: ValueKind;
@@ -37,7 +38,7 @@ export const DIMENSION_SCHEMA: BlockSchema = {
   sql: { kind: 'sql' },
   primary_key: { kind: 'boolean' },
   hidden: { kind: 'boolean' },
-  synonyms: { kind: 'list' },
+  synonyms: { kind: 'synonyms' },
   values: { kind: 'map' },
 };
 
@@ -52,7 +53,7 @@ export const MEASURE_SCHEMA: BlockSchema = {
 };
 
 export const JOIN_SCHEMA: BlockSchema = {
-  synonyms: { kind: 'list' },
+  synonyms: { kind: 'synonyms' },
   relationship: { kind: 'name', oneOf: RELATIONSHIPS },
   on: { kind: 'sql' },
 };
@@ -67,12 +68,13 @@ export const REVEAL_SCHEMA: BlockSchema = {
   domain: { kind: 'name' },
   base: { kind: 'name' },
   time: { kind: 'ref' },
+  languages: { kind: 'list' },
 };
 
 export const METRIC_SCHEMA: BlockSchema = {
   ...described,
   unit: { kind: 'word' },
-  synonyms: { kind: 'list' },
+  synonyms: { kind: 'synonyms' },
   snapshot: { kind: 'boolean' },
   format: { kind: 'name', oneOf: FORMATS },
   measure: { kind: 'ref' },

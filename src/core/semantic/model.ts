@@ -134,7 +134,10 @@ export interface Metric {
   readonly label: string;
   readonly description: string;
   readonly unit: string;
+  /** Every synonym, whatever its language. */
   readonly synonyms: readonly string[];
+  /** The synonyms by language code, when CML gives them per language (`''`: no language said). */
+  readonly synonymsByLanguage?: ReadonlyMap<string, readonly string[]>;
   /**
    * Not bound to a period: a state "as of now" (customers on the books, open tickets), answered over all
    * rows; a question naming another period is declined. Set by `snapshot: true`, or implied when the
@@ -158,6 +161,8 @@ export interface Reveal {
   readonly base: string;
   /** Default time dimension for periods and freshness. */
   readonly time?: { readonly node: string; readonly dimension: string; readonly role?: string };
+  /** Languages questions are asked in (`en`, `de`): each should have synonyms. The first is the default. */
+  readonly languages?: readonly string[];
   /** In declaration order. */
   readonly metrics: ReadonlyMap<string, Metric>;
   readonly file: string;
