@@ -248,6 +248,11 @@ describe('role-playing joins', () => {
     );
     expect(response.json().data).toEqual(expected.rows);
     expect(response.json().sql).toMatch(/AS "payer"/);
+    const detail = (await c('GET', '/nodes/role_orders')).json().node;
+    expect(detail.joins).toEqual([
+      { node: 'customers', relationship: 'many_to_one', role: 'buyer' },
+      { node: 'customers', relationship: 'many_to_one', role: 'payer' },
+    ]);
     const byNode = await c('POST', '/query', { payload: { node: 'role_orders', dimensions: ['customers.segment'], measures: ['n'] } });
     expect(byNode.statusCode).toBe(400);
     expect(byNode.json().error).toMatch(/buyer, payer/);
