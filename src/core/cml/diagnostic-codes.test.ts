@@ -151,6 +151,16 @@ const CASES: Case[] = [
   },
   {
     code: 'CML504',
+    name: 'a metric on a node two roles reach at one distance',
+    source: SHOP.replace('join customers {', 'join buyer: customers {')
+      .replace('#ORDERS#', 'join payer: customers { relationship: many_to_one  on: ${customer_id} = ${payer.id} }')
+      .replace('measure customer_count { type: count }', 'measure customer_count { type: count }\n  dimension country_id { type: number }\n  join countries { relationship: many_to_one  on: ${country_id} = ${countries.id} }')
+      .replace('#END#', 'node countries { connection: warehouse  table: t\n  dimension id { type: number }\n  measure n { type: count } }\nreveal r { domain: d  base: orders\n  metric m { measure: countries.n } }'),
+    expect: [['CML504', 'countries.n']],
+    message: /more than one join role/,
+  },
+  {
+    code: 'CML504',
     name: 'a metric naming by its node a node joined only in roles',
     source: SHOP.replace('join customers {', 'join buyer: customers {').replace('#ORDERS#', '').replace('#END#', 'reveal r { domain: d  base: orders\n  metric m { measure: customers.customer_count } }'),
     expect: [['CML504', 'customers.customer_count']],

@@ -11,6 +11,11 @@ export interface Reach {
   readonly reachable: ReadonlyMap<string, string>;
   /** Reachable only through a one_to_many join. */
   readonly fanned: ReadonlySet<string>;
+  /**
+   * Reached by two chains of joins of one length, one of them through a role (both `ship_from` and
+   * `ship_to` join on to `countries`), or beyond such a name: which role is meant cannot be told.
+   */
+  readonly ambiguous: ReadonlySet<string>;
 }
 
 interface Edge {
@@ -33,23 +38,35 @@ export class JoinGraph {
   reachFrom(base: string): Reach {
     let reach = this.cache.get(base);
     if (!reach) {
-      const reachable = this.walk(base, () => true);
-      const unfanned = this.walk(base, (relationship) => relationship !== 'one_to_many');
-      reach = { reachable, fanned: new Set([...reachable.keys()].filter((n) => !unfanned.has(n))) };
+      const ambiguous = new Set<string>();
+      const reachable = this.walk(base, () => true, ambiguous);
+      const unfanned = this.walk(base, (relationship) => relationship !== 'one_to_many', new Set());
+      reach = { reachable, fanned: new Set([...reachable.keys()].filter((n) => !unfanned.has(n))), ambiguous };
       this.cache.set(base, reach);
     }
     return reach;
   }
 
-  private walk(base: string, follow: (relationship: Relationship) => boolean): Map<string, string> {
+  /** Breadth-first, as the query compiler joins: the first chain of joins found to a name is a shortest one. */
+  private walk(base: string, follow: (relationship: Relationship) => boolean, ambiguous: Set<string>): Map<string, string> {
     const seen = new Map([[base, base]]);
+    const info = new Map([[base, { depth: 0, parent: '', viaRole: false }]]);
     const queue = [base];
     for (let i = 0; i < queue.length; i++) {
-      for (const edge of this.edges.get(seen.get(queue[i]!)!) ?? []) {
-        if (!seen.has(edge.alias) && follow(edge.relationship)) {
-          seen.set(edge.alias, edge.to);
-          queue.push(edge.alias);
+      const key = queue[i]!;
+      const at = info.get(key)!;
+      for (const edge of this.edges.get(seen.get(key)!) ?? []) {
+        if (!follow(edge.relationship)) continue;
+        const viaRole = at.viaRole || edge.alias !== edge.to;
+        const earlier = info.get(edge.alias);
+        if (earlier) {
+          if (earlier.depth === at.depth + 1 && earlier.parent !== key && (earlier.viaRole || viaRole)) ambiguous.add(edge.alias);
+          continue;
         }
+        seen.set(edge.alias, edge.to);
+        info.set(edge.alias, { depth: at.depth + 1, parent: key, viaRole });
+        if (ambiguous.has(key)) ambiguous.add(edge.alias);
+        queue.push(edge.alias);
       }
     }
     return seen;

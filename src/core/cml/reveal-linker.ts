@@ -219,7 +219,12 @@ function rolesReached(context: RevealContext): string[] {
 
 function checkReachable(node: NodeDraft, reachedAs: string, span: SourceSpan, context: RevealContext): void {
   const { base, reach } = context;
-  if (!base || !reach || reach.reachable.has(reachedAs)) return;
+  if (!base || !reach) return;
+  if (reach.ambiguous.has(reachedAs)) {
+    context.sink.report('CML504', span, `\`${reachedAs}\` is reached from \`${base.name}\` through more than one join role at the same distance, so which one is meant cannot be told; give the join to it a role on the node that joins it`);
+    return;
+  }
+  if (reach.reachable.has(reachedAs)) return;
   const roles = [...reach.reachable].filter(([name, reached]) => reached === node.name && name !== node.name).map(([name]) => name);
   const message = roles.length
     ? `\`${node.name}\` is joined from \`${base.name}\` only in roles (${roles.join(', ')}); name the role, e.g. \`${roles[0]}.<field>\``
