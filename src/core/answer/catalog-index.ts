@@ -207,7 +207,7 @@ function indexDimensions(model: SemanticModel, base: string): IndexedDimension[]
         node: node.name,
         ...(role ? { role } : {}),
         onBase: path === undefined,
-        phrases: unique([...own, ...qualified].map(phraseKey)).map((key) => key.split(' ')),
+        phrases: [...own, ...qualified],
         valueSynonyms: dimension.valueSynonyms ?? new Map(),
       });
     }
