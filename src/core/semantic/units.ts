@@ -66,7 +66,7 @@ export const UNITS: readonly Unit[] = [
   unit('currency', 'cad', money('CA$')),
   unit('currency', 'aud', money('A$')),
   unit('currency', 'mxn', money('MX$')),
-  unit('currency', 'chf', code('CHF'), 'francs'),
+  unit('currency', 'chf', code('CHF')),
   unit('currency', 'sek', code('SEK')),
   unit('currency', 'nok', code('NOK')),
   unit('currency', 'dkk', code('DKK')),
@@ -110,7 +110,7 @@ export const UNITS: readonly Unit[] = [
   unit('mass', 'g', symbol('g'), 'grams'),
   unit('mass', 'kg', symbol('kg'), 'kilograms'),
   unit('mass', 't', word('tonnes', 'tonne'), 'tonnes', 'metric_tons'),
-  unit('mass', 'lb', symbol('lb'), 'lbs', 'pounds'),
+  unit('mass', 'lb', symbol('lb'), 'lbs'), // not "pounds": it may mean sterling
   unit('mass', 'oz', symbol('oz'), 'ounces'),
   // Volume.
   unit('volume', 'ml', symbol('mL'), 'milliliters', 'millilitres'),
