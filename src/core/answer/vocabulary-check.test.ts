@@ -71,6 +71,24 @@ reveal b { domain: d  base: orders
     expect(found[0]!.message).toMatch(/`fr`/);
   });
 
+  it('CML605: one value word for two stored values, or a stored value used as a word for another', () => {
+    const source = shop(
+      `dimension state {
+    type: string
+    values: {
+      GA: [Georgia]
+      GE: ["georgia", Tbilisi]
+      CA: [California]
+      TX: [Texas, ca]
+    }
+  }`,
+    );
+    expect(positions(warnings(source))).toEqual([
+      { code: 'CML605', ...at(source, '"georgia"') },
+      { code: 'CML605', ...at(source, 'Texas, |ca]') },
+    ]);
+  });
+
   it('say nothing for a model whose words are apart', () => {
     const source = shop('', 'reveal sales { domain: d  base: orders  languages: [en]\n  metric revenue { measure: revenue  synonyms: [turnover] } }');
     expect(warnings(source)).toEqual([]);

@@ -5,12 +5,14 @@
 //   metric: a question using those words cannot tell the two apart;
 // - CML603: a label or synonym of a metric reads like the words of a dimension its reveal reaches:
 //   "by region" and "region" as a metric would compete;
-// - CML604: a reveal declares `languages:` and has no metric synonyms in one of them.
+// - CML604: a reveal declares `languages:` and has no metric synonyms in one of them;
+// - CML605: one word of a dimension's `values:` stands for two stored values ("Georgia" for GA and
+//   GE): a question using it could be filtered on either.
 import type { CmlFile } from '../cml/index.js';
 import { DiagnosticSink, type Diagnostic } from '../cml/diagnostics.js';
 import type { Metric, SemanticModel, SourceSpan } from '../semantic/model.js';
 import { buildCatalogIndex } from './catalog-index.js';
-import { contentStems, identifierWords } from './text.js';
+import { contentStems, identifierWords, normalise } from './text.js';
 
 type Source = 'name' | 'label' | 'synonym';
 
@@ -94,14 +96,43 @@ export function vocabularyWarnings(model: SemanticModel, files: readonly CmlFile
       );
     }
   }
+  reportAmbiguousValueWords(model, locate, sink);
   return sink.sorted();
+}
+
+function reportAmbiguousValueWords(model: SemanticModel, locate: Locate, sink: DiagnosticSink): void {
+  for (const node of model.nodes.values()) {
+    for (const dimension of node.dimensions.values()) {
+      const meaning = new Map<string, string>();
+      for (const [stored, words] of dimension.valueSynonyms ?? []) {
+        // A stored value is a word for itself: "CA" as a synonym of TX would be read as both.
+        const own = normalise(stored);
+        if (!meaning.has(own)) meaning.set(own, stored);
+        for (const word of words) {
+          const key = normalise(word);
+          const earlier = meaning.get(key);
+          if (earlier === undefined || earlier === stored) {
+            meaning.set(key, stored);
+            continue;
+          }
+          sink.report(
+            'CML605',
+            locate(dimension.span, word, 'values'),
+            `"${word}" in \`values\` of dimension \`${node.name}.${dimension.name}\` stands for both \`${earlier}\` and \`${stored}\`; a question saying it could be filtered on either, so give it to one value only`,
+          );
+        }
+      }
+    }
+  }
 }
 
 /**
  * Where a word is written inside a block: after its property key (`label:`, `synonyms:`,
  * `languages:`), quoted or bare. The block's own position when it cannot be found.
  */
-function locator(files: readonly CmlFile[]): (block: SourceSpan, text: string, source: Source | 'languages') => SourceSpan {
+type Locate = (block: SourceSpan, text: string, source: Source | 'languages' | 'values') => SourceSpan;
+
+function locator(files: readonly CmlFile[]): Locate {
   const lines = new Map(files.map((file) => [file.path, file.content.split('\n')]));
   return (block, text, source) => {
     const fileLines = lines.get(block.file);

@@ -64,6 +64,7 @@ export const DIAGNOSTIC_CODES = {
   CML602: { severity: 'warning', title: 'metric words collide with another metric' },
   CML603: { severity: 'warning', title: 'metric words collide with a dimension' },
   CML604: { severity: 'warning', title: 'no synonyms in a declared language' },
+  CML605: { severity: 'warning', title: 'one value word for two stored values' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
