@@ -1,7 +1,7 @@
 // The `svc` command as a user runs it: a real process over an embedded store in a fresh data dir, which
 // the tests of a describe block share, in order (each process start costs seconds).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -167,6 +167,19 @@ describe('svc model validate', () => {
       const demo = svc(['model', 'validate', 'demo/model']);
       expect(demo.code).toBe(0);
       expect(demo.stdout).toMatch(/0 error\(s\), 0 warning\(s\)/);
+      // Warnings about the planner's words: printed with their position, and no failure.
+      const words = path.join(dir, 'words');
+      mkdirSync(words);
+      writeFileSync(
+        path.join(words, 'm.cml'),
+        'node t {\n  connection: warehouse\n  table: shop.t\n  dimension region { type: string }\n  measure n { type: count }\n}\n' +
+          'reveal r {\n  domain: d\n  base: t\n  languages: [en, de]\n  metric n { measure: n  synonyms: [regions] }\n}\n',
+      );
+      const warned = svc(['model', 'validate', words]);
+      expect(warned.code).toBe(0);
+      expect(warned.stdout).toMatch(new RegExp(`^${path.join(words, 'm.cml')}:10:\\d+: warning CML604 `, 'm'));
+      expect(warned.stdout).toMatch(new RegExp(`^${path.join(words, 'm.cml')}:11:\\d+: warning CML603 `, 'm'));
+      expect(warned.stdout).toMatch(/0 error\(s\), 2 warning\(s\)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

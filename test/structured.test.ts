@@ -220,6 +220,45 @@ describe('model writes', () => {
   });
 });
 
+describe('role-playing joins', () => {
+  const roles = `node role_orders {
+  connection: warehouse
+  table: shop.orders
+  dimension id { type: number  primary_key: true }
+  dimension customer_id { type: number  hidden: true }
+  measure n { type: count }
+  join buyer: customers { relationship: many_to_one  on: \${TABLE}.customer_id = \${buyer.id} }
+  join payer: customers { relationship: many_to_one  on: \${customer_id} = \${payer.id} }
+}
+`;
+
+  it('queries take role field ids (`buyer.segment`), one table alias per role', async () => {
+    const deployed = await c('POST', '/model/deploy', { key: editorKey, payload: { project: 'roles', files: [{ path: 'roles.cml', content: roles }] } });
+    expect(deployed.statusCode).toBe(200);
+    const response = await c('POST', '/query', {
+      payload: { node: 'role_orders', dimensions: ['buyer.segment'], measures: ['n'], filters: [{ field: 'payer.region', operator: 'equals', value: 'Europe' }], sorts: [{ field: 'buyer.segment', direction: 'asc' }] },
+    });
+    expect(response.statusCode).toBe(200);
+    const { warehouse } = await t.services.connections.warehouse(ws.id, 'warehouse');
+    const expected = await warehouse.run(
+      `SELECT b.segment AS "buyer.segment", COUNT(*) AS n FROM shop.orders o LEFT JOIN shop.customers b ON o.customer_id = b.id
+       LEFT JOIN shop.customers p ON o.customer_id = p.id WHERE p.region = 'Europe' GROUP BY 1 ORDER BY 1`,
+      [],
+      { maxRows: 10, timeoutMs: 10_000 },
+    );
+    expect(response.json().data).toEqual(expected.rows);
+    expect(response.json().sql).toMatch(/AS "payer"/);
+    const detail = (await c('GET', '/nodes/role_orders')).json().node;
+    expect(detail.joins).toEqual([
+      { node: 'customers', relationship: 'many_to_one', role: 'buyer' },
+      { node: 'customers', relationship: 'many_to_one', role: 'payer' },
+    ]);
+    const byNode = await c('POST', '/query', { payload: { node: 'role_orders', dimensions: ['customers.segment'], measures: ['n'] } });
+    expect(byNode.statusCode).toBe(400);
+    expect(byNode.json().error).toMatch(/buyer, payer/);
+  });
+});
+
 const withPostgres = await hasService('postgres');
 const withMysql = await hasService('mysql');
 

@@ -127,6 +127,34 @@ describe('POST /query/cml', () => {
   });
 });
 
+describe('POST /query/cml with role-playing joins', () => {
+  it('takes role field ids as dimensions, one table alias per role', async () => {
+    const lum = ws.members.luminary;
+    const content = `node role_orders {
+  connection: warehouse
+  table: shop.orders
+  dimension id { type: number  primary_key: true }
+  dimension customer_id { type: number  hidden: true }
+  measure n { type: count }
+  join buyer: customers { relationship: many_to_one  on: \${customer_id} = \${buyer.id} }
+  join payer: customers { relationship: many_to_one  on: \${customer_id} = \${payer.id} }
+}
+reveal role_sales {
+  domain: commerce
+  base: role_orders
+  metric orders { measure: n }
+}
+`;
+    await t.services.models.deploy({ workspaceId: ws.id, userId: lum.id, email: lum.email }, 'roles', [{ path: 'roles.cml', content }]);
+    const body = (await post('/query/cml', { reveal: 'role_sales', dimensions: ['buyer.segment', 'payer.region'], measures: ['orders'] })).json();
+    expect(body.sql).toMatch(/shop\.customers AS "buyer"/);
+    expect(body.sql).toMatch(/shop\.customers AS "payer"/);
+    const total = body.result.rows.reduce((sum: number, row: { orders: number }) => sum + row.orders, 0);
+    expect(total).toBe(1500);
+    expect(Object.keys(body.result.rows[0])).toEqual(['buyer.segment', 'payer.region', 'orders']);
+  });
+});
+
 describe('history', () => {
   it('records every run of the caller (success, refused, error), newest first, paginated, and only theirs', async () => {
     const editor = await signIn(t.app, ws.members.editor.email);

@@ -56,7 +56,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
   ];
   const ranked = plan.dimensions.length > 0 && plan.sort !== undefined && plan.limit !== undefined;
   const resolver = new FieldResolver(model, base);
-  const rankedDimensions = ranked ? plan.dimensions.map((field) => resolver.dimension(field).dimension) : [];
+  const rankedDimensions = ranked ? plan.dimensions.map((field) => dimensionPart(field, resolver)) : [];
   const marker = rowMarker(base);
   const extras = [
     ...(time ? [{ key: FRESHNESS, template: aggregateOf('MAX(', [dimensionPart(time, resolver)], ')') }] : []),
@@ -151,12 +151,14 @@ function words(field: string): string {
 /** The reveal's time dimension as a field id relative to its base. */
 function timeField(reveal: Reveal): string | undefined {
   if (!reveal.time) return undefined;
-  return reveal.time.node === reveal.base ? reveal.time.dimension : `${reveal.time.node}.${reveal.time.dimension}`;
+  const prefix = reveal.time.role ?? reveal.time.node;
+  return prefix === reveal.base ? reveal.time.dimension : `${prefix}.${reveal.time.dimension}`;
 }
 
-function dimensionPart(field: string, resolver: FieldResolver): SqlPart {
-  const { dimension } = resolver.dimension(field);
-  return { kind: 'dimension', node: dimension.node, name: dimension.name };
+/** A dimension as a template part, read through its role when the field names one (`ship_to.name`). */
+function dimensionPart(field: string, resolver: FieldResolver): SqlPart & { kind: 'dimension' } {
+  const { dimension, instance } = resolver.dimension(field);
+  return { kind: 'dimension', node: dimension.node, name: dimension.name, ...(instance !== dimension.node ? { role: instance } : {}) };
 }
 
 function aggregateOf(open: string, parts: readonly SqlPart[], close: string): SqlTemplate {
@@ -176,10 +178,10 @@ function rowMarker(base: SemanticNode): SqlTemplate | undefined {
 }
 
 /** 1 when a row has an empty value in one of `dimensions`, 0 when none has, NULL without rows. */
-function anyNull(dimensions: ReadonlyArray<{ node: string; name: string }>): SqlTemplate {
+function anyNull(dimensions: ReadonlyArray<SqlPart & { kind: 'dimension' }>): SqlTemplate {
   const parts: SqlPart[] = dimensions.flatMap((d, i) => [
     ...(i ? [{ kind: 'text' as const, text: ' OR ' }] : []),
-    { kind: 'dimension' as const, node: d.node, name: d.name },
+    d,
     { kind: 'text' as const, text: ' IS NULL' },
   ]);
   return aggregateOf('MAX(CASE WHEN ', parts, ' THEN 1 ELSE 0 END)');

@@ -1,6 +1,7 @@
 // svc model validate | deploy.
 import path from 'node:path';
-import { formatDiagnostic, validateDirectory } from '../core/cml/index.js';
+import { vocabularyWarnings } from '../core/answer/vocabulary-check.js';
+import { formatDiagnostic, sortDiagnostics, validateDirectory } from '../core/cml/index.js';
 import { readModelDir } from '../demo-setup.js';
 import { ModelValidationError } from '../modeling/model-service.js';
 import type { Services } from '../services.js';
@@ -8,7 +9,8 @@ import { need, optional, print, type Options } from './common.js';
 import { actorFor } from './keys.js';
 
 export async function validateModel(dir: string): Promise<number> {
-  const { files, diagnostics } = await validateDirectory(dir);
+  const { files, diagnostics: compiled, model } = await validateDirectory(dir);
+  const diagnostics = model ? sortDiagnostics([...compiled, ...vocabularyWarnings(model, files)]) : compiled;
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   for (const d of diagnostics) process.stdout.write(`${formatDiagnostic({ ...d, file: path.join(dir, d.file) })}\n`);
   process.stdout.write(`${files.length} file(s), ${errors} error(s), ${diagnostics.length - errors} warning(s)\n`);

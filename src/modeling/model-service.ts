@@ -4,7 +4,8 @@
 // every instance relinks on its next request. Models are immutable: a query that started on the old
 // model finishes on it.
 import type { Clock } from '../clock.js';
-import { compileModel, type CmlFile, type Diagnostic } from '../core/cml/index.js';
+import { vocabularyWarnings } from '../core/answer/vocabulary-check.js';
+import { compileModel, sortDiagnostics, type CmlFile, type Diagnostic } from '../core/cml/index.js';
 import { AppError } from '../core/errors.js';
 import type { SemanticModel } from '../core/semantic/model.js';
 import type { SharedState } from '../shared-state/shared-state.js';
@@ -74,7 +75,8 @@ export class ModelService {
 
   /** Diagnostics for `files` as they would be deployed to `projectSlug`, other projects included. */
   async validate(workspaceId: string, projectSlug: string, files: CmlFile[]): Promise<{ valid: boolean; diagnostics: Diagnostic[] }> {
-    const { diagnostics } = await this.compileWith(workspaceId, projectSlug, files);
+    // Validation also warns about the planner's vocabulary (colliding words, missing languages).
+    const { diagnostics } = await this.compileWith(workspaceId, projectSlug, files, { vocabulary: true });
     return { valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
   }
 
@@ -121,15 +123,14 @@ export class ModelService {
     return { model, projectOf: projectsOf(model), files };
   }
 
-  private async compileWith(workspaceId: string, projectSlug: string, files: CmlFile[]) {
+  private async compileWith(workspaceId: string, projectSlug: string, files: CmlFile[], options: { vocabulary?: boolean } = {}) {
     const others = (await this.repo.workspaceFiles(workspaceId)).filter((r) => r.slug !== projectSlug);
     const prefix = `${projectSlug}/`;
-    const result = compileModel([
-      ...others.map((r) => ({ path: `${r.slug}/${r.path}`, content: r.content })),
-      ...files.map((f) => ({ path: `${prefix}${f.path}`, content: f.content })),
-    ]);
+    const all = [...others.map((r) => ({ path: `${r.slug}/${r.path}`, content: r.content })), ...files.map((f) => ({ path: `${prefix}${f.path}`, content: f.content }))];
+    const result = compileModel(all);
+    const found = options.vocabulary && result.model ? sortDiagnostics([...result.diagnostics, ...vocabularyWarnings(result.model, all)]) : result.diagnostics;
     // The deploying project's files are reported by their own paths; other projects' keep their slug.
-    const diagnostics = result.diagnostics.map((d) => (d.file.startsWith(prefix) ? { ...d, file: d.file.slice(prefix.length) } : d));
+    const diagnostics = found.map((d) => (d.file.startsWith(prefix) ? { ...d, file: d.file.slice(prefix.length) } : d));
     return { model: result.model, diagnostics };
   }
 }

@@ -1,7 +1,9 @@
 // What the offline planner knows about a model, built once per deployed model: for every reveal its
-// metrics as phrases (name, label, synonyms) and the dimensions reachable from its base node, all in
-// stemmed form, plus word weights (inverse document frequency over metrics) for ranking.
-import type { Granularity, SemanticModel, SemanticNode } from '../semantic/model.js';
+// metrics as phrases (name, label, synonyms) and the dimensions reachable from its base node (name,
+// label, synonyms; for a joined node also qualified by the node or by the join's role), all in stemmed
+// form, plus word weights (inverse document frequency over metrics) for ranking.
+import { isRoleJoin, joinAlias } from '../semantic/join-instances.js';
+import type { Granularity, Join, SemanticModel, SemanticNode } from '../semantic/model.js';
 import { contentStems, identifierWords } from './text.js';
 
 export type PhraseSource = 'name' | 'label' | 'synonym';
@@ -21,13 +23,24 @@ export interface IndexedMetric {
 }
 
 export interface IndexedDimension {
-  /** Field id relative to the reveal's base node (`channel`, `customers.segment`). */
+  /** Field id relative to the reveal's base node (`channel`, `customers.segment`, `ship_to.city`). */
   readonly field: string;
   readonly label: string;
   readonly type: string;
+  /** The node that declares the dimension. */
+  readonly node: string;
+  /**
+   * The join role the dimension is reached through (`ship_to` for `join ship_to: regions`): the same
+   * node's dimension appears once per role, so a question's "to Texas" can be bound to its role.
+   * Undefined on the base and on nodes joined without a role.
+   */
+  readonly role?: string;
   /** Declared on the base node itself: wins ties against a joined node's dimension of the same name. */
   readonly onBase: boolean;
+  /** Stemmed phrases: name, label, synonyms, and for a joined node those qualified by node or role words. */
   readonly phrases: readonly (readonly string[])[];
+  /** Stored value → the other words for it the model declares (`TX` → Texas), unstemmed. */
+  readonly valueSynonyms: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface IndexedReveal {
@@ -92,47 +105,110 @@ function indexMetrics(model: SemanticModel, revealName: string): IndexedMetric[]
   });
 }
 
+interface Reached {
+  readonly node: SemanticNode;
+  /** The name the node is reached by (its own, or a join role); undefined for the base. */
+  readonly path: string | undefined;
+  /** The role join that reaches it, when it is reached through one. */
+  readonly roleJoin: Join | undefined;
+  /** The nearest role on the chain of joins to it (its own, or one it is reached beyond). */
+  readonly role: string | undefined;
+  /** The name of the node it is reached from. */
+  readonly parent: string | undefined;
+  /** The chain of joins to it crosses a role. */
+  readonly viaRole: boolean;
+}
+
 /**
  * Nodes a reveal can reach from its base by following joins declared towards the "one" side
  * (many_to_one, one_to_one): breaking a metric down by such a node's dimension never fans rows out.
+ * Each is reached under the name of its join: one entry per role of a role-playing join, and as the
+ * query compiler reaches it (shortest chain of joins). A name reached by two chains of one length of
+ * which one crosses a role (both `ship_from` and `ship_to` join on to `countries`) is left out, with
+ * everything beyond it: which role it belongs to cannot be told. Listed depth-first, in the order
+ * the joins are declared.
  */
-function reachableNodes(model: SemanticModel, base: string): Array<{ node: SemanticNode; path: string | undefined }> {
-  const found: Array<{ node: SemanticNode; path: string | undefined }> = [];
-  const visited = new Set<string>();
-  const visit = (name: string, path: string | undefined): void => {
-    const node = model.nodes.get(name);
-    if (!node || visited.has(name)) return;
-    visited.add(name);
-    found.push({ node, path });
-    for (const join of node.joins) {
-      if (join.relationship === 'one_to_many') continue;
-      visit(join.to, join.to);
+function reachableNodes(model: SemanticModel, base: string): Reached[] {
+  const baseNode = model.nodes.get(base);
+  if (!baseNode) return [];
+  const root: Reached = { node: baseNode, path: undefined, roleJoin: undefined, role: undefined, parent: undefined, viaRole: false };
+  const found = new Map<string, Reached & { depth: number }>([[base, { ...root, depth: 0 }]]);
+  const ambiguous = new Set<string>();
+  const joinsOf = (node: SemanticNode) => node.joins.filter((join) => join.relationship !== 'one_to_many' && model.nodes.has(join.to));
+  // Breadth-first: depths and ambiguities as the compiler sees them.
+  const queue = [base];
+  for (let i = 0; i < queue.length; i++) {
+    const key = queue[i]!;
+    const parent = found.get(key)!;
+    for (const join of joinsOf(parent.node)) {
+      const alias = joinAlias(join);
+      const role = isRoleJoin(join);
+      const viaRole = role || parent.viaRole;
+      const earlier = found.get(alias);
+      if (earlier) {
+        if (earlier.depth === parent.depth + 1 && earlier.parent !== key && (earlier.viaRole || viaRole)) ambiguous.add(alias);
+        continue;
+      }
+      const roleJoin = role ? join : undefined;
+      found.set(alias, { node: model.nodes.get(join.to)!, path: alias, roleJoin, role: role ? alias : parent.role, parent: key, viaRole, depth: parent.depth + 1 });
+      queue.push(alias);
     }
+  }
+  const blocked = (key: string | undefined): boolean => key !== undefined && (ambiguous.has(key) || blocked(found.get(key)!.parent));
+  // Depth-first for the order, as the index has always listed dimensions.
+  const ordered: Reached[] = [];
+  const listed = new Set<string>();
+  const visit = (key: string): void => {
+    const reached = found.get(key);
+    if (!reached || listed.has(key)) return;
+    listed.add(key);
+    if (!blocked(key)) ordered.push(reached);
+    for (const join of joinsOf(reached.node)) visit(joinAlias(join));
   };
-  visit(base, undefined);
-  return found;
+  visit(base);
+  return ordered;
+}
+
+/** Stemmed phrases of `texts`, each once, empty ones dropped. */
+function phrasesOf(texts: readonly string[]): string[][] {
+  return unique(texts.map((text) => phraseKey(contentStems(text))))
+    .filter((key) => key !== '')
+    .map((key) => key.split(' '));
+}
+
+/**
+ * Words that name a joined node in a phrase such as "customer segment": its name and label; for a role,
+ * the role's words and the join's synonyms instead ("ship to city", "destination city"), since the
+ * node's own name would not tell the roles apart.
+ */
+function qualifierWords({ node, roleJoin }: Reached): string[][] {
+  if (roleJoin) return phrasesOf([identifierWords(joinAlias(roleJoin)), ...(roleJoin.synonyms ?? [])]);
+  return phrasesOf([identifierWords(node.name), node.label]);
 }
 
 function indexDimensions(model: SemanticModel, base: string): IndexedDimension[] {
   const dimensions: IndexedDimension[] = [];
-  for (const { node, path } of reachableNodes(model, base)) {
-    const nodeWords = unique([contentStems(identifierWords(node.name)), contentStems(node.label)].map(phraseKey)).map((key) => key.split(' '));
+  for (const reached of reachableNodes(model, base)) {
+    const { node, path, role } = reached;
+    const nodeWords = path === undefined ? [] : qualifierWords(reached);
     for (const dimension of node.dimensions.values()) {
       if (dimension.hidden) continue;
       // Time dimensions are asked for through a grain ("by month"); their labels ("Ordered at") would
       // otherwise read "by orders" as a breakdown by order date.
       if (dimension.type === 'date' || dimension.type === 'timestamp') continue;
-      const own = unique([phraseKey(contentStems(identifierWords(dimension.name))), phraseKey(contentStems(dimension.label))])
-        .filter((key) => key !== '')
-        .map((key) => key.split(' '));
-      // A joined node's dimension can also be named with its node: "customer segment".
-      const qualified = path === undefined ? [] : nodeWords.flatMap((words) => own.map((phrase) => [...words, ...phrase]));
+      const own = phrasesOf([identifierWords(dimension.name), dimension.label, ...(dimension.synonyms ?? [])]);
+      // A joined node's dimension can also be named with its node ("customer segment") or its role
+      // ("destination city"); a role's own words name it too ("ship to" alone, "destination").
+      const qualified = nodeWords.flatMap((words) => own.map((phrase) => [...words, ...phrase]));
       dimensions.push({
         field: path === undefined ? dimension.name : `${path}.${dimension.name}`,
         label: dimension.label,
         type: dimension.type,
+        node: node.name,
+        ...(role ? { role } : {}),
         onBase: path === undefined,
         phrases: [...own, ...qualified],
+        valueSynonyms: dimension.valueSynonyms ?? new Map(),
       });
     }
   }
@@ -153,7 +229,8 @@ function inverseDocumentFrequency(documents: ReadonlyArray<ReadonlySet<string>>)
 export function buildCatalogIndex(model: SemanticModel): CatalogIndex {
   const reveals: IndexedReveal[] = [...model.reveals.values()].map((reveal) => {
     const dimensions = indexDimensions(model, reveal.base);
-    const timeField = reveal.time ? (reveal.time.node === reveal.base ? reveal.time.dimension : `${reveal.time.node}.${reveal.time.dimension}`) : undefined;
+    const timePrefix = reveal.time ? (reveal.time.role ?? reveal.time.node) : undefined;
+    const timeField = reveal.time ? (timePrefix === reveal.base ? reveal.time.dimension : `${timePrefix}.${reveal.time.dimension}`) : undefined;
     return {
       name: reveal.name,
       domain: reveal.domain,

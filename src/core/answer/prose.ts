@@ -2,82 +2,20 @@
 // the warehouse, formatted by the metric's unit. Whatever language the question was in, the answer
 // is English (spec 1.8). The language-model prose check (llm-prose.ts) compares numbers against the
 // facts formatted here, so an answer and its facts must always go through formatValue.
+import { unitDisplay, unitKey, type UnitDisplay } from '../semantic/units.js';
 import type { ResolvedPeriod } from './plan.js';
 
-/** How a unit word of CML (`unit: minutes`) is shown next to a number. */
-export interface UnitDisplay {
-  /** Written before the number, after any minus sign: `$`. */
-  readonly prefix?: string;
-  /** Written after the number: ` km`, `%`, ` minutes`. */
-  readonly suffix?: string;
-  /** The suffix when the value is exactly 1 (` minute`). */
-  readonly singular?: string;
-  /** Exactly this many fraction digits (cents). Without it: as many as the value has, at most 2. */
-  readonly decimals?: number;
-  /** The warehouse returns a share (0.042) that reads as a percentage (4.2%). */
-  readonly ratio?: boolean;
-}
+export type { UnitDisplay } from '../semantic/units.js';
 
-/** Display of a unit word (lower case), or undefined for a word it does not know. */
+/** Display of a unit word, or undefined for a word it does not know. */
 export type UnitLookup = (unit: string) => UnitDisplay | undefined;
 
-const money = (prefix: string): UnitDisplay => ({ prefix, decimals: 2 });
-const word = (plural: string, singular: string): UnitDisplay => ({ suffix: ` ${plural}`, singular: ` ${singular}` });
-const symbol = (text: string): UnitDisplay => ({ suffix: ` ${text}` });
-const PLAIN: UnitDisplay = {};
-
-/** Unit words and their spellings, until the model's own list of units is the source. */
-const KNOWN_UNITS: ReadonlyMap<string, UnitDisplay> = new Map(
-  Object.entries({
-    '': PLAIN,
-    count: PLAIN,
-    number: PLAIN,
-    integer: PLAIN,
-    dollars: money('$'),
-    usd: money('$'),
-    eur: money('€'),
-    euros: money('€'),
-    gbp: money('£'),
-    percent: { suffix: '%', ratio: true },
-    percentage: { suffix: '%', ratio: true },
-    percentage_points: { suffix: '%' },
-    seconds: word('seconds', 'second'),
-    minutes: word('minutes', 'minute'),
-    hours: word('hours', 'hour'),
-    days: word('days', 'day'),
-    weeks: word('weeks', 'week'),
-    months: word('months', 'month'),
-    years: word('years', 'year'),
-    celsius: symbol('°C'),
-    degrees_celsius: symbol('°C'),
-    fahrenheit: symbol('°F'),
-    degrees_fahrenheit: symbol('°F'),
-    mm: symbol('mm'),
-    millimeters: symbol('mm'),
-    millimetres: symbol('mm'),
-    cm: symbol('cm'),
-    meters: symbol('m'),
-    metres: symbol('m'),
-    km: symbol('km'),
-    kilometers: symbol('km'),
-    kilometres: symbol('km'),
-    miles: word('miles', 'mile'),
-    g: symbol('g'),
-    grams: symbol('g'),
-    kg: symbol('kg'),
-    kilograms: symbol('kg'),
-    tonnes: word('tonnes', 'tonne'),
-    liters: symbol('L'),
-    litres: symbol('L'),
-    kwh: symbol('kWh'),
-  }),
-);
-
-export const knownUnit: UnitLookup = (unit) => KNOWN_UNITS.get(unit);
+/** The product's one list of units (src/core/semantic/units.ts). */
+export const knownUnit: UnitLookup = unitDisplay;
 
 /** A unit word nothing knows ("tickets", "visits") is written after the number as it is. */
 function displayOf(unit: string, units: UnitLookup): UnitDisplay {
-  const key = unit.trim().toLowerCase();
+  const key = unitKey(unit);
   return units(key) ?? { suffix: ` ${key.replaceAll('_', ' ')}` };
 }
 

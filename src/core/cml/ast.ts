@@ -52,7 +52,21 @@ export interface SqlValue {
   readonly span: SourceSpan;
 }
 
-export type Value = StringValue | NumberValue | PathValue | ListValue | SqlValue;
+/** One `key: value` of a map; the key is a name, a number or a "string", read as text. */
+export interface MapEntry {
+  readonly key: { readonly value: string; readonly span: SourceSpan };
+  /** A list (`[Texas, "Tejas"]`) or a single item (`Texas`). */
+  readonly value: ListValue | ListItem;
+}
+
+/** `{ TX: [Texas]  CA: [California, "Kalifornien"] }`: keys with lists, over any number of lines. */
+export interface MapValue {
+  readonly kind: 'map';
+  readonly entries: readonly MapEntry[];
+  readonly span: SourceSpan;
+}
+
+export type Value = StringValue | NumberValue | PathValue | ListValue | MapValue | SqlValue;
 
 export interface Property {
   readonly key: Name;
@@ -66,7 +80,10 @@ export type MemberKind = (typeof MEMBER_KINDS)[number];
 /** `dimension x { ... }`, `measure`, `join`, `data_key` inside a node; `metric` inside a reveal. */
 export interface MemberDecl {
   readonly kind: MemberKind;
+  /** For a join, its alias: the role name in `join ship_to: regions`, else the joined node's name. */
   readonly name: Name;
+  /** `regions` in `join ship_to: regions`: the node a role-playing join joins. */
+  readonly target?: Name;
   readonly properties: readonly Property[];
   readonly span: SourceSpan;
 }

@@ -39,6 +39,7 @@ export const DIAGNOSTIC_CODES = {
   CML203: { severity: 'error', title: 'duplicate field' },
   CML204: { severity: 'error', title: 'duplicate metric' },
   CML205: { severity: 'error', title: 'duplicate join or data key' },
+  CML206: { severity: 'error', title: 'join role name not allowed' },
   // References.
   CML301: { severity: 'error', title: 'unknown node' },
   CML302: { severity: 'error', title: 'unknown field' },
@@ -46,6 +47,7 @@ export const DIAGNOSTIC_CODES = {
   CML304: { severity: 'error', title: 'reference not allowed here' },
   CML305: { severity: 'error', title: 'wrong kind of field' },
   CML306: { severity: 'error', title: 'reference cycle' },
+  CML307: { severity: 'error', title: 'unknown join role' },
   // Types.
   CML401: { severity: 'error', title: 'aggregate of a non-numeric dimension' },
   CML402: { severity: 'error', title: 'filter on a number measure' },
@@ -56,6 +58,13 @@ export const DIAGNOSTIC_CODES = {
   CML503: { severity: 'error', title: 'node joins itself' },
   CML504: { severity: 'error', title: 'node not reachable from the base' },
   CML505: { severity: 'warning', title: 'metrics cross a fan-out' },
+  // Vocabulary and prose: warnings, the model is kept.
+  CML601: { severity: 'warning', title: 'unknown unit' },
+  // Planner vocabulary, checked by `svc model validate` (src/core/answer/vocabulary-check.ts).
+  CML602: { severity: 'warning', title: 'metric words collide with another metric' },
+  CML603: { severity: 'warning', title: 'metric words collide with a dimension' },
+  CML604: { severity: 'warning', title: 'no synonyms in a declared language' },
+  CML605: { severity: 'warning', title: 'one value word for two stored values' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
@@ -77,10 +86,15 @@ export class DiagnosticSink {
 
   /** By file, then position; the order a reader walks the model in. */
   sorted(): Diagnostic[] {
-    return [...this.diagnostics].sort(
-      (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
-    );
+    return sortDiagnostics(this.diagnostics);
   }
+}
+
+/** By file, then position, then code. */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  );
 }
 
 /** `file:line:col: error CODE message`, the shape editors and CI logs recognise. */

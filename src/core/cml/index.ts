@@ -7,7 +7,7 @@ import { DiagnosticSink, type Diagnostic } from './diagnostics.js';
 import { link } from './linker.js';
 import { parseDocument } from './parser.js';
 
-export { DIAGNOSTIC_CODES, formatDiagnostic, type Diagnostic, type DiagnosticCode, type Severity } from './diagnostics.js';
+export { DIAGNOSTIC_CODES, formatDiagnostic, sortDiagnostics, type Diagnostic, type DiagnosticCode, type Severity } from './diagnostics.js';
 
 export interface CmlFile {
   /** How diagnostics name the file (relative to the model directory when read from one). */

@@ -36,7 +36,7 @@ export function link(documents: readonly CmlDocument[], sink: DiagnosticSink): S
 
   const graph = new JoinGraph();
   for (const node of nodes.values()) {
-    for (const join of node.joins) if (join.connects && join.relationship) graph.addJoin(node.name, join.decl.name.name, join.relationship);
+    for (const join of node.joins) if (join.connects && join.relationship) graph.addJoin(node.name, join.alias.name, join.target.name, join.relationship);
   }
   const reveals = new Map<string, Reveal>();
   for (const [name, decl] of revealDecls) reveals.set(name, linkReveal(decl, nodes, graph, sink));

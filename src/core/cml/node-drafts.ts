@@ -15,7 +15,7 @@ import type {
 } from '../semantic/model.js';
 import type { MemberDecl, Name, SqlValue, TopDecl } from './ast.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import { labelFromName, readBlock } from './properties.js';
+import { checkedUnit, labelFromName, readBlock, readSynonyms } from './properties.js';
 import { DATA_KEY_SCHEMA, DIMENSION_SCHEMA, JOIN_SCHEMA, MEASURE_SCHEMA, NODE_SCHEMA } from './schema.js';
 
 export interface DimensionDraft {
@@ -25,6 +25,8 @@ export interface DimensionDraft {
   readonly type: DimensionType | undefined;
   readonly primaryKey: boolean;
   readonly hidden: boolean;
+  readonly synonyms: readonly string[];
+  readonly valueSynonyms: ReadonlyMap<string, readonly string[]>;
   readonly sqlValue: SqlValue | undefined;
   sql: SqlTemplate;
 }
@@ -35,6 +37,7 @@ export interface MeasureDraft {
   readonly description: string;
   readonly type: MeasureType | undefined;
   readonly format: string | undefined;
+  readonly unit: string | undefined;
   readonly hidden: boolean;
   readonly sqlValue: SqlValue | undefined;
   readonly filterValue: SqlValue | undefined;
@@ -44,6 +47,11 @@ export interface MeasureDraft {
 
 export interface JoinDraft {
   readonly decl: MemberDecl;
+  /** The role name fields are reached by: the alias of `join ship_to: regions`, else the node's name. */
+  readonly alias: Name;
+  /** The node joined. */
+  readonly target: Name;
+  readonly synonyms: readonly string[];
   readonly relationship: Relationship | undefined;
   readonly onValue: SqlValue | undefined;
   on: SqlTemplate;
@@ -102,7 +110,7 @@ export function declareNode(decl: TopDecl, sink: DiagnosticSink): NodeDraft {
     joins: [],
     dataKeys: [],
   };
-  const joinTargets = new Map<string, MemberDecl>();
+  const joinAliases = new Map<string, MemberDecl>();
   const dataKeyNames = new Map<string, MemberDecl>();
   for (const member of decl.members) {
     if (member.kind === 'dimension' || member.kind === 'measure') {
@@ -119,10 +127,10 @@ export function declareNode(decl: TopDecl, sink: DiagnosticSink): NodeDraft {
       }
     } else if (member.kind === 'join') {
       const join = declareJoin(member, sink);
-      const earlier = joinTargets.get(member.name.name);
-      if (earlier) sink.report('CML205', member.name.span, `node \`${name}\` already joins \`${member.name.name}\` (line ${earlier.name.span.line})`);
+      const earlier = joinAliases.get(join.alias.name);
+      if (earlier) reportDuplicateJoin(name, join, earlier, sink);
       else {
-        joinTargets.set(member.name.name, member);
+        joinAliases.set(join.alias.name, member);
         node.joins.push(join);
       }
     } else if (member.kind === 'data_key') {
@@ -148,6 +156,8 @@ function declareDimension(decl: MemberDecl, sink: DiagnosticSink): DimensionDraf
     type: props.name('type')?.name as DimensionType | undefined,
     primaryKey: props.bool('primary_key') ?? false,
     hidden: props.bool('hidden') ?? false,
+    synonyms: readSynonyms(props).all,
+    valueSynonyms: props.map('values') ?? new Map(),
     sqlValue: props.sql('sql'),
     sql: [],
   };
@@ -170,6 +180,7 @@ function declareMeasure(decl: MemberDecl, sink: DiagnosticSink): MeasureDraft {
     description: props.text('description') ?? '',
     type,
     format: props.name('format')?.name,
+    unit: checkedUnit(props, sink),
     hidden: props.bool('hidden') ?? false,
     sqlValue: props.sql('sql'),
     filterValue: type === 'number' ? undefined : props.sql('filter'),
@@ -181,7 +192,27 @@ function declareJoin(decl: MemberDecl, sink: DiagnosticSink): JoinDraft {
   for (const key of ['relationship', 'on']) {
     if (!props.has(key)) sink.report('CML104', decl.name.span, `join \`${decl.name.name}\` needs \`${key}:\``);
   }
-  return { decl, relationship: props.name('relationship')?.name as Relationship | undefined, onValue: props.sql('on'), on: [], connects: false };
+  return {
+    decl,
+    alias: decl.name,
+    target: decl.target ?? decl.name,
+    synonyms: readSynonyms(props).all,
+    relationship: props.name('relationship')?.name as Relationship | undefined,
+    onValue: props.sql('on'),
+    on: [],
+    connects: false,
+  };
+}
+
+/** Two joins reaching their nodes under one name: the second is dropped, with how to tell them apart. */
+function reportDuplicateJoin(node: string, join: JoinDraft, earlier: MemberDecl, sink: DiagnosticSink): void {
+  const alias = join.alias.name;
+  const line = earlier.name.span.line;
+  const message =
+    join.decl.target || earlier.target
+      ? `node \`${node}\` already has a join named \`${alias}\` (line ${line}); each role needs its own name`
+      : `node \`${node}\` already joins \`${alias}\` (line ${line}); to join it again in another role, name both roles: \`join ship_from: ${alias} { ... }\`, \`join ship_to: ${alias} { ... }\``;
+  sink.report('CML205', join.alias.span, message);
 }
 
 function declareDataKey(decl: MemberDecl, sink: DiagnosticSink): DataKeyDraft {
@@ -205,6 +236,8 @@ export function toSemanticNode(node: NodeDraft): SemanticNode {
       sql: d.sql,
       primaryKey: d.primaryKey,
       hidden: d.hidden,
+      ...(d.synonyms.length ? { synonyms: d.synonyms } : {}),
+      ...(d.valueSynonyms.size ? { valueSynonyms: d.valueSynonyms } : {}),
       span: d.decl.span,
     });
   }
@@ -219,11 +252,20 @@ export function toSemanticNode(node: NodeDraft): SemanticNode {
       ...(m.sql ? { sql: m.sql } : {}),
       ...(m.filter ? { filter: m.filter } : {}),
       ...(m.format ? { format: m.format } : {}),
+      ...(m.unit !== undefined ? { unit: m.unit } : {}),
       hidden: m.hidden,
       span: m.decl.span,
     });
   }
-  const joins: Join[] = node.joins.map((j) => ({ from: node.name, to: j.decl.name.name, relationship: j.relationship ?? 'many_to_one', on: j.on, span: j.decl.span }));
+  const joins: Join[] = node.joins.map((j) => ({
+    from: node.name,
+    to: j.target.name,
+    ...(j.alias.name !== j.target.name ? { alias: j.alias.name } : {}),
+    ...(j.synonyms.length ? { synonyms: j.synonyms } : {}),
+    relationship: j.relationship ?? 'many_to_one',
+    on: j.on,
+    span: j.decl.span,
+  }));
   const dataKeys: DataKey[] = node.dataKeys.map((k) => ({
     node: node.name,
     name: k.decl.name.name,

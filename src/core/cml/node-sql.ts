@@ -12,7 +12,10 @@ import type { DiagnosticSink } from './diagnostics.js';
 import type { NodeDraft } from './node-drafts.js';
 import { didYouMean } from './suggest.js';
 
-type Scope = { readonly kind: 'row' | 'aggregate'; readonly node: NodeDraft } | { readonly kind: 'join'; readonly node: NodeDraft; readonly to: NodeDraft };
+type Scope =
+  | { readonly kind: 'row' | 'aggregate'; readonly node: NodeDraft }
+  /** `alias` is the role name of `join ship_to: regions` (else the joined node's own name). */
+  | { readonly kind: 'join'; readonly node: NodeDraft; readonly to: NodeDraft; readonly alias: string };
 
 interface ResolvedRef {
   readonly part: SqlPart;
@@ -72,10 +75,16 @@ function resolveSource(node: NodeDraft, sink: DiagnosticSink): void {
 
 function resolveJoins(node: NodeDraft, nodes: ReadonlyMap<string, NodeDraft>, sink: DiagnosticSink): void {
   for (const join of node.joins) {
-    const target = join.decl.name;
+    const target = join.target;
+    const alias = join.alias.name;
     const to = nodes.get(target.name);
     if (!to) {
       sink.report('CML301', target.span, `\`${node.name}\` joins unknown node \`${target.name}\`${didYouMean(target.name, nodes.keys())}`);
+      continue;
+    }
+    if (alias !== target.name && (nodes.has(alias) || alias === 'TABLE')) {
+      const why = alias === 'TABLE' ? '`TABLE` is reserved for the source of a node' : `\`${alias}\` is the name of another node, so \`${alias}.x\` would mean two things`;
+      sink.report('CML206', join.alias.span, `the role \`${alias}\` of join \`${alias}: ${target.name}\` cannot be used: ${why}; pick another role name`);
       continue;
     }
     if (to === node) {
@@ -88,10 +97,10 @@ function resolveJoins(node: NodeDraft, nodes: ReadonlyMap<string, NodeDraft>, si
     }
     join.connects = true;
     if (!join.onValue) continue;
-    const resolved = resolveSql(join.onValue, { kind: 'join', node, to }, nodes, sink);
+    const resolved = resolveSql(join.onValue, { kind: 'join', node, to, alias }, nodes, sink);
     join.on = resolved.template;
     const touchesTarget = resolved.refs.some(({ part }) => (part.kind === 'dimension' || part.kind === 'table') && part.node === to.name);
-    if (!touchesTarget) sink.report('CML501', join.onValue.span, `the condition of join \`${to.name}\` never references \`${to.name}\` (write it as \`\${${node.name}.x} = \${${to.name}.y}\`)`);
+    if (!touchesTarget) sink.report('CML501', join.onValue.span, `the condition of join \`${alias}\` never references \`${alias}\` (write it as \`\${${node.name}.x} = \${${alias}.y}\`)`);
   }
 }
 
@@ -139,16 +148,20 @@ function resolveReference(ref: SqlReference, scope: Scope, nodes: ReadonlyMap<st
   let node = scope.node;
   let field = first;
   if (second) {
-    const named = nodes.get(first.name);
+    // In a role join's condition, the role names the joined node: `${ship_to.id}`.
+    const named = scope.kind === 'join' && first.name === scope.alias ? scope.to : nodes.get(first.name);
     if (!named) {
-      sink.report('CML301', first.span, `unknown node \`${first.name}\`${didYouMean(first.name, nodes.keys())}`);
+      if (scope.kind === 'join' && scope.alias !== scope.to.name) {
+        const names = [scope.node.name, scope.alias];
+        sink.report('CML307', first.span, `\`${first.name}\` is neither the role \`${scope.alias}\` of this join nor a node; the condition names \`${scope.node.name}\` and \`${scope.alias}\`${didYouMean(first.name, names)}`);
+      } else sink.report('CML301', first.span, `unknown node \`${first.name}\`${didYouMean(first.name, nodes.keys())}`);
       return undefined;
     }
     const allowed = named === scope.node || (scope.kind === 'join' && named === scope.to);
     if (!allowed) {
       const message =
         scope.kind === 'join'
-          ? `a join condition can only reference \`${scope.node.name}\` and \`${scope.to.name}\`, not \`${named.name}\``
+          ? `a join condition can only reference \`${scope.node.name}\` and \`${scope.alias}\`, not \`${named.name}\``
           : `this SQL can only reference its own node \`${scope.node.name}\`; combine \`${named.name}\` through a join and a reveal`;
       sink.report('CML304', ref.span, message);
       return undefined;

@@ -3,7 +3,7 @@
 // to a place it can trust again (the start of the next line, a `}` of the current block, or, at the top
 // level, the next `node` / `reveal`) so one slip yields one diagnostic, not a cascade.
 import type { SourceSpan } from '../semantic/model.js';
-import type { CmlDocument, ListItem, ListValue, MemberDecl, MemberKind, Name, PathValue, Property, TopDecl, Value } from './ast.js';
+import type { CmlDocument, ListItem, ListValue, MapEntry, MapValue, MemberDecl, MemberKind, Name, PathValue, Property, TopDecl, Value } from './ast.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import { Lexer, type Token } from './lexer.js';
 import { SQL_KEYS } from './schema.js';
@@ -131,16 +131,40 @@ class Parser {
     const keyword = this.take();
     const kind = keyword.value as MemberKind;
     const name = this.parseDeclName(keyword);
+    const target = name && this.peek().kind === ':' ? this.parseJoinTarget(kind, name) : undefined;
+    if (target === null) {
+      this.skipInBlock();
+      return undefined;
+    }
     const open = this.peek();
     if (open.kind !== '{') {
-      this.sink.report('CML004', open.span, `expected \`{\` after \`${kind} ${name?.name ?? ''}\`, found ${describe(open)}`);
+      this.sink.report('CML004', open.span, `expected \`{\` after \`${kind} ${name?.name ?? ''}${target ? `: ${target.name}` : ''}\`, found ${describe(open)}`);
       this.skipInBlock();
       return undefined;
     }
     this.take();
     const body = this.parseBody(NO_MEMBERS, LEAF_CLOSERS, open, `${kind} \`${name?.name ?? '?'}\``);
     if (!name) return undefined;
-    return { kind, name, properties: body.properties, span: join(keyword.span, body.end) };
+    return { kind, name, ...(target ? { target } : {}), properties: body.properties, span: join(keyword.span, body.end) };
+  }
+
+  /**
+   * At `:` after `join alias`: the node the role joins. Null (reported) when it is not there or the
+   * member is not a join; only a join plays a role.
+   */
+  private parseJoinTarget(kind: MemberKind, alias: Name): Name | null {
+    const colon = this.take();
+    if (kind !== 'join') {
+      this.sink.report('CML004', colon.span, `only a join takes a role name (\`join ${alias.name}: node\`); write \`${kind} ${alias.name} { ... }\``);
+      return null;
+    }
+    const token = this.peek();
+    if (token.kind !== 'name' || token.span.line !== colon.span.line) {
+      this.sink.report('CML004', token.span, `expected the node joined in role \`${alias.name}\` after \`:\`, found ${describe(token)}`);
+      return null;
+    }
+    this.take();
+    return { name: token.value, span: token.span };
   }
 
   /** At `key :`. SQL keys hand over to the lexer's SQL rules; the rest are values on the same line. */
@@ -155,7 +179,7 @@ class Parser {
     }
     const skippedBefore = this.lexer.unexpectedRuns;
     const token = this.peek();
-    const startsValue = token.kind === 'name' || token.kind === 'string' || token.kind === 'number' || token.kind === '[';
+    const startsValue = token.kind === 'name' || token.kind === 'string' || token.kind === 'number' || token.kind === '[' || token.kind === '{';
     if (!startsValue || token.span.line !== colon.span.endLine) {
       // A value of unexpected characters (`label: 'x'`) was reported by the lexer already.
       if (this.lexer.unexpectedRuns === skippedBefore) this.sink.report('CML006', key.span, `\`${key.name}:\` needs a value on the same line`);
@@ -167,7 +191,55 @@ class Parser {
   private parseValue(): Value {
     const token = this.peek();
     if (token.kind === '[') return this.parseList();
+    if (token.kind === '{') return this.parseMap();
     return this.parseItem();
+  }
+
+  /**
+   * `{ key: value ... }` over any number of lines; entries are separated by blanks, new lines or
+   * commas. A line starting a new block (`dimension x`, `node y`) means the `}` is missing.
+   */
+  private parseMap(): MapValue {
+    const open = this.take();
+    const entries: MapEntry[] = [];
+    for (;;) {
+      const token = this.peek();
+      if (token.kind === '}') {
+        this.take();
+        return { kind: 'map', entries, span: join(open.span, token.span) };
+      }
+      const startsBlock = token.kind === 'name' && LEAF_CLOSERS.has(token.value) && this.peek(1).kind === 'name' && this.startsLine(token);
+      if (token.kind === 'eof' || startsBlock) {
+        this.sink.report('CML005', open.span, '`{` of this map is never closed by `}`');
+        return { kind: 'map', entries, span: join(open.span, this.previous?.span ?? open.span) };
+      }
+      if (token.kind === ',') {
+        this.take();
+        continue;
+      }
+      const isKey = token.kind === 'name' || token.kind === 'string' || token.kind === 'number';
+      if (!isKey || this.peek(1).kind !== ':') {
+        const at = isKey ? this.peek(1) : token;
+        this.sink.report('CML004', at.span, `expected \`key: [words]\` in the map, found ${describe(at)}`);
+        this.take();
+        if (isKey) this.skipToLineEnd(token);
+        continue;
+      }
+      this.take();
+      const colon = this.take();
+      const value = this.peek();
+      const startsValue = value.kind === 'name' || value.kind === 'string' || value.kind === 'number' || value.kind === '[';
+      if (!startsValue || value.span.line !== colon.span.endLine) {
+        this.sink.report('CML006', token.span, `\`${token.value}:\` needs a value on the same line`);
+        continue;
+      }
+      entries.push({ key: { value: token.value, span: token.span }, value: value.kind === '[' ? this.parseList() : this.parseItem() });
+    }
+  }
+
+  /** Skips the rest of the line of `from`, stopping before a `}`. */
+  private skipToLineEnd(from: Token): void {
+    for (let token = this.peek(); token.kind !== 'eof' && token.kind !== '}' && token.span.line === from.span.line; token = this.peek()) this.take();
   }
 
   private parseItem(): ListItem {

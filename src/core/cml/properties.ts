@@ -3,10 +3,11 @@
 // was written but invalid still counts as present, so "missing property" never piles onto an error
 // already reported for the same line.
 import type { SourceSpan } from '../semantic/model.js';
-import type { Name, Property, SqlValue, Value } from './ast.js';
+import type { ListItem, Name, Property, SqlValue, Value } from './ast.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { BlockSchema, PropertySpec, ValueKind } from './schema.js';
 import { didYouMean } from './suggest.js';
+import { looksLikeUnit, unitNames } from '../semantic/units.js';
 
 const EXPECTED: Record<ValueKind, string> = {
   text: 'a "quoted string"',
@@ -16,6 +17,8 @@ const EXPECTED: Record<ValueKind, string> = {
   table: 'a table name such as `shop.orders` (or a "quoted string")',
   boolean: '`true` or `false`',
   list: 'a list such as `[a, b]`',
+  map: 'a map such as `{ TX: [Texas]  CA: [California, "Kalifornien"] }`',
+  synonyms: 'a list such as `[sales, turnover]`, or one per language: `{ en: [sales]  de: [Umsatz] }`',
   sql: 'SQL',
 };
 
@@ -77,6 +80,24 @@ export class PropertyBag {
     return value.items.map((item) => (item.kind === 'path' ? item.segments[0]!.name : item.value));
   }
 
+  /**
+   * Synonyms, by language: a plain list is filed under `''` (no language said), a map under its
+   * language codes. Undefined when not written.
+   */
+  synonyms(key: string): Map<string, string[]> | undefined {
+    const value = this.valid.get(key)?.value;
+    if (value?.kind === 'list') return new Map([['', this.list(key)!]]);
+    return this.map(key);
+  }
+
+  /** A map's keys with their words (a single word becomes a list of one). */
+  map(key: string): Map<string, string[]> | undefined {
+    const value = this.valid.get(key)?.value;
+    if (value?.kind !== 'map') return undefined;
+    const words = (item: ListItem) => (item.kind === 'path' ? item.segments[0]!.name : item.value);
+    return new Map(value.entries.map((entry) => [entry.key.value, entry.value.kind === 'list' ? entry.value.items.map(words) : [words(entry.value)]]));
+  }
+
   sql(key: string): SqlValue | undefined {
     const value = this.valid.get(key)?.value;
     return value?.kind === 'sql' ? value : undefined;
@@ -109,12 +130,19 @@ function checkValue(key: Name, spec: PropertySpec, value: Value, sink: Diagnosti
     sink.report('CML102', value.span, `\`${key.name}\` wants ${EXPECTED[spec.kind]}, found ${describeValue(value)}`);
     return false;
   }
-  if (value.kind === 'list') {
+  if (value.kind === 'list') return checkItems(key, value.items, sink);
+  if (value.kind === 'map') {
     let ok = true;
-    for (const item of value.items) {
-      if (item.kind === 'string' || (item.kind === 'path' && item.segments.length === 1)) continue;
-      sink.report('CML102', item.span, `items of \`${key.name}\` are names or "quoted strings", found ${describeValue(item)}`);
-      ok = false;
+    const seen = new Map<string, number>();
+    for (const entry of value.entries) {
+      const earlier = seen.get(entry.key.value);
+      if (earlier !== undefined) {
+        sink.report('CML106', entry.key.span, `\`${entry.key.value}\` is already listed in \`${key.name}\` (line ${earlier})`);
+        ok = false;
+      }
+      seen.set(entry.key.value, entry.key.span.line);
+      const items = entry.value.kind === 'list' ? entry.value.items : [entry.value];
+      if (!checkItems(key, items, sink)) ok = false;
     }
     return ok;
   }
@@ -126,6 +154,16 @@ function checkValue(key: Name, spec: PropertySpec, value: Value, sink: Diagnosti
     }
   }
   return true;
+}
+
+function checkItems(key: Name, items: readonly ListItem[], sink: DiagnosticSink): boolean {
+  let ok = true;
+  for (const item of items) {
+    if (item.kind === 'string' || (item.kind === 'path' && item.segments.length === 1)) continue;
+    sink.report('CML102', item.span, `items of \`${key.name}\` are names or "quoted strings", found ${describeValue(item)}`);
+    ok = false;
+  }
+  return ok;
 }
 
 function hasKind(kind: ValueKind, value: Value): boolean {
@@ -145,6 +183,10 @@ function hasKind(kind: ValueKind, value: Value): boolean {
       return singleName && (value.segments[0]!.name === 'true' || value.segments[0]!.name === 'false');
     case 'list':
       return value.kind === 'list';
+    case 'map':
+      return value.kind === 'map';
+    case 'synonyms':
+      return value.kind === 'list' || value.kind === 'map';
     case 'sql':
       return value.kind === 'sql';
   }
@@ -160,6 +202,8 @@ function describeValue(value: Value): string {
       return `\`${value.segments.map((s) => s.name).join('.')}\``;
     case 'list':
       return 'a list';
+    case 'map':
+      return 'a map';
     case 'sql':
       return 'SQL';
   }
@@ -169,4 +213,29 @@ function describeValue(value: Value): string {
 export function labelFromName(name: string): string {
   const words = name.replace(/_+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * The `unit:` of a metric or measure. A unit the product does not know is kept (it is written after
+ * the number as it is); when it looks like a unit rather than a thing counted (`kgs`, not `tickets`)
+ * it is warned about, with the known units: a misspelt unit would otherwise be shown to every reader.
+ */
+export function checkedUnit(props: PropertyBag, sink: DiagnosticSink): string | undefined {
+  const unit = props.word('unit');
+  if (unit === undefined || !looksLikeUnit(unit)) return unit;
+  const names = unitNames();
+  sink.report(
+    'CML601',
+    props.valueSpan('unit')!,
+    `unknown unit \`${unit}\`: it will be written after numbers as it is${didYouMean(unit.toLowerCase(), names)}; known units: ${names.join(', ')}`,
+  );
+  return unit;
+}
+
+/** All synonyms of a block, whatever their language, and the same by language when any is said. */
+export function readSynonyms(props: PropertyBag): { all: string[]; byLanguage: Map<string, string[]> | undefined } {
+  const byLanguage = props.synonyms('synonyms');
+  const all = [...new Set([...(byLanguage?.values() ?? [])].flat())];
+  const tagged = byLanguage && [...byLanguage.keys()].some((language) => language !== '');
+  return { all, byLanguage: tagged ? byLanguage : undefined };
 }

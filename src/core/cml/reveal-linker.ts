@@ -8,11 +8,12 @@ import { reportCycles, type Edge } from './cycles.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { Reach, JoinGraph } from './join-graph.js';
 import type { NodeDraft } from './node-drafts.js';
-import { labelFromName, readBlock } from './properties.js';
+import { checkedUnit, labelFromName, readBlock, readSynonyms } from './properties.js';
 import { METRIC_SCHEMA, REVEAL_SCHEMA } from './schema.js';
 import { didYouMean } from './suggest.js';
 
 interface Read {
+  /** The name the node is reached by: its own, or a join role (`ship_to`). */
   readonly node: string;
   readonly span: SourceSpan;
 }
@@ -74,6 +75,7 @@ export function linkReveal(decl: TopDecl, nodes: ReadonlyMap<string, NodeDraft>,
     description: props.text('description') ?? '',
     base: baseName?.name ?? '',
     ...(time ? { time } : {}),
+    ...(props.list('languages')?.length ? { languages: props.list('languages')! } : {}),
     metrics: new Map([...drafts].map(([n, d]) => [n, d.metric])),
     file: decl.name.span.file,
     span: decl.span,
@@ -93,31 +95,36 @@ function linkMetric(decl: MemberDecl, context: RevealContext): MetricDraft {
   const metricEdges: Edge[] = [];
   const measurePath = props.ref('measure');
   const measure = measurePath ? resolveMeasure(measurePath, context) : undefined;
-  if (measure) reads.push({ node: measure.node, span: measure.span });
+  if (measure) reads.push({ node: measure.role ?? measure.node, span: measure.span });
   const exprValue = props.sql('expr');
   const expr = exprValue ? resolveExpr(exprValue, context, reads, metricEdges) : undefined;
-  const format = props.name('format')?.name ?? (measure ? context.nodes.get(measure.node)?.measures.get(measure.name)?.format : undefined);
+  const measureDraft = measure ? context.nodes.get(measure.node)?.measures.get(measure.name) : undefined;
+  const format = props.name('format')?.name ?? measureDraft?.format;
+  // The unit is the metric's own, else that of the one measure it reads.
+  const unit = checkedUnit(props, sink) ?? measureDraft?.unit ?? '';
+  const synonyms = readSynonyms(props);
   const metric: Metric = {
     reveal: context.reveal,
     name,
     label: props.text('label') ?? labelFromName(name),
     description: props.text('description') ?? '',
-    unit: props.word('unit') ?? '',
-    synonyms: props.list('synonyms') ?? [],
+    unit,
+    synonyms: synonyms.all,
+    ...(synonyms.byLanguage ? { synonymsByLanguage: synonyms.byLanguage } : {}),
     snapshot: props.bool('snapshot') ?? !context.hasTime,
     ...(format ? { format } : {}),
-    ...(measure ? { measure: { node: measure.node, name: measure.name } } : {}),
+    ...(measure ? { measure: { node: measure.node, name: measure.name, ...(measure.role ? { role: measure.role } : {}) } } : {}),
     ...(expr ? { expr } : {}),
     span: decl.span,
   };
   return { metric, reads, metricEdges };
 }
 
-/** `measure` (of the base) or `node.measure`, on a node the base reaches. */
-function resolveMeasure(path: readonly Name[], context: RevealContext): { node: string; name: string; span: SourceSpan } | undefined {
+/** `measure` (of the base), `node.measure` or `role.measure`, on a node the base reaches. */
+function resolveMeasure(path: readonly Name[], context: RevealContext): { node: string; name: string; role?: string; span: SourceSpan } | undefined {
   const target = resolveNodeOf(path, context);
   if (!target) return undefined;
-  const { node, field } = target;
+  const { node, field, reachedAs } = target;
   const span = spanOf(path);
   if (field.name === 'TABLE') {
     context.sink.report('CML304', field.span, 'a metric combines measures; `TABLE` is row-level');
@@ -128,8 +135,8 @@ function resolveMeasure(path: readonly Name[], context: RevealContext): { node: 
     else context.sink.report('CML302', field.span, `\`${node.name}\` has no measure \`${field.name}\`${didYouMean(field.name, node.measures.keys())}`);
     return undefined;
   }
-  checkReachable(node, span, context);
-  return { node: node.name, name: field.name, span };
+  checkReachable(node, reachedAs, span, context);
+  return { node: node.name, name: field.name, ...(reachedAs !== node.name ? { role: reachedAs } : {}), span };
 }
 
 function resolveExpr(value: SqlValue, context: RevealContext, reads: Read[], metricEdges: Edge[]): SqlPart[] {
@@ -144,8 +151,8 @@ function resolveExpr(value: SqlValue, context: RevealContext, reads: Read[], met
     if (second) {
       const measure = resolveMeasure(chunk.segments, context);
       if (measure) {
-        template.push({ kind: 'measure', node: measure.node, name: measure.name });
-        reads.push({ node: measure.node, span: chunk.span });
+        template.push({ kind: 'measure', node: measure.node, name: measure.name, ...(measure.role ? { role: measure.role } : {}) });
+        reads.push({ node: measure.role ?? measure.node, span: chunk.span });
       }
       continue;
     }
@@ -167,10 +174,10 @@ function resolveExpr(value: SqlValue, context: RevealContext, reads: Read[], met
   return template;
 }
 
-function resolveTime(path: readonly Name[], context: RevealContext): { node: string; dimension: string } | undefined {
+function resolveTime(path: readonly Name[], context: RevealContext): { node: string; dimension: string; role?: string } | undefined {
   const target = resolveNodeOf(path, context);
   if (!target) return undefined;
-  const { node, field } = target;
+  const { node, field, reachedAs } = target;
   const dimension = node.dimensions.get(field.name);
   if (!dimension) {
     if (node.measures.has(field.name)) context.sink.report('CML305', field.span, `\`${field.name}\` is a measure; \`time:\` names a date or timestamp dimension`);
@@ -180,30 +187,49 @@ function resolveTime(path: readonly Name[], context: RevealContext): { node: str
   if (dimension.type && dimension.type !== 'date' && dimension.type !== 'timestamp') {
     context.sink.report('CML403', field.span, `\`time:\` needs a date or timestamp dimension, but \`${field.name}\` is a ${dimension.type}`);
   }
-  checkReachable(node, spanOf(path), context);
-  return { node: node.name, dimension: field.name };
+  checkReachable(node, reachedAs, spanOf(path), context);
+  return { node: node.name, dimension: field.name, ...(reachedAs !== node.name ? { role: reachedAs } : {}) };
 }
 
-/** `field` → the base's; `node.field` → that node's. Undefined (reported if new) when unknown. */
-function resolveNodeOf(path: readonly Name[], context: RevealContext): { node: NodeDraft; field: Name } | undefined {
+/**
+ * `field` → the base's; `node.field` → that node's; `role.field` → the node a join role of the base's
+ * joins reaches. `reachedAs` is the name written (the node's own name, or the role). Undefined
+ * (reported if new) when unknown.
+ */
+function resolveNodeOf(path: readonly Name[], context: RevealContext): { node: NodeDraft; field: Name; reachedAs: string } | undefined {
   const [first, second] = path as [Name, Name | undefined];
-  if (!second) return context.base ? { node: context.base, field: first } : undefined;
-  const node = context.nodes.get(first.name);
+  if (!second) return context.base ? { node: context.base, field: first, reachedAs: context.base.name } : undefined;
+  const roleOf = context.reach?.reachable.get(first.name);
+  const node = context.nodes.get(roleOf ?? first.name);
   if (!node) {
-    context.sink.report('CML301', first.span, `unknown node \`${first.name}\`${didYouMean(first.name, context.nodes.keys())}`);
+    const roles = rolesReached(context);
+    if (roles.length) {
+      const candidates = [...context.nodes.keys(), ...roles];
+      context.sink.report('CML307', first.span, `\`${first.name}\` is neither a node nor a join role reached from \`${context.base!.name}\` (roles: ${roles.join(', ')})${didYouMean(first.name, candidates)}`);
+    } else context.sink.report('CML301', first.span, `unknown node \`${first.name}\`${didYouMean(first.name, context.nodes.keys())}`);
     return undefined;
   }
-  return { node, field: second };
+  return { node, field: second, reachedAs: first.name };
 }
 
-function checkReachable(node: NodeDraft, span: SourceSpan, context: RevealContext): void {
+/** Join roles the base reaches (names that differ from the node they read). */
+function rolesReached(context: RevealContext): string[] {
+  return [...(context.reach?.reachable ?? [])].filter(([name, node]) => name !== node).map(([name]) => name);
+}
+
+function checkReachable(node: NodeDraft, reachedAs: string, span: SourceSpan, context: RevealContext): void {
   const { base, reach } = context;
-  if (!base || !reach || reach.reachable.has(node.name)) return;
-  context.sink.report(
-    'CML504',
-    span,
-    `\`${node.name}\` cannot be reached from the base \`${base.name}\` through joins; declare \`join ${node.name} { ... }\` on \`${base.name}\` or on a node it joins`,
-  );
+  if (!base || !reach) return;
+  if (reach.ambiguous.has(reachedAs)) {
+    context.sink.report('CML504', span, `\`${reachedAs}\` is reached from \`${base.name}\` through more than one join role at the same distance, so which one is meant cannot be told; give the join to it a role on the node that joins it`);
+    return;
+  }
+  if (reach.reachable.has(reachedAs)) return;
+  const roles = [...reach.reachable].filter(([name, reached]) => reached === node.name && name !== node.name).map(([name]) => name);
+  const message = roles.length
+    ? `\`${node.name}\` is joined from \`${base.name}\` only in roles (${roles.join(', ')}); name the role, e.g. \`${roles[0]}.<field>\``
+    : `\`${node.name}\` cannot be reached from the base \`${base.name}\` through joins; declare \`join ${node.name} { ... }\` on \`${base.name}\` or on a node it joins`;
+  context.sink.report('CML504', span, message);
 }
 
 /**

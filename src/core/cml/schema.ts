@@ -5,9 +5,11 @@ import { DIMENSION_TYPES, MEASURE_TYPES, RELATIONSHIPS } from '../semantic/model
 /**
  * - text: a quoted string;  name: one bare name;  word: a bare name or a quoted string;
  * - ref: `name` or `node.name`;  table: a dotted name or a quoted string;  boolean: `true` / `false`;
- * - list: `[a, "b c"]` of names or strings;  sql: SQL text with `${...}` references.
+ * - list: `[a, "b c"]` of names or strings;  sql: SQL text with `${...}` references;
+ * - map: `{ TX: [Texas]  CA: [California, "Kalifornien"] }`, keys with lists (or one word) of words;
+ * - synonyms: a list, or a map from language codes to lists (`{ en: [sales]  de: [Umsatz] }`).
  */
-export type ValueKind = 'text' | 'name' | 'word' | 'ref' | 'table' | 'boolean' | 'list' | 'sql';
+export type ValueKind = 'text' | 'name' | 'word' | 'ref' | 'table' | 'boolean' | 'list' | 'map' | 'synonyms' | 'sql';
 
 export interface PropertySpec {
   readonly kind: ValueKind;
@@ -36,6 +38,8 @@ export const DIMENSION_SCHEMA: BlockSchema = {
   sql: { kind: 'sql' },
   primary_key: { kind: 'boolean' },
   hidden: { kind: 'boolean' },
+  synonyms: { kind: 'synonyms' },
+  values: { kind: 'map' },
 };
 
 export const MEASURE_SCHEMA: BlockSchema = {
@@ -44,10 +48,12 @@ export const MEASURE_SCHEMA: BlockSchema = {
   sql: { kind: 'sql' },
   filter: { kind: 'sql' },
   format: { kind: 'name', oneOf: FORMATS },
+  unit: { kind: 'word' },
   hidden: { kind: 'boolean' },
 };
 
 export const JOIN_SCHEMA: BlockSchema = {
+  synonyms: { kind: 'synonyms' },
   relationship: { kind: 'name', oneOf: RELATIONSHIPS },
   on: { kind: 'sql' },
 };
@@ -62,12 +68,13 @@ export const REVEAL_SCHEMA: BlockSchema = {
   domain: { kind: 'name' },
   base: { kind: 'name' },
   time: { kind: 'ref' },
+  languages: { kind: 'list' },
 };
 
 export const METRIC_SCHEMA: BlockSchema = {
   ...described,
   unit: { kind: 'word' },
-  synonyms: { kind: 'list' },
+  synonyms: { kind: 'synonyms' },
   snapshot: { kind: 'boolean' },
   format: { kind: 'name', oneOf: FORMATS },
   measure: { kind: 'ref' },

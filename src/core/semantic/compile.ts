@@ -12,7 +12,7 @@ import { buildJoinTree, multipliesRowsOf, type JoinTree } from './join-tree.js';
 import { aggregateOf, sensitiveToDuplicates } from './measures.js';
 import type { Measure, SemanticModel, SemanticNode, SqlTemplate } from './model.js';
 import type { SemanticQuery } from './query.js';
-import { TemplateExpander } from './templates.js';
+import { bindNode, TemplateExpander } from './templates.js';
 import { assertTimeZone } from './time.js';
 
 export interface CompileOptions {
@@ -73,18 +73,17 @@ export function compileQuery(model: SemanticModel, query: SemanticQuery, options
   const computed = [...measures];
   for (const ref of hidden) if (!computed.some((m) => m.id === ref.id)) computed.push(ref);
 
-  const needed = new Set([base.name, ...dims.map((d) => d.dimension.node), ...computed.map((m) => m.measure.node)]);
-  for (const ref of dimensionsIn(whereFilters)) needed.add(ref.dimension.node);
-  for (const d of derived) for (const part of d.template) if (part.kind === 'dimension' || part.kind === 'table') needed.add(part.node);
-  const tree = buildJoinTree(model, base.name, needed);
+  // Instances, not nodes: a node joined in two roles is two instances (`ship_from`, `ship_to`).
+  const needed = new Set([base.name, ...dims.map((d) => d.instance), ...computed.map((m) => m.instance)]);
+  for (const ref of dimensionsIn(whereFilters)) needed.add(ref.instance);
+  for (const d of derived) for (const part of d.template) if (part.kind === 'dimension' || part.kind === 'table') needed.add(part.role ?? part.node);
+  const tree = buildJoinTree(model, base.name, needed, resolver.instances);
 
   const context = new QueryContext(model, tree, timezone, options);
   const where = and([...whereFilters.map((f) => filterToExpr(f, context.filterContext())), ...context.dataKeyConditions()]);
 
   const lookup = (node: string, name: string) => model.nodes.get(node)!.measures.get(name)!;
-  const fanned = new Set(
-    computed.filter((m) => sensitiveToDuplicates(m.measure, lookup) && multipliesRowsOf(tree, m.measure.node)).map((m) => m.measure.node),
-  );
+  const fanned = new Set(computed.filter((m) => sensitiveToDuplicates(m.measure, lookup) && multipliesRowsOf(tree, m.instance)).map((m) => m.instance));
   const plan = fanned.size === 0 ? singleSelect : perNodeSelect;
   const select = plan({ context, dims, measures, computed, derived, where, havingFilters, fanned, query, options });
 
@@ -94,7 +93,7 @@ export function compileQuery(model: SemanticModel, query: SemanticQuery, options
     ...derived.map((d) => ({ key: d.key, kind: 'measure' as const, type: 'number' })),
   ];
   const { sql, params } = options.dialect.render(select);
-  return { sql, params, columns, node: base.name, connection: base.connection, timezone, nodes: tree.nodes };
+  return { sql, params, columns, node: base.name, connection: base.connection, timezone, nodes: [...new Set(tree.nodeOf.values())] };
 }
 
 interface PlanInput {
@@ -113,11 +112,11 @@ interface PlanInput {
 function singleSelect({ context, dims, measures, derived, where, havingFilters, query, options }: PlanInput): Select {
   const items: SelectItem[] = [
     ...dims.map((d) => ({ expr: context.dimensionExpr(d), alias: d.id })),
-    ...measures.map((m) => ({ expr: context.aggregate(m.measure), alias: m.id })),
-    ...derived.map((d) => ({ expr: context.derivedExpr(d.template, (m) => context.aggregate(m)), alias: d.key })),
+    ...measures.map((m) => ({ expr: context.aggregate(m.measure, m.instance), alias: m.id })),
+    ...derived.map((d) => ({ expr: context.derivedExpr(d.template, (m, instance) => context.aggregate(m, instance)), alias: d.key })),
   ];
   const aggregated = measures.length + derived.length + havingFilters.length > 0;
-  const filterContext = { ...context.filterContext(), measureExpr: (ref: MeasureRef) => context.aggregate(ref.measure) };
+  const filterContext = { ...context.filterContext(), measureExpr: (ref: MeasureRef) => context.aggregate(ref.measure, ref.instance) };
   return {
     items,
     from: context.source(context.tree.root),
@@ -134,7 +133,8 @@ function singleSelect({ context, dims, measures, derived, where, havingFilters, 
 function perNodeSelect({ context, dims, measures, computed, derived, where, havingFilters, fanned, query, options }: PlanInput): Select {
   const dimAlias = (i: number) => `d${i}`;
   const byNode = new Map<string, MeasureRef[]>();
-  for (const ref of computed) byNode.set(ref.measure.node, [...(byNode.get(ref.measure.node) ?? []), ref]);
+  // Grouped by instance: a node read in two roles is aggregated once per role.
+  for (const ref of computed) byNode.set(ref.instance, [...(byNode.get(ref.instance) ?? []), ref]);
 
   const ctes: Array<{ name: string; select: Select }> = [];
   const measureColumn = new Map<string, Expr>();
@@ -142,11 +142,11 @@ function perNodeSelect({ context, dims, measures, computed, derived, where, havi
     const name = `g${g}`;
     refs.forEach((ref, j) => {
       measureColumn.set(ref.id, col(name, `m${j}`));
-      measureColumn.set(`${ref.measure.node}.${ref.measure.name}`, col(name, `m${j}`));
+      measureColumn.set(`${ref.instance}.${ref.measure.name}`, col(name, `m${j}`));
     });
     const groupBy = dims.length ? { groupBy: dims.map((_, i) => i + 1) } : {};
     if (!fanned.has(node)) {
-      const items = [...dims.map((d, i) => ({ expr: context.dimensionExpr(d), alias: dimAlias(i) })), ...refs.map((r, j) => ({ expr: context.aggregate(r.measure), alias: `m${j}` }))];
+      const items = [...dims.map((d, i) => ({ expr: context.dimensionExpr(d), alias: dimAlias(i) })), ...refs.map((r, j) => ({ expr: context.aggregate(r.measure, r.instance), alias: `m${j}` }))];
       ctes.push({ name, select: { items, from: context.source(context.tree.root), joins: context.joins(), ...(where ? { where } : {}), ...groupBy } });
       return;
     }
@@ -161,7 +161,7 @@ function perNodeSelect({ context, dims, measures, computed, derived, where, havi
     };
     const items = [
       ...dims.map((_, i) => ({ expr: col('k', dimAlias(i)), alias: dimAlias(i) })),
-      ...refs.map((r, j) => ({ expr: context.aggregate(r.measure, key), alias: `m${j}` })),
+      ...refs.map((r, j) => ({ expr: context.aggregate(r.measure, r.instance, key), alias: `m${j}` })),
     ];
     const join: JoinItem = { type: 'left', from: context.source(node), on: { kind: 'binary', op: '=', left: key, right: col('k', 'row_key') } };
     ctes.push({ name, select: { items, from: { kind: 'select', select: keys, alias: 'k' }, joins: [join], ...groupBy } });
@@ -215,7 +215,7 @@ function perNodeSelect({ context, dims, measures, computed, derived, where, havi
     items: [
       ...dims.map((d, i) => ({ expr: col(spine.alias, dimAlias(i)), alias: d.id })),
       ...measures.map((m) => ({ expr: measureColumn.get(m.id)!, alias: m.id })),
-      ...derived.map((d) => ({ expr: rawColumn.get(d) ?? context.derivedExpr(d.template, (m) => measureColumn.get(`${m.node}.${m.name}`)!), alias: d.key })),
+      ...derived.map((d) => ({ expr: rawColumn.get(d) ?? context.derivedExpr(d.template, (m, instance) => measureColumn.get(`${instance}.${m.name}`)!), alias: d.key })),
     ],
     from: spine,
     joins,
@@ -260,69 +260,77 @@ class QueryContext {
     readonly timezone: string,
     private readonly options: CompileOptions,
   ) {
-    this.expander = new TemplateExpander(model, (measure) => this.aggregate(measure));
+    this.expander = new TemplateExpander(model, (measure, instance) => this.aggregate(measure, instance));
   }
 
   dimensionExpr(ref: DimensionRef): Expr {
     // In parentheses: a dimension may be a condition (`status = 'x'`) compared again by a filter.
-    let expr: Expr = { kind: 'paren', expr: this.expander.expand(ref.dimension.sql) };
+    let expr: Expr = { kind: 'paren', expr: this.expander.expand(ref.dimension.sql, 0, bindNode(ref.dimension.node, ref.instance)) };
     if (ref.dimension.type === 'timestamp' && this.timezone !== 'UTC') expr = { kind: 'toTimeZone', expr, timezone: this.timezone };
     if (ref.granularity) expr = { kind: 'truncate', granularity: ref.granularity, expr };
     if (ref.part) expr = { kind: 'datePart', part: ref.part, expr };
     return expr;
   }
 
-  aggregate(measure: Measure, rowKey?: Expr): Expr {
-    if (!rowKey) return aggregateOf(measure, this.expander);
-    const expander: TemplateExpander = new TemplateExpander(this.model, (m): Expr => aggregateOf(m, expander, rowKey));
-    return aggregateOf(measure, expander, rowKey);
+  /** The aggregate of `measure` over the rows of `instance` (its node's own name, or a join alias). */
+  aggregate(measure: Measure, instance: string, rowKey?: Expr): Expr {
+    const binding = bindNode(measure.node, instance);
+    if (!rowKey) return aggregateOf(measure, this.expander, undefined, binding);
+    const expander: TemplateExpander = new TemplateExpander(this.model, (m, at): Expr => aggregateOf(m, expander, rowKey, bindNode(m.node, at)));
+    return aggregateOf(measure, expander, rowKey, binding);
   }
 
   /** A derived output: its measure references become the given measure expressions (without any, none may be present). */
-  derivedExpr(template: SqlTemplate, measureExpr?: (measure: Measure) => Expr): Expr {
+  derivedExpr(template: SqlTemplate, measureExpr?: (measure: Measure, instance: string) => Expr): Expr {
     return { kind: 'paren', expr: new TemplateExpander(this.model, measureExpr).expand(template) };
   }
 
   filterContext(): FilterRenderContext {
     return {
       dimensionExpr: (ref) => this.dimensionExpr(ref),
-      measureExpr: (ref) => this.aggregate(ref.measure),
+      measureExpr: (ref) => this.aggregate(ref.measure, ref.instance),
       timezone: this.timezone,
       now: this.options.now,
     };
   }
 
-  source(name: string): FromItem {
-    const node = this.node(name);
-    return node.source.kind === 'table'
-      ? { kind: 'table', name: node.source.table, alias: node.name }
-      : { kind: 'sql', sql: node.source.sql, alias: node.name };
+  /** The source of an instance, under the instance's name (a node's own name or a join alias). */
+  source(instance: string): FromItem {
+    const node = this.node(instance);
+    return node.source.kind === 'table' ? { kind: 'table', name: node.source.table, alias: instance } : { kind: 'sql', sql: node.source.sql, alias: instance };
   }
 
   joins(): JoinItem[] {
-    return this.tree.nodes.slice(1).map((name) => ({ type: 'left', from: this.source(name), on: this.expander.expand(this.tree.edges.get(name)!.on) }));
+    return this.tree.nodes.slice(1).map((instance) => {
+      const edge = this.tree.edges.get(instance)!;
+      return { type: 'left', from: this.source(instance), on: this.expander.expand(edge.on, 0, edge.binding) };
+    });
   }
 
-  /** Data keys of every node the query reads: fail closed when the user lacks the attribute. */
+  /** Data keys of every instance the query reads (each role of a node apart): fail closed when the user lacks the attribute. */
   dataKeyConditions(): Expr[] {
     const conditions: Expr[] = [];
-    for (const name of this.tree.nodes) {
-      for (const key of this.node(name).dataKeys) {
+    for (const instance of this.tree.nodes) {
+      const node = this.node(instance);
+      for (const key of node.dataKeys) {
         const value = this.options.attributes[key.attribute];
         if (value === ALL_ROWS) continue;
         if (value === undefined) {
           conditions.push({ kind: 'binary', op: '=', left: raw('1'), right: raw('0') });
           continue;
         }
-        const dimension = this.expander.dimension(name, key.dimension);
-        conditions.push({ kind: 'binary', op: '=', left: { kind: 'paren', expr: this.expander.expand(dimension.sql) }, right: param(value) });
+        const dimension = this.expander.dimension(node.name, key.dimension);
+        const expr = this.expander.expand(dimension.sql, 0, bindNode(node.name, instance));
+        conditions.push({ kind: 'binary', op: '=', left: { kind: 'paren', expr }, right: param(value) });
       }
     }
     return conditions;
   }
 
-  primaryKey(name: string, measure: Measure): Expr {
-    const key = [...this.node(name).dimensions.values()].find((d) => d.primaryKey);
+  primaryKey(instance: string, measure: Measure): Expr {
+    const node = this.node(instance);
+    const name = node.name;
+    const key = [...node.dimensions.values()].find((d) => d.primaryKey);
     if (!key) {
       throw new BadRequestError(
         `${name}.${measure.name} would be counted more than once through a one-to-many join in this query; ` +
@@ -330,11 +338,11 @@ class QueryContext {
         'fan_out',
       );
     }
-    return { kind: 'paren', expr: this.expander.expand(key.sql) };
+    return { kind: 'paren', expr: this.expander.expand(key.sql, 0, bindNode(name, instance)) };
   }
 
-  private node(name: string): SemanticNode {
-    return this.model.nodes.get(name)!;
+  private node(instance: string): SemanticNode {
+    return this.model.nodes.get(this.tree.nodeOf.get(instance) ?? instance)!;
   }
 }
 
@@ -352,7 +360,7 @@ function measuresIn(filters: ResolvedFilter[]): MeasureRef[] {
 }
 
 function measureRefsIn(template: SqlTemplate, resolver: FieldResolver): MeasureRef[] {
-  return template.flatMap((part) => (part.kind === 'measure' ? [resolver.measure(`${part.node}.${part.name}`)] : []));
+  return template.flatMap((part) => (part.kind === 'measure' ? [resolver.measure(`${part.role ?? part.node}.${part.name}`)] : []));
 }
 
 /** True when a template reads columns of the rows (dimensions or a node's table), not only measures. */

@@ -1,12 +1,16 @@
 // Resolves the field ids of a query against the model: `field` (the queried node's own),
-// `node.field`, and for time dimensions `field.granularity`, `node.field.granularity` or a date part.
+// `node.field` or `role.field` (a node joined under an alias, `ship_to.name`), and for time dimensions
+// `field.granularity`, `node.field.granularity` or a date part.
 import { BadRequestError } from '../errors.js';
 import { DATE_PARTS, type DatePart } from '../sql/ast.js';
+import { instancesFrom, rolesOf, type Instance } from './join-instances.js';
 import { GRANULARITIES, type Dimension, type Granularity, type Measure, type SemanticModel, type SemanticNode } from './model.js';
 
 export interface DimensionRef {
   readonly id: string;
   readonly dimension: Dimension;
+  /** The instance read: the node's own name, or the join alias it is reached by. */
+  readonly instance: string;
   readonly granularity?: Granularity;
   readonly part?: DatePart;
 }
@@ -14,35 +18,58 @@ export interface DimensionRef {
 export interface MeasureRef {
   readonly id: string;
   readonly measure: Measure;
+  /** The instance read: the node's own name, or the join alias it is reached by. */
+  readonly instance: string;
 }
 
 const TIME_TYPES = new Set(['date', 'timestamp']);
 
 export class FieldResolver {
+  private reached: ReadonlyMap<string, Instance> | undefined;
+
   constructor(
     private readonly model: SemanticModel,
     private readonly base: SemanticNode,
   ) {}
 
+  /** Every instance the base reaches, by the name it is reached under. */
+  get instances(): ReadonlyMap<string, Instance> {
+    this.reached ??= instancesFrom(this.model, this.base.name);
+    return this.reached;
+  }
+
+  /**
+   * The node a prefix names and the instance it reads: a name the base reaches (a join alias or a
+   * node's own name), else a node of the model (a query naming one the base cannot reach is refused
+   * when the joins are built, with the reason).
+   */
+  private target(prefix: string): { node: SemanticNode | undefined; instance: string } {
+    const reached = this.instances.get(prefix);
+    if (reached) return { node: this.model.nodes.get(reached.node), instance: prefix };
+    return { node: this.model.nodes.get(prefix), instance: prefix };
+  }
+
   dimension(id: string): DimensionRef {
     const parts = id.split('.');
-    const attempts: Array<{ node: SemanticNode | undefined; field: string; modifier?: string }> = [];
-    if (parts.length === 1) attempts.push({ node: this.base, field: parts[0]! });
+    const attempts: Array<{ node: SemanticNode | undefined; instance: string; field: string; modifier?: string }> = [];
+    const base = { node: this.base, instance: this.base.name };
+    if (parts.length === 1) attempts.push({ ...base, field: parts[0]! });
     if (parts.length === 2) {
-      attempts.push({ node: this.model.nodes.get(parts[0]!), field: parts[1]! });
-      attempts.push({ node: this.base, field: parts[0]!, modifier: parts[1]! });
+      attempts.push({ ...this.target(parts[0]!), field: parts[1]! });
+      attempts.push({ ...base, field: parts[0]!, modifier: parts[1]! });
     }
-    if (parts.length === 3) attempts.push({ node: this.model.nodes.get(parts[0]!), field: parts[1]!, modifier: parts[2]! });
+    if (parts.length === 3) attempts.push({ ...this.target(parts[0]!), field: parts[1]!, modifier: parts[2]! });
 
     for (const attempt of attempts) {
       const dimension = attempt.node?.dimensions.get(attempt.field);
       if (!dimension) continue;
-      if (!attempt.modifier) return { id, dimension };
+      const instance = attempt.instance;
+      if (!attempt.modifier) return { id, dimension, instance };
       if (!TIME_TYPES.has(dimension.type)) {
         throw new BadRequestError(`Dimension ${dimension.node}.${dimension.name} is of type ${dimension.type}: "${attempt.modifier}" applies only to date and timestamp dimensions`, 'invalid_field');
       }
-      if ((GRANULARITIES as readonly string[]).includes(attempt.modifier)) return { id, dimension, granularity: attempt.modifier as Granularity };
-      if ((DATE_PARTS as readonly string[]).includes(attempt.modifier)) return { id, dimension, part: attempt.modifier as DatePart };
+      if ((GRANULARITIES as readonly string[]).includes(attempt.modifier)) return { id, dimension, instance, granularity: attempt.modifier as Granularity };
+      if ((DATE_PARTS as readonly string[]).includes(attempt.modifier)) return { id, dimension, instance, part: attempt.modifier as DatePart };
       throw new BadRequestError(
         `Unknown granularity "${attempt.modifier}" in ${id}; use one of ${GRANULARITIES.join(', ')} or a date part: ${DATE_PARTS.join(', ')}`,
         'invalid_granularity',
@@ -54,24 +81,25 @@ export class FieldResolver {
   }
 
   measure(id: string): MeasureRef {
-    const measure = this.tryMeasure(id);
-    if (measure) return { id, measure };
+    const found = this.tryMeasure(id);
+    if (found) return { id, ...found };
     if (this.isDimension(id)) throw new BadRequestError(`${id} is a dimension, not a measure`, 'invalid_field');
     throw new BadRequestError(`Unknown measure "${id}"${this.suggest(id, 'measures')}`, 'unknown_field');
   }
 
   /** A filter or sort field: a dimension (with optional granularity) or a measure. */
   field(id: string): { dimension: DimensionRef } | { measure: MeasureRef } {
-    const measure = this.tryMeasure(id);
-    if (measure) return { measure: { id, measure } };
+    const found = this.tryMeasure(id);
+    if (found) return { measure: { id, ...found } };
     return { dimension: this.dimension(id) };
   }
 
-  private tryMeasure(id: string): Measure | undefined {
+  private tryMeasure(id: string): { measure: Measure; instance: string } | undefined {
     const parts = id.split('.');
-    if (parts.length === 1) return this.base.measures.get(parts[0]!);
-    if (parts.length === 2) return this.model.nodes.get(parts[0]!)?.measures.get(parts[1]!);
-    return undefined;
+    const { node, instance, field } =
+      parts.length === 1 ? { node: this.base, instance: this.base.name, field: parts[0]! } : parts.length === 2 ? { ...this.target(parts[0]!), field: parts[1]! } : {};
+    const measure = field === undefined ? undefined : node?.measures.get(field);
+    return measure && instance ? { measure, instance } : undefined;
   }
 
   private isDimension(id: string): boolean {
@@ -85,11 +113,14 @@ export class FieldResolver {
 
   private suggest(id: string, kind: 'dimensions' | 'measures'): string {
     const last = id.split('.').at(-1)!;
-    const [nodeName] = id.includes('.') ? id.split('.') : [this.base.name];
-    const node = this.model.nodes.get(nodeName!) ?? this.base;
+    const [prefix0] = id.includes('.') ? id.split('.') : [this.base.name];
+    const roles = id.includes('.') && !this.instances.has(prefix0!) ? rolesOf(this.instances, prefix0!) : [];
+    if (roles.length) return `; ${prefix0} is joined in roles: name one, e.g. ${roles.map((r) => `${r}.${last}`).join(', ')}`;
+    const target = this.target(prefix0!);
+    const node = target.node ?? this.base;
     const names = [...node[kind].keys()].filter((name) => !node[kind].get(name)!.hidden);
     const close = names.filter((name) => name.includes(last) || last.includes(name) || editDistance(name, last) <= 2);
-    const prefix = node === this.base ? '' : `${node.name}.`;
+    const prefix = node === this.base ? '' : `${target.node ? target.instance : node.name}.`;
     if (close.length) return `; did you mean ${close.slice(0, 3).map((n) => prefix + n).join(', ')}?`;
     return names.length ? `; ${node.name} has ${kind}: ${names.slice(0, 12).map((n) => prefix + n).join(', ')}` : '';
   }

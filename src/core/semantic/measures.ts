@@ -2,7 +2,7 @@
 // measures expand their references into the referenced aggregates.
 import { raw, type Expr } from '../sql/ast.js';
 import type { Measure } from './model.js';
-import type { TemplateExpander } from './templates.js';
+import { OWN_NAMES, type Binding, type TemplateExpander } from './templates.js';
 
 const ADDITIVE = new Set(['count', 'sum', 'avg']);
 
@@ -18,11 +18,12 @@ export function sensitiveToDuplicates(measure: Measure, lookup: (node: string, n
 /**
  * @param rowKey When set, what a `count` without sql counts (a node's primary key after a LEFT JOIN,
  *   where COUNT(*) would also count the missing rows).
+ * @param binding The instance the measure's node is read as (a join alias for a role-playing join).
  */
-export function aggregateOf(measure: Measure, expander: TemplateExpander, rowKey?: Expr): Expr {
-  if (measure.type === 'number') return expander.expand(measure.sql ?? []);
-  const value = measure.sql ? expander.expand(measure.sql) : (rowKey ?? raw('1'));
-  const filtered: Expr = measure.filter ? { kind: 'case', when: expander.expand(measure.filter), then: value } : value;
+export function aggregateOf(measure: Measure, expander: TemplateExpander, rowKey?: Expr, binding: Binding = OWN_NAMES): Expr {
+  if (measure.type === 'number') return expander.expand(measure.sql ?? [], 0, binding);
+  const value = measure.sql ? expander.expand(measure.sql, 0, binding) : (rowKey ?? raw('1'));
+  const filtered: Expr = measure.filter ? { kind: 'case', when: expander.expand(measure.filter, 0, binding), then: value } : value;
   switch (measure.type) {
     case 'count':
       return measure.sql || measure.filter || rowKey

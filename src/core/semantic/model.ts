@@ -31,12 +31,14 @@ export interface SourceSpan {
  * - `dimension` / `measure`: a field, rendered by expanding its own template (dimension: a row-level
  *   expression; measure: only inside another measure or a metric, as the aggregate);
  * - `metric`: another metric of the same reveal (only inside a metric's `expr`).
+ * `role`, when set, is the join alias the node is read through (`ship_to` for `regions` joined as
+ * `join ship_to: regions`); without it the node is read under its own name.
  */
 export type SqlPart =
   | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'table'; readonly node: string }
-  | { readonly kind: 'dimension'; readonly node: string; readonly name: string }
-  | { readonly kind: 'measure'; readonly node: string; readonly name: string }
+  | { readonly kind: 'table'; readonly node: string; readonly role?: string }
+  | { readonly kind: 'dimension'; readonly node: string; readonly name: string; readonly role?: string }
+  | { readonly kind: 'measure'; readonly node: string; readonly name: string; readonly role?: string }
   | { readonly kind: 'metric'; readonly reveal: string; readonly name: string };
 
 export type SqlTemplate = readonly SqlPart[];
@@ -51,6 +53,10 @@ export interface Dimension {
   readonly sql: SqlTemplate;
   readonly primaryKey: boolean;
   readonly hidden: boolean;
+  /** Other words users name the dimension with, in any language (`destination`, `Ziel`). */
+  readonly synonyms?: readonly string[];
+  /** Stored value → other words for it (`TX` → Texas), in any language. */
+  readonly valueSynonyms?: ReadonlyMap<string, readonly string[]>;
   readonly span: SourceSpan;
 }
 
@@ -69,6 +75,8 @@ export interface Measure {
   /** Row-level condition: only rows where it holds are aggregated (not allowed on `number`). */
   readonly filter?: SqlTemplate;
   readonly format?: string;
+  /** What the number counts or measures (`kg`, `minutes`, `usd`); see src/core/semantic/units.ts. */
+  readonly unit?: string;
   readonly hidden: boolean;
   readonly span: SourceSpan;
 }
@@ -77,6 +85,13 @@ export interface Join {
   /** The node that declares the join. */
   readonly from: string;
   readonly to: string;
+  /**
+   * The role the joined node plays for `from` (`ship_to` in `join ship_to: regions`): the name its
+   * fields are reached by (`ship_to.name`) and its table alias in SQL. Absent, the node's own name.
+   */
+  readonly alias?: string;
+  /** Words for the role (`destination`), so questions can name it. */
+  readonly synonyms?: readonly string[];
   readonly relationship: Relationship;
   /** Condition over both nodes (parts of kind `dimension` or `table` of `from` and `to`). */
   readonly on: SqlTemplate;
@@ -119,7 +134,10 @@ export interface Metric {
   readonly label: string;
   readonly description: string;
   readonly unit: string;
+  /** Every synonym, whatever its language. */
   readonly synonyms: readonly string[];
+  /** The synonyms by language code, when CML gives them per language (`''`: no language said). */
+  readonly synonymsByLanguage?: ReadonlyMap<string, readonly string[]>;
   /**
    * Not bound to a period: a state "as of now" (customers on the books, open tickets), answered over all
    * rows; a question naming another period is declined. Set by `snapshot: true`, or implied when the
@@ -128,7 +146,7 @@ export interface Metric {
   readonly snapshot: boolean;
   readonly format?: string;
   /** Exactly one of `measure` and `expr`. */
-  readonly measure?: { readonly node: string; readonly name: string };
+  readonly measure?: { readonly node: string; readonly name: string; readonly role?: string };
   /** Over other metrics (kind `metric`) and measures (kind `measure`). */
   readonly expr?: SqlTemplate;
   readonly span: SourceSpan;
@@ -142,7 +160,9 @@ export interface Reveal {
   /** The node queries of this reveal start from. */
   readonly base: string;
   /** Default time dimension for periods and freshness. */
-  readonly time?: { readonly node: string; readonly dimension: string };
+  readonly time?: { readonly node: string; readonly dimension: string; readonly role?: string };
+  /** Languages questions are asked in (`en`, `de`): each should have synonyms. The first is the default. */
+  readonly languages?: readonly string[];
   /** In declaration order. */
   readonly metrics: ReadonlyMap<string, Metric>;
   readonly file: string;

@@ -34,7 +34,7 @@ export function metricTemplate(reveal: Reveal, name: string, seen: ReadonlySet<s
     throw new BadRequestError(`Unknown metric "${name}" in reveal ${reveal.name}; metrics: ${[...reveal.metrics.keys()].join(', ')}`, 'unknown_field');
   }
   if (seen.has(name)) throw new BadRequestError(`Metric ${name} refers to itself`, 'invalid_model');
-  if (metric.measure) return [{ kind: 'measure', node: metric.measure.node, name: metric.measure.name }];
+  if (metric.measure) return [{ kind: 'measure', ...metric.measure }];
   const inner = new Set([...seen, name]);
   return (metric.expr ?? []).flatMap((part): SqlPart[] => {
     if (part.kind !== 'metric') return [part];

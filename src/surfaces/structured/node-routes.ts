@@ -95,7 +95,8 @@ export const nodeRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
             format: m.format ?? null,
             hidden: m.hidden,
           })),
-          joins: node.joins.map((j) => ({ node: j.to, relationship: j.relationship })),
+          // A role-playing join also gives its role: the name its fields are reached by (`ship_to.name`).
+          joins: node.joins.map((j) => ({ node: j.to, relationship: j.relationship, ...(j.alias ? { role: j.alias } : {}) })),
           data_keys: node.dataKeys.map((k) => ({ name: k.name, dimension: k.dimension, attribute: k.attribute })),
         },
       };
