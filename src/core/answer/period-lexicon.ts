@@ -46,6 +46,18 @@ export const LAST_EXTRA: Readonly<Record<CalendarUnit, string>> = {
   year: "vorjahr(?:es)?|l'an\\s+(?:dernier|passe|precedent)",
 };
 
+/** "this week", "esta semana", "ce mois-ci", "this month's", "mes actual", "dieses Jahr(es)". */
+export function thisUnitForms(unit: CalendarUnit): string {
+  const noun = `(?:${UNIT_NOUNS[unit]})`;
+  return `(?:${THIS_BEFORE})\\s+${noun}(?:-ci|'s)?|${noun}\\s+(?:${THIS_AFTER})`;
+}
+
+/** "last week", "la semana pasada", "le mois dernier", "letzten Monat", "Vorjahr", "l'an dernier". */
+export function lastUnitForms(unit: CalendarUnit): string {
+  const noun = `(?:${UNIT_NOUNS[unit]})`;
+  return `(?:${LAST_BEFORE})\\s+${noun}(?:'s)?|${noun}\\s+(?:${LAST_AFTER})|${LAST_EXTRA[unit]}`;
+}
+
 const TO_DATE_SHORT: Readonly<Record<CalendarUnit, string>> = { week: 'wtd', month: 'mtd', quarter: 'qtd', year: 'ytd' };
 const GERMAN_START: Readonly<Record<CalendarUnit, string>> = {
   week: 'wochen(?:beginn|anfang)',

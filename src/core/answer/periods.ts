@@ -6,12 +6,8 @@ import { addUnits, assertTimeZone, startOf, wallClock, type PeriodUnit } from '.
 import {
   CALENDAR_UNITS,
   COUNTED_UNITS,
-  LAST_AFTER,
   LAST_AFTER_COUNT,
-  LAST_BEFORE,
   LAST_BEFORE_COUNT,
-  LAST_EXTRA,
-  LEADING_WORDS,
   MONTH_NAMES,
   NUMERIC_ORDINAL,
   QUANTITY_AFTER,
@@ -19,16 +15,32 @@ import {
   QUARTER_LETTER,
   QUARTER_NOUN,
   QUARTER_ORDINALS,
-  THIS_AFTER,
-  THIS_BEFORE,
   TODAY,
-  UNIT_NOUNS,
   YEAR_MARKERS,
   YEAR_NOUNS,
   YESTERDAY,
+  lastUnitForms,
+  thisUnitForms,
   toDateForms,
   type CalendarUnit,
 } from './period-lexicon.js';
+import {
+  BARE_YEAR,
+  NUMBER_START,
+  OF,
+  SEPARATOR,
+  WORDED_YEAR,
+  WORD_START,
+  YEAR_END,
+  alternation,
+  month,
+  quarter,
+  rule,
+  year,
+  type Clock,
+  type Range,
+  type Rule,
+} from './period-rule.js';
 import type { ResolvedPeriod } from './plan.js';
 
 /** The fixed tokens, and the shapes of the tokens that carry a number. */
@@ -39,46 +51,6 @@ export const PERIOD_TOKENS: readonly string[] = [
   'last_<n>_days', 'last_<n>_weeks', 'last_<n>_months', 'last_<n>_quarters', 'last_<n>_years',
   'YYYY_MM', 'YYYY_qN', 'YYYY',
 ];
-
-interface Range {
-  readonly token: string;
-  readonly start: Date;
-  readonly end: Date;
-}
-
-/** Midnight today and tomorrow, as wall times in the workspace time zone. */
-interface Clock {
-  readonly today: Date;
-  readonly tomorrow: Date;
-}
-
-interface Rule {
-  readonly pattern: RegExp;
-  resolve(match: RegExpExecArray, clock: Clock, folded: string): Range | undefined;
-}
-
-// A period starts at a word boundary; "-" is excluded so that "avant-hier" is not "hier" and
-// "mid-2024" is not the year 2024.
-const WORD_START = '(?<![\\p{L}\\p{N}_\\-])';
-// Numbers glued to a currency, an identifier or another number ("$2024", "#2024", "15/03/2025") are not periods.
-const NUMBER_START = '(?<![\\p{L}\\p{N}_\\-./:$€£#@])';
-const WORD_END = '(?![\\p{L}\\p{N}_])';
-// A year ends the number: not "2024-ABC", "2024.5", "2024%", "2024-03-15".
-const YEAR_END = '(?![\\p{L}\\p{N}_%]|[-/.,:]\\p{N}|[-/]\\p{L})';
-/** A bare number read as a year: 1990–2100 (see docs/answers.md, "Periods"). */
-const BARE_YEAR = '(199\\d|20\\d\\d|2100)';
-/** A year next to a month or quarter word is unambiguous, so any four-digit year from 1000 is taken. */
-const WORDED_YEAR = '([12]\\d{3})';
-const OF = '(?:of|de|del|do|von)';
-
-function rule(core: string, resolve: Rule['resolve'], start = WORD_START, end = WORD_END): Rule {
-  return { pattern: new RegExp(`${start}${LEADING_WORDS}(?:${core})${end}`, 'gu'), resolve };
-}
-
-function alternation(words: Iterable<string>): string {
-  // Longest first, so that "mars" is not read as "mar" + "s".
-  return [...words].sort((a, b) => b.length - a.length).join('|');
-}
 
 const thisPeriod = (unit: PeriodUnit, token: string) => (_m: RegExpExecArray, { today, tomorrow }: Clock): Range => ({
   token,
@@ -93,13 +65,10 @@ function previousPeriods(unit: PeriodUnit, count: number, token: string, { today
 }
 
 function relativeRules(unit: CalendarUnit): Rule[] {
-  const noun = `(?:${UNIT_NOUNS[unit]})`;
-  const thisForms = `(?:${THIS_BEFORE})\\s+${noun}(?:-ci|'s)?|${noun}\\s+(?:${THIS_AFTER})`;
-  const lastForms = `(?:${LAST_BEFORE})\\s+${noun}(?:'s)?|${noun}\\s+(?:${LAST_AFTER})|${LAST_EXTRA[unit]}`;
   return [
     rule(toDateForms(unit), thisPeriod(unit, `${unit}_to_date`)),
-    rule(thisForms, thisPeriod(unit, `this_${unit}`)),
-    rule(lastForms, (_m, clock) => previousPeriods(unit, 1, `last_${unit}`, clock)),
+    rule(thisUnitForms(unit), thisPeriod(unit, `this_${unit}`)),
+    rule(lastUnitForms(unit), (_m, clock) => previousPeriods(unit, 1, `last_${unit}`, clock)),
   ];
 }
 
@@ -112,17 +81,6 @@ function lastCount(countText: string | undefined, unitText: string | undefined, 
   const unit = UNIT_TESTS.find(([, test]) => test.test(unitText ?? ''))?.[0];
   if (!unit || !Number.isInteger(count) || count < 1) return undefined;
   return previousPeriods(unit, count, `last_${count}_${unit}s`, clock);
-}
-
-function month(year: number, monthNumber: number): Range {
-  const start = new Date(Date.UTC(2000, monthNumber - 1, 1));
-  start.setUTCFullYear(year); // Date.UTC would read years below 100 as 19xx
-  return { token: `${year}_${String(monthNumber).padStart(2, '0')}`, start, end: addUnits('month', start, 1) };
-}
-
-function quarter(year: number, quarterNumber: number): Range {
-  const { start } = month(year, quarterNumber * 3 - 2);
-  return { token: `${year}_q${quarterNumber}`, start, end: addUnits('quarter', start, 1) };
 }
 
 function quarterFromOrdinal(ordinal: string): number | undefined {
@@ -145,17 +103,14 @@ const YEAR_RULE: Rule = {
     'gu',
   ),
   resolve(match, _clock, folded) {
-    const [text, marker, yearNoun, year] = match;
+    const [text, marker, yearNoun, yearText] = match;
     const after = folded.slice(match.index + text.length);
     if (QUANTITY_AFTER_TEST.test(after)) return undefined;
     const explicit = marker !== undefined || yearNoun !== undefined;
     if (!explicit && QUANTITY_BEFORE_TEST.test(folded.slice(Math.max(0, match.index - 40), match.index))) return undefined;
-    const start = month(Number(year), 1).start;
-    return { token: year!, start, end: addUnits('year', start, 1) };
+    return year(Number(yearText));
   },
 };
-
-const SEPARATOR = `(?:\\s*[,/-]\\s*|\\s+(?:${OF}\\s+)?)`;
 
 const RULES: readonly Rule[] = [
   rule(TODAY, (_m, { today, tomorrow }) => ({ token: 'today', start: today, end: tomorrow })),
