@@ -2,7 +2,7 @@
 // folded question, and the calendar units a phrase resolves to (a month, a quarter, a half, a year).
 // periods.ts, period-halves.ts and period-ranges.ts build their rules from these.
 import { addUnits } from '../semantic/time.js';
-import { LEADING_WORDS } from './period-lexicon.js';
+import { LEADING_WORDS, QUANTITY_AFTER, QUANTITY_BEFORE } from './period-lexicon.js';
 
 export interface Range {
   readonly token: string;
@@ -32,10 +32,10 @@ export interface Rule {
 // "mid-2024" is not the year 2024.
 export const WORD_START = '(?<![\\p{L}\\p{N}_\\-])';
 // Numbers glued to a currency, an identifier or another number ("$2024", "#2024", "15/03/2025") are not periods.
-export const NUMBER_START = '(?<![\\p{L}\\p{N}_\\-./:$€£#@])';
+export const NUMBER_START = '(?<![\\p{L}\\p{N}_\\-\u2013\u2014./:$€£#@])';
 export const WORD_END = '(?![\\p{L}\\p{N}_])';
-// A year ends the number: not "2024-ABC", "2024.5", "2024%", "2024-03-15".
-export const YEAR_END = '(?![\\p{L}\\p{N}_%]|[-/.,:]\\p{N}|[-/]\\p{L})';
+// A year ends the number: not "2024-ABC", "2024.5", "2024%", "2024-03-15", "2024–2025" (a season).
+export const YEAR_END = '(?![\\p{L}\\p{N}_%]|[-\u2013\u2014/.,:]\\p{N}|[-/]\\p{L})';
 /** A bare number read as a year: 1990–2100 (see docs/answers.md, "Periods"). */
 export const BARE_YEAR = '(199\\d|20\\d\\d|2100)';
 /** A year next to a month or quarter word is unambiguous, so any four-digit year from 1000 is taken. */
@@ -76,6 +76,19 @@ export function year(yearNumber: number): Range {
 }
 
 /** A match that names words this grammar will not turn into dates (see `Range.refused`). */
-export function refused(clock: Clock): Range {
-  return { token: '', start: clock.today, end: clock.tomorrow, refused: true };
+export function refused(clock: Clock, length?: number): Range {
+  return { token: '', start: clock.today, end: clock.tomorrow, refused: true, ...(length !== undefined ? { length } : {}) };
+}
+
+const QUANTITY_BEFORE_TEST = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${QUANTITY_BEFORE})\\s*$`, 'u');
+const QUANTITY_AFTER_TEST = new RegExp(`^\\s*(?:${QUANTITY_AFTER})(?![\\p{L}\\p{N}])`, 'u');
+
+/** The words just before `index` make the number there a quantity or an identifier ("top 2000", "order 2024"). */
+export function isQuantityBefore(folded: string, index: number): boolean {
+  return QUANTITY_BEFORE_TEST.test(folded.slice(Math.max(0, index - 40), index));
+}
+
+/** The words from `index` make the number before it an amount ("2000 units", "2050 €"). */
+export function isQuantityAfter(folded: string, index: number): boolean {
+  return QUANTITY_AFTER_TEST.test(folded.slice(index));
 }

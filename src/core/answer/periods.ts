@@ -10,8 +10,6 @@ import {
   LAST_BEFORE_COUNT,
   MONTH_NAMES,
   NUMERIC_ORDINAL,
-  QUANTITY_AFTER,
-  QUANTITY_BEFORE,
   QUARTER_LETTER,
   QUARTER_NOUN,
   QUARTER_ORDINALS,
@@ -33,6 +31,8 @@ import {
   WORD_START,
   YEAR_END,
   alternation,
+  isQuantityAfter,
+  isQuantityBefore,
   month,
   quarter,
   rule,
@@ -41,6 +41,8 @@ import {
   type Range,
   type Rule,
 } from './period-rule.js';
+import { HALF_RULES } from './period-halves.js';
+import { RANGE_RULES, openRangeRules, type PeriodAt } from './period-ranges.js';
 import type { ResolvedPeriod } from './plan.js';
 
 /** The fixed tokens, and the shapes of the tokens that carry a number. */
@@ -49,8 +51,30 @@ export const PERIOD_TOKENS: readonly string[] = [
   'this_week', 'last_week', 'this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year',
   'week_to_date', 'month_to_date', 'quarter_to_date', 'year_to_date',
   'last_<n>_days', 'last_<n>_weeks', 'last_<n>_months', 'last_<n>_quarters', 'last_<n>_years',
-  'YYYY_MM', 'YYYY_qN', 'YYYY',
+  'YYYY_MM', 'YYYY_qN', 'YYYY_hN', 'YYYY', 'this_year_hN', 'last_year_hN',
+  'YYYY_MM..YYYY_MM', 'YYYY_qN..YYYY_qN', 'YYYY..YYYY',
+  'since_YYYY_MM', 'since_YYYY_qN', 'since_YYYY_hN', 'since_YYYY', 'since_yesterday',
+  'since_last_week', 'since_last_month', 'since_last_quarter', 'since_last_year', 'since_last_year_hN',
 ];
+
+const TOKEN_SHAPES = PERIOD_TOKENS.map(
+  (documented) =>
+    new RegExp(
+      `^${documented
+        .replaceAll('.', '\\.')
+        .replace('<n>', '[1-9]\\d*')
+        .replaceAll('YYYY', '\\d{4}')
+        .replaceAll('MM', '(?:0[1-9]|1[0-2])')
+        .replaceAll('qN', 'q[1-4]')
+        .replaceAll('hN', 'h[12]')}$`,
+      'u',
+    ),
+);
+
+/** Whether `token` has one of the documented shapes of `PERIOD_TOKENS`. */
+export function isPeriodToken(token: string): boolean {
+  return TOKEN_SHAPES.some((shape) => shape.test(token));
+}
 
 const thisPeriod = (unit: PeriodUnit, token: string) => (_m: RegExpExecArray, { today, tomorrow }: Clock): Range => ({
   token,
@@ -90,8 +114,6 @@ function quarterFromOrdinal(ordinal: string): number | undefined {
 
 const MONTH_WORDS = alternation(Object.keys(MONTH_NAMES));
 const ORDINAL_WORDS = alternation(Object.keys(QUARTER_ORDINALS));
-const QUANTITY_BEFORE_TEST = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${QUANTITY_BEFORE})\\s*$`, 'u');
-const QUANTITY_AFTER_TEST = new RegExp(`^\\s*(?:${QUANTITY_AFTER})(?![\\p{L}\\p{N}])`, 'u');
 
 /**
  * "2024", "in 2024", "im Jahr 2024", "no ano de 2024". A number after a year word or in/for/during (and
@@ -104,15 +126,14 @@ const YEAR_RULE: Rule = {
   ),
   resolve(match, _clock, folded) {
     const [text, marker, yearNoun, yearText] = match;
-    const after = folded.slice(match.index + text.length);
-    if (QUANTITY_AFTER_TEST.test(after)) return undefined;
+    if (isQuantityAfter(folded, match.index + text.length)) return undefined;
     const explicit = marker !== undefined || yearNoun !== undefined;
-    if (!explicit && QUANTITY_BEFORE_TEST.test(folded.slice(Math.max(0, match.index - 40), match.index))) return undefined;
+    if (!explicit && isQuantityBefore(folded, match.index)) return undefined;
     return year(Number(yearText));
   },
 };
 
-const RULES: readonly Rule[] = [
+const BASE_RULES: readonly Rule[] = [
   rule(TODAY, (_m, { today, tomorrow }) => ({ token: 'today', start: today, end: tomorrow })),
   rule(YESTERDAY, (_m, { today }) => ({ token: 'yesterday', start: addUnits('day', today, -1), end: today })),
   ...CALENDAR_UNITS.flatMap(relativeRules),
@@ -139,7 +160,24 @@ const RULES: readonly Rule[] = [
     YEAR_END,
   ),
   YEAR_RULE,
+  ...HALF_RULES,
 ];
+
+const STICKY_RULES = BASE_RULES.map((base) => ({ ...base, pattern: new RegExp(base.pattern.source, 'uy') }));
+
+/** The longest period a base rule reads starting exactly at `index`: the start of an open range. */
+const periodAt: PeriodAt = (folded, index, clock) => {
+  let best: (Range & { length: number }) | undefined;
+  for (const sticky of STICKY_RULES) {
+    sticky.pattern.lastIndex = index;
+    const match = sticky.pattern.exec(folded);
+    const range = match ? sticky.resolve(match, clock, folded) : undefined;
+    if (match && range && (!best || match[0].length > best.length)) best = { ...range, length: range.length ?? match[0].length };
+  }
+  return best;
+};
+
+const RULES: readonly Rule[] = [...BASE_RULES, ...RANGE_RULES, ...openRangeRules(periodAt)];
 
 interface Folded {
   readonly text: string;
@@ -196,7 +234,7 @@ function firstMatch(rule: Rule, folded: string, clock: Clock): Found | undefined
   pattern.lastIndex = 0;
   for (let match = pattern.exec(folded); match; match = pattern.exec(folded)) {
     const range = rule.resolve(match, clock, folded);
-    if (range && isWritable(range)) return { index: match.index, length: match[0].length, range };
+    if (range && isWritable(range)) return { index: match.index, length: range.length ?? match[0].length, range };
     // A rejected match may hide a shorter one starting right after it.
     pattern.lastIndex = match.index + 1;
   }
@@ -218,7 +256,7 @@ export function findPeriod(question: string, options: { now: Date; timezone: str
     const found = firstMatch(candidate, folded.text, clock);
     if (found && (!best || found.index < best.index || (found.index === best.index && found.length > best.length))) best = found;
   }
-  if (!best) return undefined;
+  if (!best || best.range.refused) return undefined;
   return {
     token: best.range.token,
     start: isoDate(best.range.start),

@@ -1,0 +1,400 @@
+// Halves, ranges and open ranges in the five languages: the forms each language writes, the year a
+// phrase without one resolves to, phrases the grammar must refuse rather than misread, time zones, and
+// that the phrase cut out of the question takes every word of the period with it.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MONTH_NAMES } from './period-lexicon.js';
+import { findPeriod, isPeriodToken } from './periods.js';
+
+const NOW = new Date('2025-06-18T10:00:00Z'); // Wednesday, in the first half of 2025
+const UTC = { now: NOW, timezone: 'UTC' };
+
+type Vector = readonly [question: string, token: string, start: string, end: string, phrase?: string];
+
+function expectPeriods(vectors: readonly Vector[], options = UTC): void {
+  for (const [question, token, start, end, phrase] of vectors) {
+    expect(findPeriod(question, options), question).toEqual({ token, start, end, phrase: phrase ?? question });
+  }
+}
+
+function expectNone(questions: readonly string[], options = UTC): void {
+  for (const question of questions) expect(findPeriod(question, options), question).toBeUndefined();
+}
+
+const H1_2019 = ['2019_h1', '2019-01-01', '2019-07-01'] as const;
+const H2_2019 = ['2019_h2', '2019-07-01', '2020-01-01'] as const;
+const LAST_H1 = ['last_year_h1', '2024-01-01', '2024-07-01'] as const;
+const LAST_H2 = ['last_year_h2', '2024-07-01', '2025-01-01'] as const;
+/** The current half runs to tomorrow, like "this year". */
+const THIS_H1 = ['this_year_h1', '2025-01-01', '2025-06-19'] as const;
+const JAN_JUN_2019 = ['2019_01..2019_06', '2019-01-01', '2019-07-01'] as const;
+const MAR_MAY_2019 = ['2019_03..2019_05', '2019-03-01', '2019-06-01'] as const;
+const YEARS_2017_2019 = ['2017..2019', '2017-01-01', '2020-01-01'] as const;
+const Q1_Q3_2019 = ['2019_q1..2019_q3', '2019-01-01', '2019-10-01'] as const;
+const SINCE_MARCH_2019 = ['since_2019_03', '2019-03-01', '2025-06-19'] as const;
+const SINCE_2019 = ['since_2019', '2019-01-01', '2025-06-19'] as const;
+
+const v = (question: string, [token, start, end]: readonly [string, string, string], phrase?: string): Vector => [question, token, start, end, phrase];
+
+describe('halves', () => {
+  it('reads worded and lettered halves with a year in English', () => {
+    expectPeriods([
+      v('revenue in the first half of 2019', H1_2019, 'in the first half of 2019'),
+      v('second half of 2019', H2_2019),
+      v('1st half 2019', H1_2019),
+      v('2nd half of 2019 by region', H2_2019, '2nd half of 2019'),
+      v('first half-year 2019', H1_2019),
+      v('H1 2019', H1_2019),
+      v('h2/2019', H2_2019),
+      v('orders 2019 H2 by region', H2_2019, '2019 H2'),
+      v('2019-H1', H1_2019),
+      v('2019H2', H2_2019),
+      v('1H 2019', H1_2019),
+      v('2H 2019 churn', H2_2019, '2H 2019'),
+    ]);
+  });
+
+  it('reads halves of this year and last year, the current one running to tomorrow', () => {
+    expectPeriods([
+      v('the first half of last year', LAST_H1),
+      v('signups in the second half of last year', LAST_H2, 'in the second half of last year'),
+      v('first half of this year', THIS_H1),
+      v('first half of the year', THIS_H1),
+      v('H1 of the current year', THIS_H1),
+      // Not begun yet: the whole half, like "Q3 2025", rather than an empty range.
+      v('second half of this year', ['this_year_h2', '2025-07-01', '2026-01-01']),
+    ]);
+  });
+
+  it('reads a half without a year as the latest one that has begun', () => {
+    expectPeriods([
+      v('revenue in the second half', LAST_H2, 'in the second half'),
+      v('revenue in the first half', THIS_H1, 'in the first half'),
+    ]);
+    const september = { now: new Date('2025-09-10T12:00:00Z'), timezone: 'UTC' };
+    expectPeriods(
+      [
+        v('revenue in the second half', ['this_year_h2', '2025-07-01', '2025-09-11'], 'in the second half'),
+        v('revenue in the first half', ['this_year_h1', '2025-01-01', '2025-07-01'], 'in the first half'),
+        v('erstes Halbjahr', ['this_year_h1', '2025-01-01', '2025-07-01']),
+      ],
+      september,
+    );
+  });
+
+  it('does not read a half of something other than a year, nor a bare letter form', () => {
+    expectNone([
+      'goals in the second half of the match',
+      'first half of the season',
+      'segunda mitad del partido',
+      'H1',
+      'H1 revenue',
+      'S2 sales',
+      'half of the customers',
+      'second halves',
+    ]);
+  });
+
+  it('reads Spanish halves', () => {
+    expectPeriods([
+      v('ventas del primer semestre de 2019', H1_2019, 'del primer semestre de 2019'),
+      v('segundo semestre de 2019', H2_2019),
+      v('1er semestre 2019', H1_2019),
+      v('2º semestre de 2019', H2_2019),
+      v('primera mitad de 2019', H1_2019),
+      v('ventas del segundo semestre del año pasado', LAST_H2, 'del segundo semestre del año pasado'),
+      v('primer semestre de este año', THIS_H1),
+      v('ventas del segundo semestre', LAST_H2, 'del segundo semestre'),
+      v('S1 2019', H1_2019),
+    ]);
+  });
+
+  it('reads French halves', () => {
+    expectPeriods([
+      v('premier semestre 2019', H1_2019),
+      v('ventes du second semestre 2019', H2_2019, 'du second semestre 2019'),
+      v('deuxième semestre 2019', H2_2019),
+      v('1er semestre 2019', H1_2019),
+      v('S1 2019', H1_2019),
+      v('S2 2019', H2_2019),
+      v('première moitié de 2019', H1_2019),
+      v("ventes du premier semestre de l'année dernière", LAST_H1, "du premier semestre de l'année dernière"),
+      v('premier semestre de l’an dernier', LAST_H1),
+      v('premier semestre de cette année', THIS_H1),
+      v('ventes du second semestre', LAST_H2, 'du second semestre'),
+    ]);
+  });
+
+  it('reads German halves', () => {
+    expectPeriods([
+      v('erstes Halbjahr 2019', H1_2019),
+      v('zweites Halbjahr 2019', H2_2019),
+      v('1. Halbjahr 2019', H1_2019),
+      v('2. HJ 2019', H2_2019),
+      v('H1 2019', H1_2019),
+      v('Umsatz im ersten Halbjahr 2019', H1_2019, 'im ersten Halbjahr 2019'),
+      v('erste Jahreshälfte 2019', H1_2019),
+      v('Umsatz im zweiten Halbjahr des letzten Jahres', LAST_H2, 'im zweiten Halbjahr des letzten Jahres'),
+      v('Umsatz im ersten Halbjahr des Vorjahres', LAST_H1, 'im ersten Halbjahr des Vorjahres'),
+      v('Umsatz im ersten Halbjahr dieses Jahres', THIS_H1, 'im ersten Halbjahr dieses Jahres'),
+      v('Umsatz im zweiten Halbjahr', LAST_H2, 'im zweiten Halbjahr'),
+    ]);
+  });
+
+  it('reads Portuguese halves', () => {
+    expectPeriods([
+      v('primeiro semestre de 2019', H1_2019),
+      v('segundo semestre de 2019', H2_2019),
+      v('vendas do primeiro semestre do ano passado', LAST_H1, 'do primeiro semestre do ano passado'),
+      v('1º semestre de 2019', H1_2019),
+      v('primeira metade de 2019', H1_2019),
+      v('vendas no segundo semestre', LAST_H2, 'no segundo semestre'),
+      v('segundo semestre deste ano', ['this_year_h2', '2025-07-01', '2026-01-01']),
+    ]);
+  });
+});
+
+describe('month ranges', () => {
+  it('reads English month ranges with the year once or on both ends', () => {
+    expectPeriods([
+      v('revenue from January to June 2019', JAN_JUN_2019, 'from January to June 2019'),
+      v('January to June 2019', JAN_JUN_2019),
+      v('between March and May 2019', MAR_MAY_2019),
+      v('Jan–Jun 2019', JAN_JUN_2019),
+      v('Jan-Jun 2019', JAN_JUN_2019),
+      v('Jan - Jun 2019', JAN_JUN_2019),
+      v('January through June 2019', JAN_JUN_2019),
+      v('Jan thru Jun 2019', JAN_JUN_2019),
+      v('January until June 2019', JAN_JUN_2019),
+      v('Jan. till Jun. 2019', JAN_JUN_2019),
+      v('March 2019 to May 2019', MAR_MAY_2019),
+      v('Mar 2019 – May 2019', MAR_MAY_2019),
+      v('from March 2018 to February 2019', ['2018_03..2019_02', '2018-03-01', '2019-03-01']),
+      v('from November 2018 to February', ['2018_11..2019_02', '2018-11-01', '2019-03-01']),
+      v('from March to March 2019', ['2019_03', '2019-03-01', '2019-04-01']),
+    ]);
+  });
+
+  it('reads a range without a year as the latest one that has begun', () => {
+    expectPeriods([
+      v('between March and May', ['2025_03..2025_05', '2025-03-01', '2025-06-01']),
+      v('between September and November', ['2024_09..2024_11', '2024-09-01', '2024-12-01']),
+      // Across New Year when no year says otherwise.
+      v('from November to February', ['2024_11..2025_02', '2024-11-01', '2025-03-01']),
+      v('desde enero hasta junio', ['2025_01..2025_06', '2025-01-01', '2025-07-01']),
+    ]);
+  });
+
+  it('reads month ranges in Spanish, French, German and Portuguese', () => {
+    expectPeriods([
+      v('ventas de enero a junio de 2019', JAN_JUN_2019, 'de enero a junio de 2019'),
+      v('ventas entre marzo y mayo de 2019', MAR_MAY_2019, 'entre marzo y mayo de 2019'),
+      v('desde enero hasta junio de 2019', JAN_JUN_2019),
+      v('ene-jun 2019', JAN_JUN_2019),
+      v('de janvier à juin 2019', JAN_JUN_2019),
+      v('ventes entre mars et mai 2019', MAR_MAY_2019, 'entre mars et mai 2019'),
+      v('janvier-juin 2019', JAN_JUN_2019),
+      v('de janvier jusqu’à juin 2019', JAN_JUN_2019),
+      v('Umsatz von Januar bis Juni 2019', JAN_JUN_2019, 'von Januar bis Juni 2019'),
+      v('zwischen März und Mai 2019', MAR_MAY_2019),
+      v('Januar bis Juni 2019', JAN_JUN_2019),
+      v('von März 2018 bis Februar 2019', ['2018_03..2019_02', '2018-03-01', '2019-03-01']),
+      v('vendas de janeiro a junho de 2019', JAN_JUN_2019, 'de janeiro a junho de 2019'),
+      v('entre março e maio de 2019', MAR_MAY_2019),
+      v('de janeiro até junho de 2019', JAN_JUN_2019),
+    ]);
+  });
+});
+
+describe('quarter and year ranges', () => {
+  it('reads quarter ranges', () => {
+    expectPeriods([
+      v('from Q1 to Q3 2019', Q1_Q3_2019),
+      v('Q1–Q3 2019', Q1_Q3_2019),
+      v('Q1-Q3 2019', Q1_Q3_2019),
+      v('between Q1 and Q3 2019', Q1_Q3_2019),
+      v('Q3 2018 to Q2 2019', ['2018_q3..2019_q2', '2018-07-01', '2019-07-01']),
+      v('del T1 al T3 de 2019', Q1_Q3_2019),
+      v('du T1 au T3 2019', Q1_Q3_2019),
+      v('Q1 bis Q3 2019', Q1_Q3_2019),
+      v('do T1 ao T3 de 2019', Q1_Q3_2019),
+      v('from Q1 to Q3', ['2025_q1..2025_q3', '2025-01-01', '2025-10-01']),
+    ]);
+  });
+
+  it('reads year ranges in the five languages', () => {
+    expectPeriods([
+      v('2017 to 2019', YEARS_2017_2019),
+      v('revenue from 2017 to 2019', YEARS_2017_2019, 'from 2017 to 2019'),
+      v('between 2017 and 2019', YEARS_2017_2019),
+      v('2017-2019', YEARS_2017_2019),
+      v('sales 2017–2019 by region', YEARS_2017_2019, '2017–2019'),
+      v('revenue 2017 through 2019', YEARS_2017_2019, '2017 through 2019'),
+      v('de 2017 a 2019', YEARS_2017_2019),
+      v('entre 2017 y 2019', YEARS_2017_2019),
+      v('de 2017 à 2019', YEARS_2017_2019),
+      v('entre 2017 et 2019', YEARS_2017_2019),
+      v('von 2017 bis 2019', YEARS_2017_2019),
+      v('zwischen 2017 und 2019', YEARS_2017_2019),
+      v('entre 2017 e 2019', YEARS_2017_2019),
+      v('from 2019 to 2019', ['2019', '2019-01-01', '2020-01-01']),
+    ]);
+  });
+
+  it('does not read dates, identifiers, seasons, comparisons or amounts as year ranges', () => {
+    expectNone([
+      'on 2024-03-15',
+      'order ABC-2017-2019',
+      'SKU 2017-2019-A',
+      'the 2024-2025 season',
+      'the 2024–2025 season',
+      'compare 2023 to 2024',
+      'between 2000 and 2050 units',
+      'orders over 2000 to 2050',
+    ]);
+  });
+});
+
+describe('open ranges', () => {
+  it('runs from the start of the named unit to tomorrow', () => {
+    expectPeriods([
+      v('revenue since March 2019', SINCE_MARCH_2019, 'since March 2019'),
+      v('since 2019', SINCE_2019),
+      v('since Q2 2024', ['since_2024_q2', '2024-04-01', '2025-06-19']),
+      v('since H2 2023', ['since_2023_h2', '2023-07-01', '2025-06-19']),
+      v('since the first half of last year', ['since_last_year_h1', '2024-01-01', '2025-06-19']),
+      v('since last year', ['since_last_year', '2024-01-01', '2025-06-19']),
+      v('since last month', ['since_last_month', '2025-05-01', '2025-06-19']),
+      v('since yesterday', ['since_yesterday', '2025-06-17', '2025-06-19']),
+      v('from March 2019 to today', SINCE_MARCH_2019),
+      v('from 2019 until now', SINCE_2019),
+    ]);
+  });
+
+  it('reads open ranges in Spanish, French, German and Portuguese', () => {
+    expectPeriods([
+      v('ventas desde marzo de 2019', SINCE_MARCH_2019, 'desde marzo de 2019'),
+      v('desde 2019', SINCE_2019),
+      v('a partir de marzo de 2019', SINCE_MARCH_2019),
+      v('depuis mars 2019', SINCE_MARCH_2019),
+      v('à partir de 2019', SINCE_2019),
+      v("depuis l'année dernière", ['since_last_year', '2024-01-01', '2025-06-19']),
+      v('Umsatz seit März 2019', SINCE_MARCH_2019, 'seit März 2019'),
+      v('seit 2019', SINCE_2019),
+      v('ab Q2 2024', ['since_2024_q2', '2024-04-01', '2025-06-19']),
+      v('seit letztem Jahr', ['since_last_year', '2024-01-01', '2025-06-19']),
+      v('vendas desde março de 2019', SINCE_MARCH_2019, 'desde março de 2019'),
+      v('desde 2019 até hoje', SINCE_2019),
+    ]);
+  });
+
+  it('refuses periods bounded on one side only, or starting after today', () => {
+    expectNone([
+      'since 2030',
+      'revenue before 2020',
+      'until March 2019',
+      'orders after Q2 2024',
+      'up to 2019',
+      'antes de 2020',
+      'hasta marzo de 2019',
+      'avant 2020',
+      'jusqu’en 2019',
+      'vor 2020',
+      'bis März 2019',
+      'até 2019',
+      'depois de 2019',
+    ]);
+  });
+});
+
+describe('reversed ranges', () => {
+  it('names no period, and reads no part of the range either', () => {
+    expectNone([
+      'from June to January 2019',
+      'revenue from June 2019 to January 2019',
+      'from Q3 to Q1 2019',
+      'from 2019 to 2017',
+      'de junio a enero de 2019',
+      'zwischen 2019 und 2017',
+    ]);
+  });
+});
+
+describe('time zones', () => {
+  it('decides which half has begun in the workspace time zone', () => {
+    // 2025-06-30 20:00 UTC is already July 1 in Auckland: its second half has begun.
+    const lastDayOfJune = new Date('2025-06-30T20:00:00Z');
+    expectPeriods([v('second half', LAST_H2)], { now: lastDayOfJune, timezone: 'UTC' });
+    expectPeriods([v('second half', ['this_year_h2', '2025-07-01', '2025-07-02'])], { now: lastDayOfJune, timezone: 'Pacific/Auckland' });
+  });
+
+  it('ends open ranges tomorrow there, and picks the latest range that has begun there', () => {
+    const early = new Date('2025-06-18T05:00:00Z');
+    expectPeriods([v('since 2019', ['since_2019', '2019-01-01', '2025-06-18'])], { now: early, timezone: 'America/Los_Angeles' });
+    const endOfFebruary = new Date('2025-02-28T23:30:00Z');
+    expectPeriods([v('between March and May', ['2024_03..2024_05', '2024-03-01', '2024-06-01'])], { now: endOfFebruary, timezone: 'UTC' });
+    expectPeriods([v('between March and May', ['2025_03..2025_05', '2025-03-01', '2025-06-01'])], { now: endOfFebruary, timezone: 'Europe/Paris' });
+  });
+});
+
+describe('the phrase', () => {
+  const MONTH_WORD = new RegExp(`(?<![\\p{L}])(?:${Object.keys(MONTH_NAMES).filter((m) => m.length > 3).join('|')})(?![\\p{L}])`, 'iu');
+
+  it('takes every word of the period, so none is left for the planner', () => {
+    for (const question of [
+      'revenue from January to June 2019 by region',
+      'revenue between March and May by region',
+      'revenue in the first half of 2019 by region',
+      'revenue Jan–Jun 2019 by region',
+      'revenue from Q1 to Q3 2019 by region',
+      'revenue between 2017 and 2019 by region',
+      'revenue since March 2019 by region',
+      'ventas de enero a junio de 2019 by region',
+      'ventes entre mars et mai 2019 by region',
+      'Umsatz von Januar bis Juni 2019 by region',
+      'vendas do primeiro semestre do ano passado by region',
+    ]) {
+      const period = findPeriod(question, UTC);
+      expect(period, question).toBeDefined();
+      const rest = question.replace(period!.phrase, ' ');
+      expect(rest, question).not.toMatch(MONTH_WORD);
+      expect(rest, question).not.toMatch(/\d|\b(?:q|t|h)\d\b|half|semestre|halbjahr|between|entre|zwischen|since|desde|seit|depuis/iu);
+    }
+  });
+});
+
+describe('tokens', () => {
+  it('documents every token of halves and ranges', () => {
+    const questions = [
+      'H1 2019', 'first half of last year', 'first half of this year', 'second half', 'Jan-Jun 2019',
+      'Q1-Q3 2019', '2017-2019', 'since 2019', 'since March 2019', 'since Q2 2024', 'since H1 2024',
+      'since last week', 'since last month', 'since last quarter', 'since last year', 'since yesterday',
+      'since the second half of last year',
+    ];
+    for (const question of questions) {
+      const token = findPeriod(question, UTC)?.token ?? `none for ${question}`;
+      expect(isPeriodToken(token), `${question}: ${token}`).toBe(true);
+    }
+  });
+
+  it('holds for questions built from range words', () => {
+    const pieces = fc.constantFrom(
+      'from', 'to', 'between', 'and', 'since', 'before', 'through', '-', '–', 'de', 'a', 'entre', 'y', 'desde', 'hasta',
+      'à', 'et', 'depuis', 'von', 'bis', 'zwischen', 'und', 'seit', 'até', 'e', 'January', 'June', 'mars', 'Mai', 'Q1',
+      'Q3', 'T2', 'H1', 'H2', 'S1', 'first', 'second', 'half', 'semestre', 'Halbjahr', 'of', 'last', 'this', 'year',
+      '2017', '2019', '2024', '2030', '03', 'today', 'the',
+    );
+    const questions = fc.array(pieces, { maxLength: 8 }).map((words) => words.join(' '));
+    const instants = fc.date({ min: new Date('1995-01-01T00:00:00Z'), max: new Date('2095-12-31T00:00:00Z'), noInvalidDate: true });
+    fc.assert(
+      fc.property(questions, instants, (question, now) => {
+        const period = findPeriod(question, { now, timezone: 'Europe/Paris' });
+        if (!period) return;
+        expect(period.start < period.end, question).toBe(true);
+        expect(question.includes(period.phrase)).toBe(true);
+        expect(isPeriodToken(period.token), `${question}: ${period.token}`).toBe(true);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
