@@ -179,5 +179,16 @@ export const NOW_WORDS = "today|now|date|the\\s+present|hoy|ahora|la\\s+fecha|au
 export const ONE_SIDED =
   "before|until|till|up\\s+to|prior\\s+to|after|antes\\s+de|hasta|despues\\s+de|avant|jusqu'(?:a|au|en)|apres|" +
   'vor|bis|nach\\s+dem|ate|depois\\s+de|apos';
-/** Words before a range that make it two periods to compare, not one to sum: "compare 2023 to 2024". */
-export const COMPARE_WORDS = 'compar\\p{L}*|vergleich\\p{L}*|versus|vs|gegenuber';
+/**
+ * Words that make a range two periods to compare, or a change between its ends, rather than one period to
+ * sum: "compare 2023 to 2024", "growth from 2018 to 2019", "Veränderung von 2018 bis 2019".
+ */
+export const COMPARE_WORDS = [
+  'compar\\p{L}*|versus|vs|gegenuber|trends?|tendenc\\p{L}*|tendance',
+  'chang\\p{L}*|grow\\p{L}*|increas\\p{L}*|decreas\\p{L}*|declin\\p{L}*|differen\\p{L}*|evol\\p{L}*',
+  'rose|risen|fell|dropped',
+  'cambi\\p{L}*|crec\\p{L}*|cresc\\p{L}*|aument\\p{L}*|augment\\p{L}*|disminu\\p{L}*|diminu\\p{L}*|variac\\p{L}*|variation',
+  'croissance|hausse|baisse|mudanc\\p{L}*|gestiegen|gesunken',
+].join('|');
+/** German words for a change, also found at the end of a compound ("Umsatzwachstum", "Kostenvergleich"). */
+export const COMPARE_COMPOUNDS = 'vergleich|veranderung|wachstum|anstieg|ruckgang|unterschied|entwicklung|zunahme|abnahme';

@@ -229,6 +229,7 @@ describe('quarter and year ranges', () => {
       v('between 2017 and 2019', YEARS_2017_2019),
       v('2017-2019', YEARS_2017_2019),
       v('sales 2017–2019 by region', YEARS_2017_2019, '2017–2019'),
+      v('rainfall from 2017 to 2019 at enterprise sites', YEARS_2017_2019, 'from 2017 to 2019'),
       v('revenue 2017 through 2019', YEARS_2017_2019, '2017 through 2019'),
       v('de 2017 a 2019', YEARS_2017_2019),
       v('entre 2017 y 2019', YEARS_2017_2019),
@@ -241,7 +242,7 @@ describe('quarter and year ranges', () => {
     ]);
   });
 
-  it('does not read dates, identifiers, seasons, comparisons or amounts as year ranges', () => {
+  it('does not read dates, identifiers, seasons, comparisons, changes or amounts as ranges', () => {
     expectNone([
       'on 2024-03-15',
       'order ABC-2017-2019',
@@ -249,6 +250,14 @@ describe('quarter and year ranges', () => {
       'the 2024-2025 season',
       'the 2024–2025 season',
       'compare 2023 to 2024',
+      'revenue 2017 to 2019 vs 2014 to 2016',
+      'how did revenue change from 2018 to 2019',
+      'revenue growth between 2017 and 2019',
+      'Umsatzwachstum von 2018 bis 2019',
+      'crecimiento de ventas de enero a junio de 2019',
+      'évolution du chiffre d’affaires de janvier à juin 2019',
+      'variação das vendas entre 2017 e 2019',
+      'revenue trend from Jan to Jun 2019',
       'between 2000 and 2050 units',
       'orders over 2000 to 2050',
     ]);

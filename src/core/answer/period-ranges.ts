@@ -5,6 +5,7 @@
 // bound a period on one side only ("before 2020") and reversed ranges are refused rather than read as
 // one of their units, which would answer for a period nobody asked about.
 import {
+  COMPARE_COMPOUNDS,
   COMPARE_WORDS,
   MONTH_NAMES,
   NOW_WORDS,
@@ -45,13 +46,16 @@ interface End {
 
 type Unit = (year: number, number: number) => Range;
 
-const COMPARING = new RegExp(`(?:^|[^\\p{L}])(?:${COMPARE_WORDS})(?![\\p{L}])`, 'u');
+const COMPARING = new RegExp(`(?:^|[^\\p{L}])(?:${COMPARE_WORDS})(?![\\p{L}])|(?:${COMPARE_COMPOUNDS})`, 'u');
 /** Month words that are also common words (Portuguese "set", "out", "dez", "ago"): without a year they are not read. */
 const AMBIGUOUS_MONTHS = new Set(['set', 'out', 'dez', 'ago']);
 
-/** "compare 2023 to 2024" asks for two periods side by side: summing them as one range would be wrong. */
-function isComparison(folded: string, index: number): boolean {
-  return COMPARING.test(folded.slice(0, index));
+/**
+ * "compare 2023 to 2024" and "growth from 2018 to 2019" ask for two periods side by side or the change
+ * between them: one figure summed over the whole range would answer another question.
+ */
+function isComparison(folded: string): boolean {
+  return COMPARING.test(folded);
 }
 
 /** The two ends as one range; a reversed range is refused, a range of one unit is that unit. */
@@ -95,7 +99,7 @@ const QUARTER_END = `${QUARTER_LETTER}([1-4])(?:${SEPARATOR}${WORDED_YEAR}(?!\\p
 
 function unitRange(unit: Unit, number: (text: string) => number) {
   return (m: RegExpExecArray, clock: Clock, folded: string): Range | undefined => {
-    if (isComparison(folded, m.index)) return refused(clock);
+    if (isComparison(folded)) return refused(clock);
     const first = { number: number(m[1]!), year: optionalYear(m[2]) };
     const last = { number: number(m[3]!), year: optionalYear(m[4]) };
     if (first.year === undefined && last.year === undefined && (AMBIGUOUS_MONTHS.has(m[1]!) || AMBIGUOUS_MONTHS.has(m[3]!))) return undefined;
@@ -106,7 +110,7 @@ function unitRange(unit: Unit, number: (text: string) => number) {
 /** 2017 to 2019, between 2017 and 2019, 2017–2019: but not an amount, and not "the 2024-2025 season". */
 function yearRange(m: RegExpExecArray, clock: Clock, folded: string): Range | undefined {
   const firstDigit = m.index + m[0].search(/\d/u);
-  if (isComparison(folded, m.index)) return refused(clock);
+  if (isComparison(folded)) return refused(clock);
   if (isQuantityBefore(folded, firstDigit) || isQuantityAfter(folded, m.index + m[0].length)) return refused(clock);
   const first = Number(m[1]);
   const last = Number(m[2]);
@@ -128,6 +132,7 @@ export type PeriodAt = (folded: string, index: number, clock: Clock) => (Range &
 /** Periods an open range may start from: whole units named by their number, and the complete ones before now. */
 const OPEN_START = /^(?:\d{4}(?:_\d\d|_[qh][1-4])?|yesterday|last_(?:week|month|quarter|year)|last_year_h[12])$/u;
 const NOW_TAIL = new RegExp(`\\s+(?:${RANGE_TO})\\s+(?:${NOW_WORDS})(?![\\p{L}\\p{N}])`, 'uy');
+const NOW_ANYWHERE = new RegExp(`(?:${NOW_WORDS})(?![\\p{L}\\p{N}])`, 'u');
 
 /**
  * "since March 2019", "from March 2019 to today": from the start of the named period to tomorrow, so
@@ -135,6 +140,8 @@ const NOW_TAIL = new RegExp(`\\s+(?:${RANGE_TO})\\s+(?:${NOW_WORDS})(?![\\p{L}\\
  */
 export function openRangeRules(periodAt: PeriodAt): Rule[] {
   const since = rule(`(?:(${SINCE})|(?:${RANGE_FROM}))\\s+`, (m, clock, folded) => {
+    // "from" opens an open range only before "to today": most questions say neither, so look no further.
+    if (m[1] === undefined && !NOW_ANYWHERE.test(folded.slice(m.index))) return undefined;
     const innerIndex = m.index + m[0].length;
     const inner = periodAt(folded, innerIndex, clock);
     if (!inner) return undefined;
