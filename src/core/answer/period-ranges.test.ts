@@ -316,6 +316,25 @@ describe('open ranges', () => {
   });
 });
 
+describe('days', () => {
+  it('refuses a day rather than reading its month or year', () => {
+    expectNone([
+      'revenue on May 3, 2019',
+      'orders on March 15th 2019',
+      'orders on 3 May 2019',
+      'ventas del 3 de mayo de 2019',
+      'ventes du 3 mai 2019',
+      'Umsatz am 3. März 2019',
+      'vendas de 3 de maio de 2019',
+      'from May 3, 2019 to May 9, 2019',
+    ]);
+  });
+
+  it('still reads a month after a count', () => {
+    expectPeriods([v('top 5 products in March 2019', ['2019_03', '2019-03-01', '2019-04-01'], 'in March 2019')]);
+  });
+});
+
 describe('reversed ranges', () => {
   it('names no period, and reads no part of the range either', () => {
     expectNone([

@@ -94,7 +94,8 @@ function rangeRules(end: string, resolve: Rule['resolve'], start = WORD_START): 
   ];
 }
 
-const MONTH_END = `(${alternation(Object.keys(MONTH_NAMES))})\\.?(?:${SEPARATOR}${WORDED_YEAR}(?!\\p{N}))?`;
+const MONTH_WORDS = alternation(Object.keys(MONTH_NAMES));
+const MONTH_END = `(${MONTH_WORDS})\\.?(?:${SEPARATOR}${WORDED_YEAR}(?!\\p{N}))?`;
 const QUARTER_END = `${QUARTER_LETTER}([1-4])(?:${SEPARATOR}${WORDED_YEAR}(?!\\p{N}))?`;
 
 function unitRange(unit: Unit, number: (text: string) => number) {
@@ -120,7 +121,25 @@ function yearRange(m: RegExpExecArray, clock: Clock, folded: string): Range | un
   return span(year(first), year(last), clock);
 }
 
+const DAY = '(?:[12]\\d|3[01]|0?[1-9])';
+
+/**
+ * A day with its month and year ("May 3, 2019", "3 May 2019", "3 de mayo de 2019", "le 3 mai 2019",
+ * "3. März 2019"): days are not periods here, and reading the month or the year around it would answer
+ * for a whole month or year. Refused.
+ */
+const DAY_RULES: readonly Rule[] = [
+  rule(`(?:${MONTH_WORDS})\\.?\\s+${DAY}(?:st|nd|rd|th)?,?\\s+${WORDED_YEAR}`, (_m, clock) => refused(clock), WORD_START, YEAR_END),
+  rule(
+    `${DAY}(?:st|nd|rd|th|er|o|\\.)?\\s+(?:(?:de|of)\\s+)?(?:${MONTH_WORDS})\\.?,?\\s+(?:de\\s+)?${WORDED_YEAR}`,
+    (_m, clock) => refused(clock),
+    NUMBER_START,
+    YEAR_END,
+  ),
+];
+
 export const RANGE_RULES: readonly Rule[] = [
+  ...DAY_RULES,
   ...rangeRules(MONTH_END, unitRange(month, (text) => MONTH_NAMES[text]!)),
   ...rangeRules(QUARTER_END, unitRange(quarter, Number)),
   ...rangeRules(BARE_YEAR, yearRange, NUMBER_START),
