@@ -219,7 +219,24 @@ describe('quarter and year ranges', () => {
       v('Q1 bis Q3 2019', Q1_Q3_2019),
       v('do T1 ao T3 de 2019', Q1_Q3_2019),
       v('from Q1 to Q3', ['2025_q1..2025_q3', '2025-01-01', '2025-10-01']),
+      v('Q1 through Q3 of 2019', Q1_Q3_2019),
     ]);
+  });
+
+  it('reads quarter ranges written with ordinals', () => {
+    expectPeriods([
+      v('revenue from the first to the third quarter of 2019', Q1_Q3_2019, 'from the first to the third quarter of 2019'),
+      v('first to third quarter 2019', Q1_Q3_2019),
+      v('1st–3rd quarters 2019', Q1_Q3_2019),
+      v('between the first and third quarter of 2019', Q1_Q3_2019),
+      v('ventas del primer al tercer trimestre de 2019', Q1_Q3_2019, 'del primer al tercer trimestre de 2019'),
+      v('du premier au troisième trimestre 2019', Q1_Q3_2019),
+      v('vom ersten bis zum dritten Quartal 2019', Q1_Q3_2019),
+      v('do primeiro ao terceiro trimestre de 2019', Q1_Q3_2019),
+      v('do 1º ao 3º trimestre de 2019', Q1_Q3_2019),
+      v('from the second to the fourth quarter', ['2025_q2..2025_q4', '2025-04-01', '2026-01-01']),
+    ]);
+    expectNone(['from the third to the first quarter of 2019', 'revenue over 2 to 3 quarters', 'between 1 and 4 quarters']);
   });
 
   it('reads year ranges in the five languages', () => {

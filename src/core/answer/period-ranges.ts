@@ -11,6 +11,7 @@ import {
   NOW_WORDS,
   ONE_SIDED,
   QUARTER_LETTER,
+  QUARTER_NOUN,
   RANGE_AND,
   RANGE_BETWEEN,
   RANGE_DASH,
@@ -21,6 +22,7 @@ import {
 import {
   BARE_YEAR,
   NUMBER_START,
+  QUARTER_ORDINAL,
   SEPARATOR,
   WORDED_YEAR,
   WORD_START,
@@ -30,6 +32,7 @@ import {
   isQuantityBefore,
   month,
   quarter,
+  quarterFromOrdinal,
   refused,
   rule,
   year,
@@ -138,8 +141,41 @@ const DAY_RULES: readonly Rule[] = [
   ),
 ];
 
+const ARTICLE = '(?:the|el|le|o|dem|zum)\\s+';
+// A bare digit is not an ordinal here: "2 to 3 quarters" counts quarters.
+const ORDINAL = `(?:${QUARTER_ORDINAL})(?<!(?:^|[^\\p{L}\\p{N}])\\d)`;
+const QUARTER_NOUNS = `(?:${QUARTER_NOUN})(?:s|e|en)?`;
+const ORDINAL_QUARTER_YEAR = `(?:${SEPARATOR}${WORDED_YEAR})?`;
+
+/** From the first to the third quarter of 2019, del primer al tercer trimestre, vom ersten bis zum dritten Quartal. */
+function ordinalQuarterRange(m: RegExpExecArray, clock: Clock, folded: string): Range | undefined {
+  const first = quarterFromOrdinal(m[1]!);
+  const last = quarterFromOrdinal(m[2]!);
+  if (first === undefined || last === undefined) return undefined;
+  if (isComparison(folded)) return refused(clock);
+  return resolveEnds({ number: first, year: undefined }, { number: last, year: optionalYear(m[3]) }, quarter, clock);
+}
+
+const ORDINAL_QUARTER_RULES: readonly Rule[] = [
+  rule(
+    `(?:(?:${RANGE_FROM})\\s+)?(?:${ARTICLE})?(${ORDINAL})(?:\\s+${QUARTER_NOUNS})?` +
+      `(?:\\s*${RANGE_DASH}\\s*|\\s+(?:${RANGE_TO})\\s+)(?:${ARTICLE})?(${ORDINAL})\\s+${QUARTER_NOUNS}${ORDINAL_QUARTER_YEAR}`,
+    ordinalQuarterRange,
+    WORD_START,
+    YEAR_END,
+  ),
+  rule(
+    `(?:${RANGE_BETWEEN})\\s+(?:${ARTICLE})?(${ORDINAL})(?:\\s+${QUARTER_NOUNS})?\\s+(?:${RANGE_AND})\\s+` +
+      `(?:${ARTICLE})?(${ORDINAL})\\s+${QUARTER_NOUNS}${ORDINAL_QUARTER_YEAR}`,
+    ordinalQuarterRange,
+    WORD_START,
+    YEAR_END,
+  ),
+];
+
 export const RANGE_RULES: readonly Rule[] = [
   ...DAY_RULES,
+  ...ORDINAL_QUARTER_RULES,
   ...rangeRules(MONTH_END, unitRange(month, (text) => MONTH_NAMES[text]!)),
   ...rangeRules(QUARTER_END, unitRange(quarter, Number)),
   ...rangeRules(BARE_YEAR, yearRange, NUMBER_START),

@@ -2,7 +2,7 @@
 // folded question, and the calendar units a phrase resolves to (a month, a quarter, a half, a year).
 // periods.ts, period-halves.ts and period-ranges.ts build their rules from these.
 import { addUnits } from '../semantic/time.js';
-import { LEADING_WORDS, QUANTITY_AFTER, QUANTITY_BEFORE } from './period-lexicon.js';
+import { LEADING_WORDS, NUMERIC_ORDINAL, QUANTITY_AFTER, QUANTITY_BEFORE, QUARTER_ORDINALS } from './period-lexicon.js';
 
 export interface Range {
   readonly token: string;
@@ -65,6 +65,14 @@ export function quarter(year: number, quarterNumber: number): Range {
 }
 
 /** January–June or July–December of `year`. */
+/** An ordinal before "quarter": second, 2nd, 2º, zweites, 2., deuxième. */
+export const QUARTER_ORDINAL = `${alternation(Object.keys(QUARTER_ORDINALS))}|${NUMERIC_ORDINAL}`;
+
+export function quarterFromOrdinal(ordinal: string): number | undefined {
+  const digit = /^[1-4]/.exec(ordinal);
+  return digit ? Number(digit[0]) : QUARTER_ORDINALS[ordinal];
+}
+
 export function half(year: number, halfNumber: number): Range {
   const { start } = month(year, halfNumber * 6 - 5);
   return { token: `${year}_h${halfNumber}`, start, end: addUnits('month', start, 6) };

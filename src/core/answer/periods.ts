@@ -9,10 +9,8 @@ import {
   LAST_AFTER_COUNT,
   LAST_BEFORE_COUNT,
   MONTH_NAMES,
-  NUMERIC_ORDINAL,
   QUARTER_LETTER,
   QUARTER_NOUN,
-  QUARTER_ORDINALS,
   TODAY,
   YEAR_MARKERS,
   YEAR_NOUNS,
@@ -26,6 +24,7 @@ import {
   BARE_YEAR,
   NUMBER_START,
   OF,
+  QUARTER_ORDINAL,
   SEPARATOR,
   WORDED_YEAR,
   WORD_START,
@@ -35,6 +34,7 @@ import {
   isQuantityBefore,
   month,
   quarter,
+  quarterFromOrdinal,
   rule,
   year,
   type Clock,
@@ -107,13 +107,8 @@ function lastCount(countText: string | undefined, unitText: string | undefined, 
   return previousPeriods(unit, count, `last_${count}_${unit}s`, clock);
 }
 
-function quarterFromOrdinal(ordinal: string): number | undefined {
-  const digit = /^[1-4]/.exec(ordinal);
-  return digit ? Number(digit[0]) : QUARTER_ORDINALS[ordinal];
-}
 
 const MONTH_WORDS = alternation(Object.keys(MONTH_NAMES));
-const ORDINAL_WORDS = alternation(Object.keys(QUARTER_ORDINALS));
 
 /**
  * "2024", "in 2024", "im Jahr 2024", "no ano de 2024". A number after a year word or in/for/during (and
@@ -151,7 +146,7 @@ const BASE_RULES: readonly Rule[] = [
   rule(`${WORDED_YEAR}\\s*[-/]?\\s*${QUARTER_LETTER}([1-4])`, (m) => quarter(Number(m[1]), Number(m[2])), NUMBER_START),
   // second quarter of 2024, 2º trimestre de 2024, zweites Quartal 2024, 2. Quartal 2024
   rule(
-    `(${ORDINAL_WORDS}|${NUMERIC_ORDINAL})\\s+(?:${QUARTER_NOUN})\\s+(?:${OF}\\s+)?${WORDED_YEAR}`,
+    `(${QUARTER_ORDINAL})\\s+(?:${QUARTER_NOUN})\\s+(?:${OF}\\s+)?${WORDED_YEAR}`,
     (m) => {
       const quarterNumber = quarterFromOrdinal(m[1]!);
       return quarterNumber === undefined ? undefined : quarter(Number(m[2]), quarterNumber);
