@@ -223,6 +223,15 @@ describe('quarter and year ranges', () => {
     ]);
   });
 
+  it('reads ranges of lettered halves', () => {
+    expectPeriods([
+      v('H2 2019 to H1 2020', ['2019_h2..2020_h1', '2019-07-01', '2020-07-01']),
+      v('from S2 2018 to S1 2019', ['2018_h2..2019_h1', '2018-07-01', '2019-07-01']),
+      v('H1–H2 2019', ['2019_h1..2019_h2', '2019-01-01', '2020-01-01']),
+    ]);
+    expectNone(['from H2 to H1 2019']);
+  });
+
   it('reads quarter ranges written with ordinals', () => {
     expectPeriods([
       v('revenue from the first to the third quarter of 2019', Q1_Q3_2019, 'from the first to the third quarter of 2019'),
@@ -294,7 +303,16 @@ describe('open ranges', () => {
       v('since yesterday', ['since_yesterday', '2025-06-17', '2025-06-19']),
       v('from March 2019 to today', SINCE_MARCH_2019),
       v('from 2019 until now', SINCE_2019),
+      // A month alone after "since" is the latest one that has begun; "last March" is before this month.
+      v('since March', ['since_2025_03', '2025-03-01', '2025-06-19']),
+      v('since June', ['since_2025_06', '2025-06-01', '2025-06-19']),
+      v('since last June', ['since_2024_06', '2024-06-01', '2025-06-19']),
+      v('since last March', ['since_2025_03', '2025-03-01', '2025-06-19']),
+      v('since September', ['since_2024_09', '2024-09-01', '2025-06-19']),
+      v('desde marzo', ['since_2025_03', '2025-03-01', '2025-06-19']),
+      v('seit März', ['since_2025_03', '2025-03-01', '2025-06-19']),
     ]);
+    expectNone(['from March', 'revenue from June', 'until March']);
   });
 
   it('reads open ranges in Spanish, French, German and Portuguese', () => {
@@ -414,7 +432,7 @@ describe('tokens', () => {
       'H1 2019', 'first half of last year', 'first half of this year', 'second half', 'Jan-Jun 2019',
       'Q1-Q3 2019', '2017-2019', 'since 2019', 'since March 2019', 'since Q2 2024', 'since H1 2024',
       'since last week', 'since last month', 'since last quarter', 'since last year', 'since yesterday',
-      'since the second half of last year',
+      'since the second half of last year', 'since March', 'H2 2019 to H1 2020',
     ];
     for (const question of questions) {
       const token = findPeriod(question, UTC)?.token ?? `none for ${question}`;

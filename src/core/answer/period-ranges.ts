@@ -10,6 +10,8 @@ import {
   MONTH_NAMES,
   NOW_WORDS,
   ONE_SIDED,
+  HALF_LETTER,
+  LAST_BEFORE,
   QUARTER_LETTER,
   QUARTER_NOUN,
   RANGE_AND,
@@ -30,6 +32,7 @@ import {
   alternation,
   isQuantityAfter,
   isQuantityBefore,
+  half,
   month,
   quarter,
   quarterFromOrdinal,
@@ -100,6 +103,7 @@ function rangeRules(end: string, resolve: Rule['resolve'], start = WORD_START): 
 const MONTH_WORDS = alternation(Object.keys(MONTH_NAMES));
 const MONTH_END = `(${MONTH_WORDS})\\.?(?:${SEPARATOR}${WORDED_YEAR}(?!\\p{N}))?`;
 const QUARTER_END = `${QUARTER_LETTER}([1-4])(?:${SEPARATOR}${WORDED_YEAR}(?!\\p{N}))?`;
+const HALF_END = `(?:${HALF_LETTER})([12])(?:${SEPARATOR}${WORDED_YEAR}(?!\\p{N}))?`;
 
 function unitRange(unit: Unit, number: (text: string) => number) {
   return (m: RegExpExecArray, clock: Clock, folded: string): Range | undefined => {
@@ -178,6 +182,7 @@ export const RANGE_RULES: readonly Rule[] = [
   ...ORDINAL_QUARTER_RULES,
   ...rangeRules(MONTH_END, unitRange(month, (text) => MONTH_NAMES[text]!)),
   ...rangeRules(QUARTER_END, unitRange(quarter, Number)),
+  ...rangeRules(HALF_END, unitRange(half, Number)),
   ...rangeRules(BARE_YEAR, yearRange, NUMBER_START),
 ];
 
@@ -189,6 +194,27 @@ const OPEN_START = /^(?:\d{4}(?:_\d\d|_[qh][1-4])?|yesterday|last_(?:week|month|
 const NOW_TAIL = new RegExp(`\\s+(?:${RANGE_TO})\\s+(?:${NOW_WORDS})(?![\\p{L}\\p{N}])`, 'uy');
 const NOW_ANYWHERE = new RegExp(`(?:${NOW_WORDS})(?![\\p{L}\\p{N}])`, 'u');
 
+const MONTH_ALONE = new RegExp(`(?:(${LAST_BEFORE})\\s+)?(${MONTH_WORDS})(?![\\p{L}\\p{N}])`, 'uy');
+
+/**
+ * "since March", "since last March": the latest March that has begun, or with "last" the latest one
+ * before this month. Only after "since", where a month alone can only be a period.
+ */
+function monthAt(folded: string, index: number, clock: Clock): (Range & { readonly length: number }) | undefined {
+  MONTH_ALONE.lastIndex = index;
+  const match = MONTH_ALONE.exec(folded);
+  if (!match || AMBIGUOUS_MONTHS.has(match[2]!)) return undefined;
+  const thisYear = clock.today.getUTCFullYear();
+  const number = MONTH_NAMES[match[2]!]!;
+  const latest = month(thisYear, number);
+  const begun = match[1] === undefined ? latest.start <= clock.today : latest.end <= startOfMonth(clock.today);
+  return { ...(begun ? latest : month(thisYear - 1, number)), length: match[0].length };
+}
+
+function startOfMonth(day: Date): Date {
+  return month(day.getUTCFullYear(), day.getUTCMonth() + 1).start;
+}
+
 /**
  * "since March 2019", "from March 2019 to today": from the start of the named period to tomorrow, so
  * today is included like the to-date forms. "before 2020", "until March 2019": refused.
@@ -198,7 +224,7 @@ export function openRangeRules(periodAt: PeriodAt): Rule[] {
     // "from" opens an open range only before "to today": most questions say neither, so look no further.
     if (m[1] === undefined && !NOW_ANYWHERE.test(folded.slice(m.index))) return undefined;
     const innerIndex = m.index + m[0].length;
-    const inner = periodAt(folded, innerIndex, clock);
+    const inner = periodAt(folded, innerIndex, clock) ?? (m[1] !== undefined ? monthAt(folded, innerIndex, clock) : undefined);
     if (!inner) return undefined;
     let end = innerIndex + inner.length;
     NOW_TAIL.lastIndex = end;

@@ -52,7 +52,7 @@ export const PERIOD_TOKENS: readonly string[] = [
   'week_to_date', 'month_to_date', 'quarter_to_date', 'year_to_date',
   'last_<n>_days', 'last_<n>_weeks', 'last_<n>_months', 'last_<n>_quarters', 'last_<n>_years',
   'YYYY_MM', 'YYYY_qN', 'YYYY_hN', 'YYYY', 'this_year_hN', 'last_year_hN',
-  'YYYY_MM..YYYY_MM', 'YYYY_qN..YYYY_qN', 'YYYY..YYYY',
+  'YYYY_MM..YYYY_MM', 'YYYY_qN..YYYY_qN', 'YYYY_hN..YYYY_hN', 'YYYY..YYYY',
   'since_YYYY_MM', 'since_YYYY_qN', 'since_YYYY_hN', 'since_YYYY', 'since_yesterday',
   'since_last_week', 'since_last_month', 'since_last_quarter', 'since_last_year', 'since_last_year_hN',
 ];
