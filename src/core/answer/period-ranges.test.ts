@@ -228,6 +228,9 @@ describe('quarter and year ranges', () => {
       v('H2 2019 to H1 2020', ['2019_h2..2020_h1', '2019-07-01', '2020-07-01']),
       v('from S2 2018 to S1 2019', ['2018_h2..2019_h1', '2018-07-01', '2019-07-01']),
       v('H1–H2 2019', ['2019_h1..2019_h2', '2019-01-01', '2020-01-01']),
+      v('S2 2018 a S1 2019', ['2018_h2..2019_h1', '2018-07-01', '2019-07-01']),
+      v('de S2 2018 à S1 2019', ['2018_h2..2019_h1', '2018-07-01', '2019-07-01']),
+      v('H2 2019 bis H1 2020', ['2019_h2..2020_h1', '2019-07-01', '2020-07-01']),
     ]);
     expectNone(['from H2 to H1 2019']);
   });
@@ -379,6 +382,29 @@ describe('reversed ranges', () => {
       'from 2019 to 2017',
       'de junio a enero de 2019',
       'zwischen 2019 und 2017',
+    ]);
+  });
+});
+
+describe('matching', () => {
+  it('ignores case and accents, and returns the phrase as written', () => {
+    expectPeriods([
+      v('PRIMER SEMESTRE DE 2019', H1_2019),
+      v('Première Moitié De 2019', H1_2019),
+      v('premiere moitie de 2019', H1_2019),
+      v('Umsatz ZWISCHEN MÄRZ UND MAI 2019', MAR_MAY_2019, 'ZWISCHEN MÄRZ UND MAI 2019'),
+      v('zwischen Marz und Mai 2019', MAR_MAY_2019),
+      v('DESDE MARÇO DE 2019', SINCE_MARCH_2019),
+      v('Jan–JUN 2019', JAN_JUN_2019),
+      v('ERSTE JAHRESHÄLFTE 2019', H1_2019),
+    ]);
+  });
+
+  it('keeps the first period when several appear', () => {
+    expectPeriods([
+      v('H1 2019 vs H1 2018', H1_2019, 'H1 2019'),
+      v('revenue since 2019 and last month', SINCE_2019, 'since 2019'),
+      v('last month and since 2019', ['last_month', '2025-05-01', '2025-06-01'], 'last month'),
     ]);
   });
 });
