@@ -12,7 +12,7 @@ export const CALENDAR_UNITS: readonly CalendarUnit[] = ['week', 'month', 'quarte
  * Prepositions and articles that belong to the period when they come right before it ("ventas del mes
  * pasado", "im letzten Monat", "for the last 7 days"), so that the caller removes them with the period.
  */
-const PREPOSITIONS = 'in|during|for|over|of|en|durante|de|del|para|pendant|durant|sur|pour|du|des|im|fur|wahrend|em|no|na|nos|nas|do|da|dos|das';
+const PREPOSITIONS = 'in|during|for|over|of|en|durante|de|del|para|pendant|durant|sur|pour|du|des|au|aux|im|fur|wahrend|em|no|na|nos|nas|do|da|dos|das';
 const ARTICLES = 'the|el|la|los|las|le|les|der|die|das|den|dem|o|a|os|as';
 export const LEADING_WORDS = `(?:(?:${PREPOSITIONS})\\s+)?(?:(?:${ARTICLES})\\s+|l')?`;
 

@@ -121,6 +121,7 @@ describe('halves', () => {
       v("ventes du premier semestre de l'année dernière", LAST_H1, "du premier semestre de l'année dernière"),
       v('premier semestre de l’an dernier', LAST_H1),
       v('premier semestre de cette année', THIS_H1),
+      v('ventes au premier semestre 2019', H1_2019, 'au premier semestre 2019'),
       v('ventes du second semestre', LAST_H2, 'du second semestre'),
     ]);
   });
@@ -315,7 +316,7 @@ describe('open ranges', () => {
       v('desde marzo', ['since_2025_03', '2025-03-01', '2025-06-19']),
       v('seit März', ['since_2025_03', '2025-03-01', '2025-06-19']),
     ]);
-    expectNone(['from March', 'revenue from June', 'until March']);
+    expectNone(['from March', 'revenue from June', 'until March', 'tickets since March 3', 'since March 3, 2019', 'between March and May 15']);
   });
 
   it('reads open ranges in Spanish, French, German and Portuguese', () => {

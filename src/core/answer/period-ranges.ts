@@ -92,11 +92,14 @@ function resolveEnds(first: End, last: End, unit: Unit, clock: Clock): Range {
 
 const optionalYear = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
 
+// "between March and May 15" ends on a day, which is not a period: no range is read there.
+const RANGE_END = `${YEAR_END}(?!\\s*\\d)`;
+
 /** Both ways to join two ends, with the ends' groups in the same order: from A to B, A–B; between A and B. */
 function rangeRules(end: string, resolve: Rule['resolve'], start = WORD_START): Rule[] {
   return [
-    rule(`(?:(?:${RANGE_FROM})\\s+)?${end}(?:\\s*${RANGE_DASH}\\s*|\\s+(?:${RANGE_TO})\\s+)${end}`, resolve, start, YEAR_END),
-    rule(`(?:${RANGE_BETWEEN})\\s+${end}\\s+(?:${RANGE_AND})\\s+${end}`, resolve, start, YEAR_END),
+    rule(`(?:(?:${RANGE_FROM})\\s+)?${end}(?:\\s*${RANGE_DASH}\\s*|\\s+(?:${RANGE_TO})\\s+)${end}`, resolve, start, RANGE_END),
+    rule(`(?:${RANGE_BETWEEN})\\s+${end}\\s+(?:${RANGE_AND})\\s+${end}`, resolve, start, RANGE_END),
   ];
 }
 
@@ -194,7 +197,7 @@ const OPEN_START = /^(?:\d{4}(?:_\d\d|_[qh][1-4])?|yesterday|last_(?:week|month|
 const NOW_TAIL = new RegExp(`\\s+(?:${RANGE_TO})\\s+(?:${NOW_WORDS})(?![\\p{L}\\p{N}])`, 'uy');
 const NOW_ANYWHERE = new RegExp(`(?:${NOW_WORDS})(?![\\p{L}\\p{N}])`, 'u');
 
-const MONTH_ALONE = new RegExp(`(?:(${LAST_BEFORE})\\s+)?(${MONTH_WORDS})(?![\\p{L}\\p{N}])`, 'uy');
+const MONTH_ALONE = new RegExp(`(?:(${LAST_BEFORE})\\s+)?(${MONTH_WORDS})(?![\\p{L}\\p{N}])(?!\\.?\\s*\\d)`, 'uy');
 
 /**
  * "since March", "since last March": the latest March that has begun, or with "last" the latest one
