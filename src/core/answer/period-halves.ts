@@ -59,8 +59,8 @@ export const HALF_RULES: readonly Rule[] = [
   rule(`${HALF_NAME}${EXPLICIT_YEAR}`, (m) => half(Number(m[2]), halfNumber(m[1]!)), WORD_START, YEAR_END),
   // 2019 H2, 2019-H1, 2019H2, 2019 S1
   rule(`${WORDED_YEAR}\\s*[-/]?\\s*(?:${HALF_LETTER})([12])`, (m) => half(Number(m[1]), Number(m[2])), NUMBER_START),
-  // first half of this year / of last year / of the year
-  rule(`${HALF_NAME}${RELATIVE_YEAR}`, (m, clock) => {
+  // first half of this year / of last year / of the year: worded only, as "S1 last year" may be a size.
+  rule(`(${WORDED_HALF})${RELATIVE_YEAR}`, (m, clock) => {
     const number = halfNumber(m[1]!);
     return m.groups!.lastYear !== undefined ? halfOfLastYear(number, clock) : halfOfThisYear(number, clock);
   }),

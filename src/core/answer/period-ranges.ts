@@ -108,12 +108,16 @@ const MONTH_END = `(${MONTH_WORDS})\\.?(?:${SEPARATOR}${WORDED_YEAR}(?!\\p{N}))?
 const QUARTER_END = `${QUARTER_LETTER}([1-4])(?:${SEPARATOR}${WORDED_YEAR}(?!\\p{N}))?`;
 const HALF_END = `(?:${HALF_LETTER})([12])(?:${SEPARATOR}${WORDED_YEAR}(?!\\p{N}))?`;
 
-function unitRange(unit: Unit, number: (text: string) => number) {
+/**
+ * `needsYear`: ends written as a letter and a digit ("T2 to T3", "from S1 to S2") are as likely codes
+ * (terminals, sizes, zones) as quarters or halves, so without a year they are not read.
+ */
+function unitRange(unit: Unit, number: (text: string) => number, needsYear = false) {
   return (m: RegExpExecArray, clock: Clock, folded: string): Range | undefined => {
-    if (isComparison(folded)) return refused(clock);
     const first = { number: number(m[1]!), year: optionalYear(m[2]) };
     const last = { number: number(m[3]!), year: optionalYear(m[4]) };
-    if (first.year === undefined && last.year === undefined && (AMBIGUOUS_MONTHS.has(m[1]!) || AMBIGUOUS_MONTHS.has(m[3]!))) return undefined;
+    if (first.year === undefined && last.year === undefined && (needsYear || AMBIGUOUS_MONTHS.has(m[1]!) || AMBIGUOUS_MONTHS.has(m[3]!))) return undefined;
+    if (isComparison(folded)) return refused(clock);
     return resolveEnds(first, last, unit, clock);
   };
 }
@@ -184,8 +188,8 @@ export const RANGE_RULES: readonly Rule[] = [
   ...DAY_RULES,
   ...ORDINAL_QUARTER_RULES,
   ...rangeRules(MONTH_END, unitRange(month, (text) => MONTH_NAMES[text]!)),
-  ...rangeRules(QUARTER_END, unitRange(quarter, Number)),
-  ...rangeRules(HALF_END, unitRange(half, Number)),
+  ...rangeRules(QUARTER_END, unitRange(quarter, Number, true)),
+  ...rangeRules(HALF_END, unitRange(half, Number, true)),
   ...rangeRules(BARE_YEAR, yearRange, NUMBER_START),
 ];
 
