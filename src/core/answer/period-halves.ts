@@ -21,7 +21,7 @@ const LETTERED_HALF = `(?:${HALF_LETTER})[12]|[12]\\.?\\s?(?:${HALF_LETTER})`;
 const HALF_NAME = `(${WORDED_HALF}|${LETTERED_HALF})`;
 
 /** "of 2019", " 2019", "/2019", "del año 2019", "des Jahres 2019". */
-const EXPLICIT_YEAR = `(?:\\s*[,/-]\\s*|\\s+(?:(?:${HALF_OF})\\s+)?(?:(?:${YEAR_ARTICLE})?(?:${YEAR_NOUNS}|jahres)\\s+(?:de\\s+)?)?)${WORDED_YEAR}`;
+const EXPLICIT_YEAR = `(?:\\s*[,/-]\\s*|\\s+(?:(?:${HALF_OF})\\s+)?(?:(?:${YEAR_ARTICLE})?(?:${YEAR_NOUNS})\\s+(?:de\\s+)?)?)${WORDED_YEAR}`;
 /** "of this year", "of the year", "de cette année", "dieses Jahres"; "of last year", "de l'an dernier", "des Vorjahres". */
 const RELATIVE_YEAR =
   `\\s+(?:(?:${HALF_OF})\\s+)?(?:${YEAR_ARTICLE})?` +

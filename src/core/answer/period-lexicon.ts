@@ -130,7 +130,7 @@ export const QUARTER_LETTER = '[qt]';
 
 /** Words that make the following year explicit: "in 2024", "durante 2024", "im Jahr 2024", "no ano de 2024". */
 export const YEAR_MARKERS = 'in|for|during|throughout|en|durante|pendant|durant|pour|im|wahrend|fur|em|no|para';
-export const YEAR_NOUNS = 'year|ano|annee|jahr';
+export const YEAR_NOUNS = 'year|ano|annee|jahr(?:es)?';
 
 /**
  * Words right before a bare number that make it a quantity or an identifier rather than a year
@@ -168,8 +168,18 @@ export const RANGE_AND = 'and|y|et|und|e';
 /** A hyphen or dash between the two ends: Jan-Jun, Jan–Jun, 2017—2019. */
 export const RANGE_DASH = '[-\u2013\u2014]';
 
-/** Words that start a period and run it to today: since March 2019, desde 2019, depuis 2019, seit 2019, ab Q2 2024. */
-export const SINCE = 'since|desde|depuis|seit|ab|a\\s+partir\\s+(?:de|du|del|da|do)';
+/**
+ * Words that start a period and run it to today: since March 2019, desde 2019, depuis 2019, seit 2019,
+ * ab Q2 2024, and "since / from the start of 2019", "desde el inicio de 2019", "seit Anfang 2019".
+ */
+export const SINCE = [
+  // Longest first: the alternation stops at the first that matches, and "since" alone is in "since the start of".
+  '(?:since|from)\\s+the\\s+(?:start|beginning)\\s+of',
+  '(?:desde|a\\s+partir)\\s+(?:d?el\\s+|d?o\\s+)?(?:inicio|comienzo|principio)\\s+(?:de|del|do|da)',
+  'depuis\\s+le\\s+debut\\s+(?:de|du)|a\\s+partir\\s+du\\s+debut\\s+(?:de|du)',
+  'seit\\s+(?:anfang|beginn)(?:\\s+(?:des|der|von))?',
+  'since|desde|depuis|seit|ab|a\\s+partir\\s+(?:de|du|del|da|do)',
+].join('|');
 /** What may end "from … to": today or now (then "from March 2019 to today" is "since March 2019"). */
 export const NOW_WORDS = "today|now|date|the\\s+present|hoy|ahora|la\\s+fecha|aujourd'hui|maintenant|heute|jetzt|hoje|agora|a\\s+data";
 /**

@@ -336,6 +336,18 @@ describe('open ranges', () => {
       v('seit letztem Jahr', ['since_last_year', '2024-01-01', '2025-06-19']),
       v('vendas desde março de 2019', SINCE_MARCH_2019, 'desde março de 2019'),
       v('desde 2019 até hoje', SINCE_2019),
+      v('since the start of 2019', SINCE_2019),
+      v('revenue from the beginning of March 2019', SINCE_MARCH_2019, 'from the beginning of March 2019'),
+      v('desde el inicio de 2019', SINCE_2019),
+      v('depuis le début de 2019', SINCE_2019),
+      v('seit Anfang 2019', SINCE_2019),
+      v('seit Beginn des Jahres 2019', SINCE_2019),
+      v('desde o início de 2019', SINCE_2019),
+    ]);
+    // The to-date forms keep their own token.
+    expectPeriods([
+      v("depuis le début de l'année", ['year_to_date', '2025-01-01', '2025-06-19']),
+      v('seit Beginn des Jahres', ['year_to_date', '2025-01-01', '2025-06-19']),
     ]);
   });
 
