@@ -3,17 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findPeriod, isPeriodToken } from './periods.js';
-
-const NOW = new Date('2025-06-18T10:00:00Z'); // Wednesday
-const UTC = { now: NOW, timezone: 'UTC' };
-
-type Vector = readonly [question: string, token: string, start: string, end: string, phrase?: string];
-
-function expectPeriods(vectors: readonly Vector[], options = UTC): void {
-  for (const [question, token, start, end, phrase] of vectors) {
-    expect(findPeriod(question, options), question).toEqual({ token, start, end, phrase: phrase ?? question });
-  }
-}
+import { NOW, UTC, expectPeriods } from './test-helpers.js';
 
 /** A token is either fixed or follows one of the documented shapes. */
 const isDocumentedToken = isPeriodToken;
