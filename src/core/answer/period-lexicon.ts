@@ -180,6 +180,8 @@ export const SINCE = [
   'seit\\s+(?:anfang|beginn)(?:\\s+(?:des|der|von))?',
   'since|desde|depuis|seit|ab|a\\s+partir\\s+(?:de|du|del|da|do)',
 ].join('|');
+/** Words after a period that leave it open: from 2019 onwards, de 2019 en adelante, de 2019 em diante. */
+export const ONWARDS = 'onwards?|and\\s+(?:later|after)|en\\s+adelante|em\\s+diante|et\\s+apres';
 /** What may end "from … to": today or now (then "from March 2019 to today" is "since March 2019"). */
 export const NOW_WORDS = "today|now|date|the\\s+present|hoy|ahora|la\\s+fecha|aujourd'hui|maintenant|heute|jetzt|hoje|agora|a\\s+data";
 /**

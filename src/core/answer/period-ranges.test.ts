@@ -170,6 +170,11 @@ describe('open ranges', () => {
       v('since yesterday', ['since_yesterday', '2025-06-17', '2025-06-19']),
       v('from March 2019 to today', SINCE_MARCH_2019),
       v('from 2019 until now', SINCE_2019),
+      v('revenue from 2019 onwards by region', SINCE_2019, 'from 2019 onwards'),
+      v('from March 2019 onward', SINCE_MARCH_2019),
+      v('since 2019 onwards', SINCE_2019),
+      v('de 2019 en adelante', SINCE_2019),
+      v('de março de 2019 em diante', SINCE_MARCH_2019),
       // A month alone after "since" is the latest one that has begun; "last March" is before this month.
       v('since March', ['since_2025_03', '2025-03-01', '2025-06-19']),
       v('since June', ['since_2025_06', '2025-06-01', '2025-06-19']),

@@ -9,6 +9,7 @@ import {
   COMPARE_WORDS,
   MONTH_NAMES,
   NOW_WORDS,
+  ONWARDS,
   ONE_SIDED,
   HALF_LETTER,
   LAST_BEFORE,
@@ -198,8 +199,8 @@ export type PeriodAt = (folded: string, index: number, clock: Clock) => (Range &
 
 /** Periods an open range may start from: whole units named by their number, and the complete ones before now. */
 const OPEN_START = /^(?:\d{4}(?:_\d\d|_[qh][1-4])?|yesterday|last_(?:week|month|quarter|year)|last_year_h[12])$/u;
-const NOW_TAIL = new RegExp(`\\s+(?:${RANGE_TO})\\s+(?:${NOW_WORDS})(?![\\p{L}\\p{N}])`, 'uy');
-const NOW_ANYWHERE = new RegExp(`(?:${NOW_WORDS})(?![\\p{L}\\p{N}])`, 'u');
+const NOW_TAIL = new RegExp(`\\s+(?:(?:${RANGE_TO})\\s+(?:${NOW_WORDS})|${ONWARDS})(?![\\p{L}\\p{N}])`, 'uy');
+const NOW_ANYWHERE = new RegExp(`(?:${NOW_WORDS}|${ONWARDS})(?![\\p{L}\\p{N}])`, 'u');
 
 const MONTH_ALONE = new RegExp(`(?:(${LAST_BEFORE})\\s+)?(${MONTH_WORDS})(?![\\p{L}\\p{N}])(?!\\.?\\s*\\d)`, 'uy');
 
@@ -237,7 +238,7 @@ export function openRangeRules(periodAt: PeriodAt): Rule[] {
     NOW_TAIL.lastIndex = end;
     const tail = NOW_TAIL.exec(folded);
     if (tail) end += tail[0].length;
-    else if (m[1] === undefined) return undefined; // "from March 2019" alone is March 2019
+    else if (m[1] === undefined) return undefined; // "from March 2019" alone is March 2019; "onwards" opens it
     if (inner.refused || inner.start >= clock.tomorrow) return refused(clock, end - m.index);
     // "since this month", "since the last 7 days": the period itself already runs to today or near it.
     if (!OPEN_START.test(inner.token)) return undefined;
