@@ -12,7 +12,7 @@ export const CALENDAR_UNITS: readonly CalendarUnit[] = ['week', 'month', 'quarte
  * Prepositions and articles that belong to the period when they come right before it ("ventas del mes
  * pasado", "im letzten Monat", "for the last 7 days"), so that the caller removes them with the period.
  */
-const PREPOSITIONS = 'in|during|for|over|of|en|durante|de|del|para|pendant|durant|sur|pour|du|des|im|fur|wahrend|em|no|na|nos|nas|do|da|dos|das';
+const PREPOSITIONS = 'in|during|for|over|of|en|durante|de|del|para|pendant|durant|sur|pour|du|des|au|aux|im|fur|wahrend|em|no|na|nos|nas|do|da|dos|das';
 const ARTICLES = 'the|el|la|los|las|le|les|der|die|das|den|dem|o|a|os|as';
 export const LEADING_WORDS = `(?:(?:${PREPOSITIONS})\\s+)?(?:(?:${ARTICLES})\\s+|l')?`;
 
@@ -30,8 +30,8 @@ export const UNIT_NOUNS: Readonly<Record<CalendarUnit, string>> = {
 };
 
 const GERMAN_ENDING = '(?:e|en|er|es|em)?';
-/** Words for "this" before the noun (this week, esta semana, cette semaine, diese Woche). */
-export const THIS_BEFORE = `this|current|est[ea]|cette|cet|ce|(?:dies|laufend|aktuell)${GERMAN_ENDING}`;
+/** Words for "this" before the noun (this week, esta semana, desta semana, cette semaine, diese Woche). */
+export const THIS_BEFORE = `this|current|d?est[ea]|cette|cet|ce|(?:dies|laufend|aktuell)${GERMAN_ENDING}`;
 /** Words for "this" after the noun (mes actual, mês atual, semaine en cours). */
 export const THIS_AFTER = 'actual|atual|corrente|en\\s+curso|em\\s+curso|en\\s+cours';
 /** Words for "last" before the noun (last week, último mes, letzte Woche). */
@@ -45,6 +45,18 @@ export const LAST_EXTRA: Readonly<Record<CalendarUnit, string>> = {
   quarter: 'vorquartal',
   year: "vorjahr(?:es)?|l'an\\s+(?:dernier|passe|precedent)",
 };
+
+/** "this week", "esta semana", "ce mois-ci", "this month's", "mes actual", "dieses Jahr(es)". */
+export function thisUnitForms(unit: CalendarUnit): string {
+  const noun = `(?:${UNIT_NOUNS[unit]})`;
+  return `(?:${THIS_BEFORE})\\s+${noun}(?:-ci|'s)?|${noun}\\s+(?:${THIS_AFTER})`;
+}
+
+/** "last week", "la semana pasada", "le mois dernier", "letzten Monat", "Vorjahr", "l'an dernier". */
+export function lastUnitForms(unit: CalendarUnit): string {
+  const noun = `(?:${UNIT_NOUNS[unit]})`;
+  return `(?:${LAST_BEFORE})\\s+${noun}(?:'s)?|${noun}\\s+(?:${LAST_AFTER})|${LAST_EXTRA[unit]}`;
+}
 
 const TO_DATE_SHORT: Readonly<Record<CalendarUnit, string>> = { week: 'wtd', month: 'mtd', quarter: 'qtd', year: 'ytd' };
 const GERMAN_START: Readonly<Record<CalendarUnit, string>> = {
@@ -118,7 +130,7 @@ export const QUARTER_LETTER = '[qt]';
 
 /** Words that make the following year explicit: "in 2024", "durante 2024", "im Jahr 2024", "no ano de 2024". */
 export const YEAR_MARKERS = 'in|for|during|throughout|en|durante|pendant|durant|pour|im|wahrend|fur|em|no|para';
-export const YEAR_NOUNS = 'year|ano|annee|jahr';
+export const YEAR_NOUNS = 'year|ano|annee|jahr(?:es)?';
 
 /**
  * Words right before a bare number that make it a quantity or an identifier rather than a year
@@ -130,3 +142,65 @@ export const QUANTITY_BEFORE =
   'mehr\\s+als|weniger\\s+als|uber|unter|ersten|mais\\s+de|primeiros|acima\\s+de|abaixo\\s+de';
 /** Words right after a bare number that make it an amount ("2000 units", "2024 €", "2050%"). */
 export const QUANTITY_AFTER = '%|\\$|€|£|k|units?|items?|pieces?|dollars?|euros?|usd|eur|gbp|times|rows|unidades|unites|stuck';
+
+/** Nouns for half a year: first half, semestre, Halbjahr, erste Jahreshälfte, primera mitad, première moitié. */
+export const HALF_NOUN = 'half(?:[\\s-]+year)?|halbjahr(?:es|s)?|jahreshalfte|halfte|semestre|mitad|moitie|metade';
+/** Ordinals before a half noun; a digit or "first"-like word is the first half, anything else the second. */
+export const HALF_ORDINAL =
+  'first|1st|primer[oa]?|premiere?|1re|primeir[oa]|erst(?:e|es|en|er|em)|' +
+  'second[e]?|2nd|segund[oa]|deuxieme|zweit(?:e|es|en|er|em)|[12](?:er|eme|e|o|a|\\.)?';
+/** Letters of a half written with its number: H1 2019, 2019 H2, 1H 2019, S1 2019 (semestre), 1. HJ 2019 (Halbjahr). */
+export const HALF_LETTER = 'hj|h|s';
+/** Words joining a half to its year: first half of 2019, primer semestre del año pasado, zweites Halbjahr des Vorjahres. */
+export const HALF_OF = 'of|de|del|do|da|du|des|der|von';
+/** Articles between that word and the year ("of the year", "de l'année dernière", "des letzten Jahres"). */
+export const YEAR_ARTICLE = "(?:the|el|la|le|o|a|das|dem|den)\\s+|l'";
+/** "the year" without a number, after a half: the current year ("first half of the year", "do ano"). */
+export const THE_YEAR = 'year|ano|annee|jahr(?:es)?';
+
+/** Words opening a range: from, de/desde, du/depuis, von/vom, de/do/da. */
+export const RANGE_FROM = 'from|de|del|desde|du|depuis|von|vom|do|da';
+/** Words closing a range: to, through, until; a, al, hasta; à, au, jusqu'à; bis; a, ao, até. */
+export const RANGE_TO = "to|through|thru|until|till|a|al|hasta|au|jusqu'(?:a|au|en)|bis(?:\\s+zum)?|ao|ate";
+/** Words for "between" and the "and" that follows it. */
+export const RANGE_BETWEEN = 'between|entre|zwischen';
+export const RANGE_AND = 'and|y|et|und|e';
+/** A hyphen or dash between the two ends: Jan-Jun, Jan–Jun, 2017—2019. */
+export const RANGE_DASH = '[-\u2013\u2014]';
+
+/**
+ * Words that start a period and run it to today: since March 2019, desde 2019, depuis 2019, seit 2019,
+ * ab Q2 2024, and "since / from the start of 2019", "desde el inicio de 2019", "seit Anfang 2019".
+ */
+export const SINCE = [
+  // Longest first: the alternation stops at the first that matches, and "since" alone is in "since the start of".
+  '(?:since|from)\\s+the\\s+(?:start|beginning)\\s+of',
+  '(?:desde|a\\s+partir)\\s+(?:d?el\\s+|d?o\\s+)?(?:inicio|comienzo|principio)\\s+(?:de|del|do|da)',
+  'depuis\\s+le\\s+debut\\s+(?:de|du)|a\\s+partir\\s+du\\s+debut\\s+(?:de|du)',
+  'seit\\s+(?:anfang|beginn)(?:\\s+(?:des|der|von))?',
+  'since|desde|depuis|seit|ab|a\\s+partir\\s+(?:de|du|del|da|do)',
+].join('|');
+/** Words after a period that leave it open: from 2019 onwards, de 2019 en adelante, de 2019 em diante. */
+export const ONWARDS = 'onwards?|and\\s+(?:later|after)|en\\s+adelante|em\\s+diante|et\\s+apres';
+/** What may end "from … to": today or now (then "from March 2019 to today" is "since March 2019"). */
+export const NOW_WORDS = "today|now|date|the\\s+present|hoy|ahora|la\\s+fecha|aujourd'hui|maintenant|heute|jetzt|hoje|agora|a\\s+data";
+/**
+ * Words that bound a period on one side only ("before 2020", "until March 2019", "after Q2 2024"): the
+ * range has no start (or no end) the grammar could give, so such a period is refused, not read as the unit.
+ */
+export const ONE_SIDED =
+  "before|until|till|up\\s+to|prior\\s+to|after|antes\\s+de|hasta|despues\\s+de|avant|jusqu'(?:a|au|en)|apres|" +
+  'vor|bis|nach\\s+dem|ate|depois\\s+de|apos';
+/**
+ * Words that make a range two periods to compare, or a change between its ends, rather than one period to
+ * sum: "compare 2023 to 2024", "growth from 2018 to 2019", "Veränderung von 2018 bis 2019".
+ */
+export const COMPARE_WORDS = [
+  'compar\\p{L}*|versus|vs|gegenuber|trends?|tendenc\\p{L}*|tendance',
+  'chang\\p{L}*|grow\\p{L}*|increas\\p{L}*|decreas\\p{L}*|declin\\p{L}*|differen\\p{L}*|evol\\p{L}*',
+  'rose|risen|fell|dropped',
+  'cambi\\p{L}*|crec\\p{L}*|cresc\\p{L}*|aument\\p{L}*|augment\\p{L}*|disminu\\p{L}*|diminu\\p{L}*|variac\\p{L}*|variation',
+  'croissance|hausse|baisse|mudanc\\p{L}*|gestiegen|gesunken',
+].join('|');
+/** German words for a change, also found at the end of a compound ("Umsatzwachstum", "Kostenvergleich"). */
+export const COMPARE_COMPOUNDS = 'vergleich|veranderung|wachstum|anstieg|ruckgang|unterschied|entwicklung|zunahme|abnahme';

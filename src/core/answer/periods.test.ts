@@ -2,30 +2,11 @@
 // calendar boundaries, numbers that are not years, and properties over random text.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PERIOD_TOKENS, findPeriod } from './periods.js';
-
-const NOW = new Date('2025-06-18T10:00:00Z'); // Wednesday
-const UTC = { now: NOW, timezone: 'UTC' };
-
-type Vector = readonly [question: string, token: string, start: string, end: string, phrase?: string];
-
-function expectPeriods(vectors: readonly Vector[], options = UTC): void {
-  for (const [question, token, start, end, phrase] of vectors) {
-    expect(findPeriod(question, options), question).toEqual({ token, start, end, phrase: phrase ?? question });
-  }
-}
+import { findPeriod, isPeriodToken } from './periods.js';
+import { NOW, UTC, expectPeriods } from './test-helpers.js';
 
 /** A token is either fixed or follows one of the documented shapes. */
-function isDocumentedToken(token: string): boolean {
-  return PERIOD_TOKENS.some((documented) => {
-    const shape = documented
-      .replace('<n>', '[1-9]\\d*')
-      .replace('YYYY', '\\d{4}')
-      .replace('MM', '(0[1-9]|1[0-2])')
-      .replace('qN', 'q[1-4]');
-    return new RegExp(`^${shape}$`).test(token);
-  });
-}
+const isDocumentedToken = isPeriodToken;
 
 describe('vectors of the design notes (now = Wed 2025-06-18, UTC)', () => {
   it('resolves every phrase of the table', () => {

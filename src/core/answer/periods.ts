@@ -6,29 +6,43 @@ import { addUnits, assertTimeZone, startOf, wallClock, type PeriodUnit } from '.
 import {
   CALENDAR_UNITS,
   COUNTED_UNITS,
-  LAST_AFTER,
   LAST_AFTER_COUNT,
-  LAST_BEFORE,
   LAST_BEFORE_COUNT,
-  LAST_EXTRA,
-  LEADING_WORDS,
   MONTH_NAMES,
-  NUMERIC_ORDINAL,
-  QUANTITY_AFTER,
-  QUANTITY_BEFORE,
   QUARTER_LETTER,
   QUARTER_NOUN,
-  QUARTER_ORDINALS,
-  THIS_AFTER,
-  THIS_BEFORE,
   TODAY,
-  UNIT_NOUNS,
   YEAR_MARKERS,
   YEAR_NOUNS,
   YESTERDAY,
+  lastUnitForms,
+  thisUnitForms,
   toDateForms,
   type CalendarUnit,
 } from './period-lexicon.js';
+import {
+  BARE_YEAR,
+  NUMBER_START,
+  OF,
+  QUARTER_ORDINAL,
+  SEPARATOR,
+  WORDED_YEAR,
+  WORD_START,
+  YEAR_END,
+  alternation,
+  isQuantityAfter,
+  isQuantityBefore,
+  month,
+  quarter,
+  quarterFromOrdinal,
+  rule,
+  year,
+  type Clock,
+  type Range,
+  type Rule,
+} from './period-rule.js';
+import { HALF_RULES } from './period-halves.js';
+import { RANGE_RULES, openRangeRules, type PeriodAt } from './period-ranges.js';
 import type { ResolvedPeriod } from './plan.js';
 
 /** The fixed tokens, and the shapes of the tokens that carry a number. */
@@ -37,47 +51,29 @@ export const PERIOD_TOKENS: readonly string[] = [
   'this_week', 'last_week', 'this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year',
   'week_to_date', 'month_to_date', 'quarter_to_date', 'year_to_date',
   'last_<n>_days', 'last_<n>_weeks', 'last_<n>_months', 'last_<n>_quarters', 'last_<n>_years',
-  'YYYY_MM', 'YYYY_qN', 'YYYY',
+  'YYYY_MM', 'YYYY_qN', 'YYYY_hN', 'YYYY', 'this_year_hN', 'last_year_hN',
+  'YYYY_MM..YYYY_MM', 'YYYY_qN..YYYY_qN', 'YYYY_hN..YYYY_hN', 'YYYY..YYYY',
+  'since_YYYY_MM', 'since_YYYY_qN', 'since_YYYY_hN', 'since_YYYY', 'since_yesterday',
+  'since_last_week', 'since_last_month', 'since_last_quarter', 'since_last_year', 'since_last_year_hN',
 ];
 
-interface Range {
-  readonly token: string;
-  readonly start: Date;
-  readonly end: Date;
-}
+const TOKEN_SHAPES = PERIOD_TOKENS.map(
+  (documented) =>
+    new RegExp(
+      `^${documented
+        .replaceAll('.', '\\.')
+        .replace('<n>', '[1-9]\\d*')
+        .replaceAll('YYYY', '\\d{4}')
+        .replaceAll('MM', '(?:0[1-9]|1[0-2])')
+        .replaceAll('qN', 'q[1-4]')
+        .replaceAll('hN', 'h[12]')}$`,
+      'u',
+    ),
+);
 
-/** Midnight today and tomorrow, as wall times in the workspace time zone. */
-interface Clock {
-  readonly today: Date;
-  readonly tomorrow: Date;
-}
-
-interface Rule {
-  readonly pattern: RegExp;
-  resolve(match: RegExpExecArray, clock: Clock, folded: string): Range | undefined;
-}
-
-// A period starts at a word boundary; "-" is excluded so that "avant-hier" is not "hier" and
-// "mid-2024" is not the year 2024.
-const WORD_START = '(?<![\\p{L}\\p{N}_\\-])';
-// Numbers glued to a currency, an identifier or another number ("$2024", "#2024", "15/03/2025") are not periods.
-const NUMBER_START = '(?<![\\p{L}\\p{N}_\\-./:$€£#@])';
-const WORD_END = '(?![\\p{L}\\p{N}_])';
-// A year ends the number: not "2024-ABC", "2024.5", "2024%", "2024-03-15".
-const YEAR_END = '(?![\\p{L}\\p{N}_%]|[-/.,:]\\p{N}|[-/]\\p{L})';
-/** A bare number read as a year: 1990–2100 (see docs/answers.md, "Periods"). */
-const BARE_YEAR = '(199\\d|20\\d\\d|2100)';
-/** A year next to a month or quarter word is unambiguous, so any four-digit year from 1000 is taken. */
-const WORDED_YEAR = '([12]\\d{3})';
-const OF = '(?:of|de|del|do|von)';
-
-function rule(core: string, resolve: Rule['resolve'], start = WORD_START, end = WORD_END): Rule {
-  return { pattern: new RegExp(`${start}${LEADING_WORDS}(?:${core})${end}`, 'gu'), resolve };
-}
-
-function alternation(words: Iterable<string>): string {
-  // Longest first, so that "mars" is not read as "mar" + "s".
-  return [...words].sort((a, b) => b.length - a.length).join('|');
+/** Whether `token` has one of the documented shapes of `PERIOD_TOKENS`. */
+export function isPeriodToken(token: string): boolean {
+  return TOKEN_SHAPES.some((shape) => shape.test(token));
 }
 
 const thisPeriod = (unit: PeriodUnit, token: string) => (_m: RegExpExecArray, { today, tomorrow }: Clock): Range => ({
@@ -93,13 +89,10 @@ function previousPeriods(unit: PeriodUnit, count: number, token: string, { today
 }
 
 function relativeRules(unit: CalendarUnit): Rule[] {
-  const noun = `(?:${UNIT_NOUNS[unit]})`;
-  const thisForms = `(?:${THIS_BEFORE})\\s+${noun}(?:-ci|'s)?|${noun}\\s+(?:${THIS_AFTER})`;
-  const lastForms = `(?:${LAST_BEFORE})\\s+${noun}(?:'s)?|${noun}\\s+(?:${LAST_AFTER})|${LAST_EXTRA[unit]}`;
   return [
     rule(toDateForms(unit), thisPeriod(unit, `${unit}_to_date`)),
-    rule(thisForms, thisPeriod(unit, `this_${unit}`)),
-    rule(lastForms, (_m, clock) => previousPeriods(unit, 1, `last_${unit}`, clock)),
+    rule(thisUnitForms(unit), thisPeriod(unit, `this_${unit}`)),
+    rule(lastUnitForms(unit), (_m, clock) => previousPeriods(unit, 1, `last_${unit}`, clock)),
   ];
 }
 
@@ -114,26 +107,8 @@ function lastCount(countText: string | undefined, unitText: string | undefined, 
   return previousPeriods(unit, count, `last_${count}_${unit}s`, clock);
 }
 
-function month(year: number, monthNumber: number): Range {
-  const start = new Date(Date.UTC(2000, monthNumber - 1, 1));
-  start.setUTCFullYear(year); // Date.UTC would read years below 100 as 19xx
-  return { token: `${year}_${String(monthNumber).padStart(2, '0')}`, start, end: addUnits('month', start, 1) };
-}
-
-function quarter(year: number, quarterNumber: number): Range {
-  const { start } = month(year, quarterNumber * 3 - 2);
-  return { token: `${year}_q${quarterNumber}`, start, end: addUnits('quarter', start, 1) };
-}
-
-function quarterFromOrdinal(ordinal: string): number | undefined {
-  const digit = /^[1-4]/.exec(ordinal);
-  return digit ? Number(digit[0]) : QUARTER_ORDINALS[ordinal];
-}
 
 const MONTH_WORDS = alternation(Object.keys(MONTH_NAMES));
-const ORDINAL_WORDS = alternation(Object.keys(QUARTER_ORDINALS));
-const QUANTITY_BEFORE_TEST = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${QUANTITY_BEFORE})\\s*$`, 'u');
-const QUANTITY_AFTER_TEST = new RegExp(`^\\s*(?:${QUANTITY_AFTER})(?![\\p{L}\\p{N}])`, 'u');
 
 /**
  * "2024", "in 2024", "im Jahr 2024", "no ano de 2024". A number after a year word or in/for/during (and
@@ -145,19 +120,15 @@ const YEAR_RULE: Rule = {
     'gu',
   ),
   resolve(match, _clock, folded) {
-    const [text, marker, yearNoun, year] = match;
-    const after = folded.slice(match.index + text.length);
-    if (QUANTITY_AFTER_TEST.test(after)) return undefined;
+    const [text, marker, yearNoun, yearText] = match;
+    if (isQuantityAfter(folded, match.index + text.length)) return undefined;
     const explicit = marker !== undefined || yearNoun !== undefined;
-    if (!explicit && QUANTITY_BEFORE_TEST.test(folded.slice(Math.max(0, match.index - 40), match.index))) return undefined;
-    const start = month(Number(year), 1).start;
-    return { token: year!, start, end: addUnits('year', start, 1) };
+    if (!explicit && isQuantityBefore(folded, match.index)) return undefined;
+    return year(Number(yearText));
   },
 };
 
-const SEPARATOR = `(?:\\s*[,/-]\\s*|\\s+(?:${OF}\\s+)?)`;
-
-const RULES: readonly Rule[] = [
+const BASE_RULES: readonly Rule[] = [
   rule(TODAY, (_m, { today, tomorrow }) => ({ token: 'today', start: today, end: tomorrow })),
   rule(YESTERDAY, (_m, { today }) => ({ token: 'yesterday', start: addUnits('day', today, -1), end: today })),
   ...CALENDAR_UNITS.flatMap(relativeRules),
@@ -175,7 +146,7 @@ const RULES: readonly Rule[] = [
   rule(`${WORDED_YEAR}\\s*[-/]?\\s*${QUARTER_LETTER}([1-4])`, (m) => quarter(Number(m[1]), Number(m[2])), NUMBER_START),
   // second quarter of 2024, 2º trimestre de 2024, zweites Quartal 2024, 2. Quartal 2024
   rule(
-    `(${ORDINAL_WORDS}|${NUMERIC_ORDINAL})\\s+(?:${QUARTER_NOUN})\\s+(?:${OF}\\s+)?${WORDED_YEAR}`,
+    `(${QUARTER_ORDINAL})\\s+(?:${QUARTER_NOUN})\\s+(?:${OF}\\s+)?${WORDED_YEAR}`,
     (m) => {
       const quarterNumber = quarterFromOrdinal(m[1]!);
       return quarterNumber === undefined ? undefined : quarter(Number(m[2]), quarterNumber);
@@ -184,7 +155,24 @@ const RULES: readonly Rule[] = [
     YEAR_END,
   ),
   YEAR_RULE,
+  ...HALF_RULES,
 ];
+
+const STICKY_RULES = BASE_RULES.map((base) => ({ ...base, pattern: new RegExp(base.pattern.source, 'uy') }));
+
+/** The longest period a base rule reads starting exactly at `index`: the start of an open range. */
+const periodAt: PeriodAt = (folded, index, clock) => {
+  let best: (Range & { length: number }) | undefined;
+  for (const sticky of STICKY_RULES) {
+    sticky.pattern.lastIndex = index;
+    const match = sticky.pattern.exec(folded);
+    const range = match ? sticky.resolve(match, clock, folded) : undefined;
+    if (match && range && (!best || match[0].length > best.length)) best = { ...range, length: range.length ?? match[0].length };
+  }
+  return best;
+};
+
+const RULES: readonly Rule[] = [...BASE_RULES, ...RANGE_RULES, ...openRangeRules(periodAt)];
 
 interface Folded {
   readonly text: string;
@@ -241,7 +229,7 @@ function firstMatch(rule: Rule, folded: string, clock: Clock): Found | undefined
   pattern.lastIndex = 0;
   for (let match = pattern.exec(folded); match; match = pattern.exec(folded)) {
     const range = rule.resolve(match, clock, folded);
-    if (range && isWritable(range)) return { index: match.index, length: match[0].length, range };
+    if (range && isWritable(range)) return { index: match.index, length: range.length ?? match[0].length, range };
     // A rejected match may hide a shorter one starting right after it.
     pattern.lastIndex = match.index + 1;
   }
@@ -263,7 +251,7 @@ export function findPeriod(question: string, options: { now: Date; timezone: str
     const found = firstMatch(candidate, folded.text, clock);
     if (found && (!best || found.index < best.index || (found.index === best.index && found.length > best.length))) best = found;
   }
-  if (!best) return undefined;
+  if (!best || best.range.refused) return undefined;
   return {
     token: best.range.token,
     start: isoDate(best.range.start),

@@ -38,9 +38,11 @@ export function formatValue(value: unknown, unit: string, units: UnitLookup = kn
   return `${shown < 0 ? '-' : ''}${display.prefix ?? ''}${number}${suffix}`;
 }
 
-/** The words of a period's token: "last month", "2024", "last 30 days". */
+/** The words of a period's token: "last month", "2024", "last 30 days", "2019 01 to 2019 06", "the period since 2019". */
 export function periodWords(period: ResolvedPeriod): string {
-  return period.token.replaceAll('_', ' ');
+  const words = period.token.replaceAll('..', ' to ').replaceAll('_', ' ');
+  // Read after "for": "revenue for the period since 2019", not "revenue for since 2019".
+  return words.startsWith('since ') ? `the period ${words}` : words;
 }
 
 export function describePeriod(period: ResolvedPeriod): string {

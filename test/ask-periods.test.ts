@@ -1,0 +1,71 @@
+// POST /api/v1/ask with halves, ranges and open ranges on the operations model (test/helpers/ops-model.ts):
+// the period's phrase is cut out whole so the planner answers over the range, and the phrases the
+// grammar refuses (one-sided, reversed, comparisons) never come back as a governed number.
+// 64 tickets: 58 opened three days ago, 6 opened 400 days ago.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey, seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
+import { deployOpsModel, loadOpsDuckDb } from './helpers/ops-model.js';
+
+const ALL_TICKETS = 64;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-ask-periods-'));
+let t: TestApp;
+let ws: SeededWorkspace;
+let key: string;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { SVC_DATA_DIR: dataDir } });
+  ws = await seedWorkspace(t.services);
+  await loadOpsDuckDb(t.services, ws.id);
+  await deployOpsModel(t.services, ws);
+  key = (await createKey(t.services, ws, 'luminary', 'question')).value;
+}, 60_000);
+afterAll(async () => {
+  await t.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const ask = async (question: string) => {
+  const response = await t.app.inject({ method: 'POST', url: '/api/v1/ask', headers: { authorization: `Bearer ${key}` }, payload: { question } });
+  expect(response.statusCode).toBe(200);
+  return response.json();
+};
+
+describe('ranges and open ranges are answered over the whole range', () => {
+  it.each([
+    ['tickets since 2020', 'since_2020', ALL_TICKETS],
+    ['tickets between 2020 and 2100', '2020..2100', ALL_TICKETS],
+    ['how many tickets from 2020 to 2100 by region', '2020..2100', ALL_TICKETS],
+    ['tickets from January to June 2001', '2001_01..2001_06', 0],
+    ['tickets Q1–Q3 2001', '2001_q1..2001_q3', 0],
+    ['tickets in the first half of 2001', '2001_h1', 0],
+  ])('%s', async (question, period, value) => {
+    const body = await ask(question);
+    expect(body.provenance).toMatchObject({ reveal_backed: true, confidence: 'high' });
+    expect(body.data).toMatchObject({ metric: 'tickets', period, value });
+  });
+
+  it('names the range in the prose with its dates', async () => {
+    const body = await ask('tickets from January to June 2001');
+    expect(body.answer).toMatch(/^Tickets for 2001 01 to 2001 06 \(2001-01-01 to 2001-06-30\) was 0\./);
+  });
+});
+
+describe('periods the grammar refuses are never a governed number', () => {
+  it.each([
+    'tickets before 2020',
+    'tickets until March 2019',
+    'tickets from June to January 2019',
+    'compare tickets 2023 to 2024',
+    'ticket growth from 2023 to 2024',
+    'tickets on May 3, 2024',
+    'tickets in the second half of the match',
+  ])('%s', async (question) => {
+    const body = await ask(question);
+    expect(body.provenance.reveal_backed).toBe(false);
+    expect(body.provenance.confidence).not.toBe('high');
+    expect(body.data.value).toBeUndefined();
+  });
+});
