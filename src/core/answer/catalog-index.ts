@@ -96,7 +96,7 @@ function indexMetrics(model: SemanticModel, revealName: string): IndexedMetric[]
  * Nodes a reveal can reach from its base by following joins declared towards the "one" side
  * (many_to_one, one_to_one): breaking a metric down by such a node's dimension never fans rows out.
  */
-function reachableNodes(model: SemanticModel, base: string): Array<{ node: SemanticNode; path: string | undefined }> {
+export function reachableNodes(model: SemanticModel, base: string): Array<{ node: SemanticNode; path: string | undefined }> {
   const found: Array<{ node: SemanticNode; path: string | undefined }> = [];
   const visited = new Set<string>();
   const visit = (name: string, path: string | undefined): void => {
