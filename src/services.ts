@@ -46,13 +46,14 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
   const connections = new ConnectionService(store, new SecretBox(secretKey), config.dataDir, shared);
   // A deploy starts the new model's value indexes; the answer service is created below.
-  let answers: AnswerService | undefined;
-  const models = new ModelService(store, shared, clock, (workspaceId) => answers?.modelDeployed(workspaceId));
+  const late: { answers?: AnswerService } = {};
+  const models = new ModelService(store, shared, clock, (workspaceId) => late.answers?.modelDeployed(workspaceId));
   const history = historyRepo(store.db);
   const rawSql = new RawSqlService(connections, history, clock, RAW_SQL_TIMEOUT_MS, onBackgroundError);
   const schemas = new SchemaCache(SCHEMA_CACHE_MS, () => clock.now().getTime());
   const values = { perDimension: config.values.perDimension, refreshMs: config.values.refreshSeconds * 1000, maxScopes: config.values.maxScopes, maxValues: config.values.maxTotal };
-  answers = new AnswerService({ models, connections, rawSql, schemas, clock, llm: config.llm, values, ...(onNote ? { onNote } : {}), ...(onBackgroundError ? { onBackgroundError } : {}) });
+  const answers = new AnswerService({ models, connections, rawSql, schemas, clock, llm: config.llm, values, ...(onNote ? { onNote } : {}), ...(onBackgroundError ? { onBackgroundError } : {}) });
+  late.answers = answers;
   return {
     config,
     store,

@@ -29,7 +29,6 @@ export type { Answer } from './answer.js';
 export const MAX_QUESTION_LENGTH = 2000;
 /** When a question about a period-bound metric names no period: the last 30 complete days (an assumption the answer states). */
 const DEFAULT_PERIOD_PHRASE = 'last 30 days';
-const QUERY_TIMEOUT_MS = 30_000;
 const NO_MODEL_REASON = 'No model is deployed in this workspace yet, so there are no governed metrics to answer from.';
 
 export interface AnswerServiceDeps {
