@@ -83,11 +83,20 @@ export class ValueCatalog {
     this.seeVersion(workspace, live, index);
   }
 
-  /** Values held, over all scopes (for figures and tests). */
-  stats(): { scopes: number; values: number } {
+  /** Scopes and values held, over all workspaces or one (for figures and tests). */
+  stats(workspace?: string): { scopes: number; built: number; values: number; versions: number[] } {
     let values = 0;
-    for (const scope of this.scopes.values()) values += scope.size;
-    return { scopes: this.scopes.size, values };
+    let scopes = 0;
+    let built = 0;
+    const versions = new Set<number>();
+    for (const scope of this.scopes.values()) {
+      if (workspace !== undefined && scope.workspace !== workspace) continue;
+      scopes++;
+      if (scope.stores) built++;
+      values += scope.size;
+      versions.add(scope.version);
+    }
+    return { scopes, built, values, versions: [...versions].sort((a, b) => a - b) };
   }
 
   close(): void {
