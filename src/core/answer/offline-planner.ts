@@ -96,7 +96,7 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   const shape = readShape(words, index);
   const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position));
   // Values of several words ("small business", "North America") are too specific to be metric words.
-  const reserved = multiWordValuePositions(words, shape.consumed, [...lookups.values()]);
+  const reserved = multiWordValuePositions(words, shape.consumed, [...new Set(lookups.values())]);
   const candidates = rankMetrics(content.filter((word) => !reserved.has(word.position)).map((word) => word.stem), reveals, index);
   const choice = chooseMetrics(candidates);
 

@@ -38,7 +38,8 @@ export interface KnownValues {
 }
 
 export function knownValues(lookups: Iterable<ValueLookup>): KnownValues {
-  const all = [...lookups];
+  // Reveals over one base node share one store: ask it once.
+  const all = [...new Set(lookups)];
   return {
     has: (stem) => all.some((lookup) => lookup.hasStem(stem)),
     near: (stem) => {
