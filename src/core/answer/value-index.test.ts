@@ -81,7 +81,12 @@ describe('ValueStore near lookup', () => {
 
   it('agrees with a brute-force search on random typos', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0; // mulberry32
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+    };
     const letters = 'abcdefghijklmnopqrstuvwxyz';
     const word = () => Array.from({ length: 5 + Math.floor(random() * 8) }, () => letters[Math.floor(random() * 26)]).join('');
     const words = Array.from({ length: 1000 }, word);

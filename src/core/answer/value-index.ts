@@ -47,9 +47,9 @@ export function allowedEdits(length: number): number {
 export function boundedDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   const cols = b.length + 1;
-  let before = new Int32Array(cols);
-  let previous = new Int32Array(cols);
-  let current = new Int32Array(cols);
+  // Three rows reused across calls: near lookup checks hundreds of candidates per word.
+  if (rows[0]!.length < cols) rows = [new Int32Array(cols * 2), new Int32Array(cols * 2), new Int32Array(cols * 2)];
+  let [before, previous, current] = rows as [Int32Array, Int32Array, Int32Array];
   for (let j = 0; j < cols; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
     current[0] = i;
@@ -66,6 +66,8 @@ export function boundedDistance(a: string, b: string, max: number): number {
   }
   return Math.min(previous[b.length]!, max + 1);
 }
+
+let rows: Int32Array[] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 
 /** Start of each of the three segments of a word of `length` letters, and its end. */
 function segmentBounds(length: number): [number, number, number, number] {
