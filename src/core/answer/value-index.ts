@@ -74,6 +74,51 @@ function segmentBounds(length: number): [number, number, number, number] {
   return [0, Math.floor(length / 3), Math.floor((2 * length) / 3), length];
 }
 
+/**
+ * Sorted strings packed into one: a million short keys as separate strings cost about twice their
+ * letters in headers and pointers. Keys are normalised (a-z, 0-9, spaces), so the text is one byte a letter.
+ */
+class PackedStrings {
+  private readonly text: string;
+  /** Key k is text.slice(start[k], start[k + 1] - 1): each key is followed by a newline. */
+  private readonly start: Uint32Array;
+
+  constructor(sorted: readonly string[]) {
+    this.text = sorted.length ? `${sorted.join('\n')}\n` : '';
+    this.start = new Uint32Array(sorted.length + 1);
+    let at = 0;
+    sorted.forEach((key, k) => {
+      this.start[k] = at;
+      at += key.length + 1;
+    });
+    this.start[sorted.length] = at;
+  }
+
+  /** The index of `key`, or -1. */
+  indexOf(key: string): number {
+    let low = 0;
+    let high = this.start.length - 1;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.compare(middle, key) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low < this.start.length - 1 && this.compare(low, key) === 0 ? low : -1;
+  }
+
+  /** Key k against `key`, in code unit order (as `<` orders strings). */
+  private compare(k: number, key: string): number {
+    const from = this.start[k]!;
+    const length = this.start[k + 1]! - 1 - from;
+    const shared = Math.min(length, key.length);
+    for (let i = 0; i < shared; i++) {
+      const difference = this.text.charCodeAt(from + i) - key.charCodeAt(i);
+      if (difference !== 0) return difference;
+    }
+    return length - key.length;
+  }
+}
+
 function lowerBound(sorted: readonly string[], key: string): number {
   let low = 0;
   let high = sorted.length;
@@ -103,7 +148,7 @@ export class ValueStore implements ValueLookup {
   private readonly columns: readonly (readonly string[])[];
   /** Id of the first value of each field, then the total: a value's id is its field's start + its position. */
   private readonly fieldStart: Uint32Array;
-  private readonly keys: readonly string[];
+  private readonly keys: PackedStrings;
   /** The values of keys[k] are ids[keyStart[k]] … ids[keyStart[k + 1] - 1], base fields first. */
   private readonly keyStart: Uint32Array;
   private readonly ids: Uint32Array;
@@ -130,8 +175,7 @@ export class ValueStore implements ValueLookup {
         if (stems.length === 0) continue;
         values.push(value);
         const key = stems.join(' ');
-        // A value already in its key's form shares the string rather than holding a copy.
-        keyOf.push(key === value ? value : key);
+        keyOf.push(key);
         for (const word of stems) wordSet.add(word);
       }
       fields.push(column.field);
@@ -161,7 +205,7 @@ export class ValueStore implements ValueLookup {
       }
     }
     starts.push(order.length);
-    this.keys = keys;
+    this.keys = new PackedStrings(keys);
     this.keyStart = Uint32Array.from(starts);
     this.ids = order;
 
@@ -185,8 +229,8 @@ export class ValueStore implements ValueLookup {
     for (let length = Math.min(stems.length, MAX_PHRASE_WORDS); length >= 1; length--) {
       const prefix = stems.slice(0, length);
       const key = prefix.join(' ');
-      const k = lowerBound(this.keys, key);
-      if (this.keys[k] !== key) continue;
+      const k = this.keys.indexOf(key);
+      if (k < 0) continue;
       for (let position = this.keyStart[k]!; position < this.keyStart[k + 1]!; position++) {
         const id = this.ids[position]!;
         const field = this.fieldOf(id);
