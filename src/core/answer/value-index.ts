@@ -226,6 +226,7 @@ export class ValueStore implements ValueLookup {
 
   phrases(stems: readonly string[]): ValuePhrase[] {
     const found: ValuePhrase[] = [];
+    if (stems.length === 0 || !this.hasStem(stems[0]!)) return found; // most question words start no value
     for (let length = Math.min(stems.length, MAX_PHRASE_WORDS); length >= 1; length--) {
       const prefix = stems.slice(0, length);
       const key = prefix.join(' ');
