@@ -52,6 +52,19 @@ describe('planOffline with a value store', () => {
     if (exact.kind === 'governed') expect(exact.filters[0]!.near).toBeUndefined();
   });
 
+  it('leaves the field undecided when one value is in two joined fields of one level, and a base field beats a joined one', () => {
+    const roles = ValueStore.build([
+      { field: 'origin_states.name', values: ['Texas', 'Ohio'] },
+      { field: 'destination_states.name', values: ['Texas', 'Utah'] },
+      { field: 'ship_region', values: ['Europe'] },
+      { field: 'customers.region', values: ['Europe'] },
+    ]);
+    const rolesLookup = (reveal: string) => (reveal === 'sales' ? roles : undefined);
+    expect(planOffline('revenue to Texas', index, { lookup: rolesLookup })).toMatchObject({ kind: 'no_match' });
+    expect(planOffline('revenue in Ohio', index, { lookup: rolesLookup })).toMatchObject({ kind: 'governed', filters: [{ field: 'origin_states.name', value: 'Ohio' }] });
+    expect(planOffline('revenue in Europe', index, { lookup: rolesLookup })).toMatchObject({ kind: 'governed', filters: [{ field: 'ship_region', value: 'Europe' }] });
+  });
+
   it('does not correct a short word to a value, nor a word too far from any value', () => {
     expect(planOffline('revenue in Wbe', index, { lookup })).toMatchObject({ kind: 'no_match' });
     expect(planOffline('revenue in Gremny', index, { lookup })).toMatchObject({ kind: 'no_match' }); // two edits in six letters

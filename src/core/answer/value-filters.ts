@@ -4,7 +4,7 @@
 // on whole words and returned as stored.
 import type { IndexedReveal } from './catalog-index.js';
 import type { QuestionWord } from './question-shape.js';
-import { ValueStore, type ValueLookup } from './value-index.js';
+import { ValueStore, type ValueLookup, type ValuePhrase } from './value-index.js';
 
 export type { ValueLookup, ValuePhrase } from './value-index.js';
 
@@ -53,6 +53,14 @@ export function knownValues(lookups: Iterable<ValueLookup>): KnownValues {
   };
 }
 
+const onBase = (field: string): boolean => !field.includes('.');
+
+function hasRival(phrase: ValuePhrase, candidates: readonly ValuePhrase[]): boolean {
+  return candidates.some(
+    (other) => other.field !== phrase.field && onBase(other.field) === onBase(phrase.field) && other.stems.length === phrase.stems.length && other.stems.every((stem, k) => stem === phrase.stems[k]),
+  );
+}
+
 /** Filters for the values named in the words not in `blocked`; the positions they used are added to `used`. */
 export function findFilters(words: readonly QuestionWord[], blocked: ReadonlySet<number>, lookup: ValueLookup, used: Set<number>): Filter[] {
   const content = words.filter((word) => !word.stop);
@@ -62,10 +70,14 @@ export function findFilters(words: readonly QuestionWord[], blocked: ReadonlySet
   for (let i = 0; i < content.length; i++) {
     const word = content[i]!;
     if (blocked.has(word.position)) continue;
-    const phrase = lookup.phrases(stems.slice(i)).find((candidate) =>
+    const candidates = lookup.phrases(stems.slice(i));
+    const phrase = candidates.find((candidate) =>
       candidate.stems.every((stem, k) => content[i + k]?.stem === stem && !blocked.has(content[i + k]!.position)),
     );
     if (!phrase) continue;
+    // The same value in two fields of one level (two joins of one node: where a shipment leaves and
+    // where it arrives) leaves the field undecided: no filter, so the plan cannot pick the wrong one.
+    if (hasRival(phrase, candidates)) continue;
     for (let k = 0; k < phrase.stems.length; k++) used.add(content[i + k]!.position);
     if (phrase.near || content.slice(i, i + phrase.stems.length).some((w) => w.near)) nearFields.add(phrase.field);
     const list = byField.get(phrase.field) ?? [];
