@@ -1,5 +1,5 @@
 // `npm run bench [section…]`: every benchmark of the service, or the named sections
-// (platform, compile, cml, demo, raw-sql, structured, ask). Each section prints its own figures and targets.
+// (platform, compile, cml, demo, raw-sql, structured, ask, values). Each section prints its own figures and targets.
 import { benchAsk } from './ask-bench.js';
 import { benchCml } from './cml-bench.js';
 import { benchCompile } from './compile-bench.js';
@@ -7,6 +7,7 @@ import { benchDemo } from './demo-bench.js';
 import { benchPlatform } from './platform-bench.js';
 import { benchRawQueries } from './raw-query-bench.js';
 import { benchStructured } from './structured-bench.js';
+import { benchValues } from './values-bench.js';
 import { demoModel } from '../test/semantic/fixture.js';
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
@@ -17,6 +18,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   platform: benchPlatform,
   'raw-sql': benchRawQueries,
   structured: benchStructured,
+  values: benchValues,
 };
 
 const wanted = process.argv.slice(2);

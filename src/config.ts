@@ -52,6 +52,10 @@ const configSchema = z
     OPENAI_API_KEY: z.string().min(1).optional(),
     SVC_LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
     SVC_LLM_PROSE: onOff.default('on'),
+    SVC_VALUES_PER_DIMENSION: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
+    SVC_VALUES_REFRESH_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+    SVC_VALUES_MAX_SCOPES: z.coerce.number().int().min(1).default(200),
+    SVC_VALUES_MAX_TOTAL: z.coerce.number().int().min(1).default(5_000_000),
   })
   .refine((c) => Boolean(c.TLS_CERT_FILE) === Boolean(c.TLS_KEY_FILE), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
@@ -80,6 +84,11 @@ export interface Config {
    * (OpenAI itself when only the key is); otherwise questions are planned offline.
    */
   readonly llm: { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string; readonly prose: boolean } | undefined;
+  /**
+   * The value indexes questions are planned with: distinct values read per dimension, how often an
+   * index is rebuilt, and how many scopes and values are kept in memory.
+   */
+  readonly values: { readonly perDimension: number; readonly refreshSeconds: number; readonly maxScopes: number; readonly maxTotal: number };
 }
 
 export class ConfigError extends Error {}
@@ -113,5 +122,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       c.SVC_LLM_BASE_URL || c.OPENAI_API_KEY
         ? Object.freeze({ baseUrl: c.SVC_LLM_BASE_URL ?? 'https://api.openai.com/v1', apiKey: c.OPENAI_API_KEY, model: c.SVC_LLM_MODEL, prose: c.SVC_LLM_PROSE === 'on' })
         : undefined,
+    values: Object.freeze({
+      perDimension: c.SVC_VALUES_PER_DIMENSION,
+      refreshSeconds: c.SVC_VALUES_REFRESH_SECONDS,
+      maxScopes: c.SVC_VALUES_MAX_SCOPES,
+      maxTotal: c.SVC_VALUES_MAX_TOTAL,
+    }),
   });
 }

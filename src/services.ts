@@ -46,12 +46,17 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const members = membersRepo(store.db);
   const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
   const connections = new ConnectionService(store, new SecretBox(secretKey), config.dataDir, shared);
-  const models = new ModelService(store, shared, clock);
+  // A deploy starts the new model's value indexes; the answer service is created below.
+  const late: { answers?: AnswerService } = {};
+  const models = new ModelService(store, shared, clock, (workspaceId) => late.answers?.modelDeployed(workspaceId));
   const history = historyRepo(store.db);
   const rawSql = new RawSqlService(connections, history, clock, RAW_SQL_TIMEOUT_MS, onBackgroundError);
   const schemas = new SchemaCache(SCHEMA_CACHE_MS, () => clock.now().getTime());
   const cache = resultCache ?? memoryResultCache(config.resultCacheSeconds * 1000, () => clock.now().getTime());
   const governed = new GovernedQueryService(models, connections, rawSql, cache, clock);
+  const values = { perDimension: config.values.perDimension, refreshMs: config.values.refreshSeconds * 1000, maxScopes: config.values.maxScopes, maxValues: config.values.maxTotal };
+  const answers = new AnswerService({ models, connections, rawSql, governed, schemas, clock, llm: config.llm, values, ...(onNote ? { onNote } : {}), ...(onBackgroundError ? { onBackgroundError } : {}) });
+  late.answers = answers;
   return {
     config,
     store,
@@ -63,7 +68,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
     keyResolver: new KeyResolver(keysRepo, shared, clock),
     keys: new KeyService(keysRepo, shared, clock, lastUsed),
     models,
-    answers: new AnswerService({ models, connections, rawSql, governed, schemas, clock, llm: config.llm, ...(onNote ? { onNote } : {}) }),
+    answers,
     connections,
     projects: modelsRepo(store.db),
     history,

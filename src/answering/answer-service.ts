@@ -3,7 +3,6 @@
 // keys → rows → English prose, provenance and usage. Nothing numeric comes from a planner: every number
 // is read from the warehouse. With no governed match, a tracer (or above) may be answered by the
 // raw-SQL fallback; everyone else, and every fallback failure, gets the honest "no governed match".
-import { createHash } from 'node:crypto';
 import type { Principal } from '../identity/principal.js';
 import { LlmClient } from '../core/answer/llm-client.js';
 import { createLlmPlanner, type LlmPlanner } from '../core/answer/llm-planner.js';
@@ -12,10 +11,8 @@ import { buildCatalogIndex, planOffline, type CatalogIndex } from '../core/answe
 import { findPeriod } from '../core/answer/periods.js';
 import type { NoMatch, ResolvedPeriod } from '../core/answer/plan.js';
 import { BadRequestError } from '../core/errors.js';
-import { compileQuery } from '../core/semantic/compile.js';
-import type { Reveal, SemanticModel } from '../core/semantic/model.js';
-import { DIALECTS } from '../core/sql/dialects.js';
-import { MODEL_CONNECTION, type ConnectionService } from '../connections/connection-service.js';
+import type { SemanticModel } from '../core/semantic/model.js';
+import type { ConnectionService } from '../connections/connection-service.js';
 import type { SchemaCache } from '../connections/schema-cache.js';
 import type { LiveModel, ModelService } from '../modeling/model-service.js';
 import type { GovernedQueryService } from '../querying/governed-query-service.js';
@@ -26,13 +23,13 @@ import { noMatchAnswer, type Answer } from './answer.js';
 import { decideCoverage } from './coverage.js';
 import { answerGoverned } from './governed-answer.js';
 import { mayUseSqlFallback, SqlFallback } from './sql-fallback-runner.js';
+import { DEFAULT_VALUE_OPTIONS, ValueCatalog, type ValueCatalogOptions } from './value-catalog.js';
 
 export type { Answer } from './answer.js';
 
 export const MAX_QUESTION_LENGTH = 2000;
 /** When a question about a period-bound metric names no period: the last 30 complete days (an assumption the answer states). */
 const DEFAULT_PERIOD_PHRASE = 'last 30 days';
-const QUERY_TIMEOUT_MS = 30_000;
 const NO_MODEL_REASON = 'No model is deployed in this workspace yet, so there are no governed metrics to answer from.';
 
 export interface AnswerServiceDeps {
@@ -45,6 +42,10 @@ export interface AnswerServiceDeps {
   readonly llm: Config['llm'];
   /** Told why a language model's work was not used (the offline planner, the template or "no match" answered instead). */
   readonly onNote?: (note: string) => void;
+  /** How value indexes are sized and refreshed; defaults in DEFAULT_VALUE_OPTIONS. */
+  readonly values?: Partial<Omit<ValueCatalogOptions, 'onError'>>;
+  /** Told when a value index could not be built (the question is planned without its values). */
+  readonly onBackgroundError?: (error: unknown) => void;
 }
 
 /** The language-model parts, present only when a server is configured. */
@@ -57,7 +58,8 @@ interface LanguageModel {
 
 export class AnswerService {
   private readonly indexes = new WeakMap<SemanticModel, CatalogIndex>();
-  private readonly values = new Map<string, Promise<Map<string, string[]>>>();
+  /** Distinct values of string dimensions per data-key scope, for the planner to recognise "Europe" or "web". */
+  readonly values: ValueCatalog;
   private readonly llm: LanguageModel | undefined;
   private readonly models: ModelService;
   private readonly connections: ConnectionService;
@@ -71,6 +73,12 @@ export class AnswerService {
     this.governed = deps.governed;
     this.clock = deps.clock;
     this.onNote = deps.onNote ?? (() => {});
+    const onBackgroundError = deps.onBackgroundError ?? (() => {});
+    this.values = new ValueCatalog(deps.connections, deps.clock, {
+      ...DEFAULT_VALUE_OPTIONS,
+      ...deps.values,
+      onError: (error, context) => onBackgroundError(new Error(`Could not read the ${context}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })),
+    });
     if (deps.llm) {
       const client = new LlmClient({ baseUrl: deps.llm.baseUrl, model: deps.llm.model, ...(deps.llm.apiKey ? { apiKey: deps.llm.apiKey } : {}) });
       this.llm = { client, planner: createLlmPlanner(client), fallback: new SqlFallback(client, deps.connections, deps.rawSql, deps.schemas), prose: deps.llm.prose };
@@ -96,9 +104,9 @@ export class AnswerService {
     const text = asked ? question.replace(asked.phrase, ' ') : question;
 
     const candidates = [...live.model.reveals.values()].filter((r) => domain === undefined || r.domain === domain);
-    const values = new Map(await Promise.all(candidates.map(async (r) => [r.name, await this.cachedValues(principal, live, r)] as const)));
-    const planOptions = { ...(domain !== undefined ? { domain } : {}), values: (reveal: string) => values.get(reveal) ?? new Map<string, string[]>() };
     const index = this.index(live.model);
+    const lookup = await this.values.lookups(principal.workspace.id, live, index, principal.attributes, candidates);
+    const planOptions = { ...(domain !== undefined ? { domain } : {}), lookup };
     const planned = this.llm ? await this.llm.planner.plan(text, index, planOptions) : { plan: planOffline(text, index, planOptions), tokensUsed: 0, via: 'offline', note: undefined };
     if (planned.note) this.onNote(`Question planned ${planned.via === 'llm' ? 'by the language model' : 'offline'}: ${planned.note}`);
     tokensUsed += planned.tokensUsed;
@@ -159,42 +167,15 @@ export class AnswerService {
     return index;
   }
 
-  /**
-   * Distinct values of the reveal's string dimensions, as the asker may see them (data keys apply),
-   * so the planner can recognise "Europe" or "web" in a question. Cached per model version and
-   * attributes: only the first question pays for the lookups.
-   */
-  private cachedValues(principal: Principal, live: LiveModel, reveal: Reveal): Promise<Map<string, string[]>> {
-    const key = valuesKey(principal, live, reveal.name);
-    let entry = this.values.get(key);
-    if (!entry) {
-      if (this.values.size >= 500) this.values.delete(this.values.keys().next().value!);
-      entry = this.loadValues(principal, live, reveal);
-      this.values.set(key, entry);
-      entry.catch(() => this.values.delete(key)); // retried by the next question
-    }
-    return entry;
+  /** After a deploy: the new model's common value indexes start building; the deploy does not wait. */
+  modelDeployed(workspaceId: string): void {
+    void this.models
+      .live(workspaceId)
+      .then((live) => this.values.prepare(workspaceId, live, this.index(live.model)))
+      .catch(() => {}); // the next question loads the model again and builds what it needs
   }
 
-  private async loadValues(principal: Principal, live: LiveModel, reveal: Reveal): Promise<Map<string, string[]>> {
-    const base = live.model.nodes.get(reveal.base)!;
-    const { connection, warehouse } = await this.connections.warehouse(principal.workspace.id, base.connection, MODEL_CONNECTION);
-    const found = new Map<string, string[]>();
-    for (const dimension of base.dimensions.values()) {
-      if (dimension.type !== 'string' || dimension.hidden) continue;
-      const compiled = compileQuery(
-        live.model,
-        { node: base.name, dimensions: [dimension.name], measures: [], filters: [], sorts: [], limit: 200 },
-        { dialect: DIALECTS[connection.engine], attributes: principal.attributes, now: this.clock.now() },
-      );
-      const rows = (await warehouse.run(compiled.sql, compiled.params, { maxRows: 200, timeoutMs: QUERY_TIMEOUT_MS })).rows;
-      found.set(dimension.name, rows.map((r) => r[dimension.name]).filter((v): v is string => typeof v === 'string'));
-    }
-    return found;
+  close(): void {
+    this.values.close();
   }
-}
-
-function valuesKey(principal: Principal, live: LiveModel, reveal: string): string {
-  const attributes = createHash('sha256').update(JSON.stringify(principal.attributes)).digest('hex').slice(0, 16);
-  return `${principal.workspace.id}:${live.version}:${reveal}:${attributes}`;
 }

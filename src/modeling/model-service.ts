@@ -58,6 +58,8 @@ export class ModelService {
     private readonly store: Store,
     private readonly shared: SharedState,
     private readonly clock: Clock,
+    /** Told after each deploy (the new model's value indexes start building); never awaited. */
+    private readonly onDeployed: (workspaceId: string) => void = () => {},
   ) {
     this.repo = modelsRepo(store.db);
   }
@@ -109,6 +111,7 @@ export class ModelService {
       });
     });
     await this.shared.bump(generationName(by.workspaceId));
+    this.onDeployed(by.workspaceId);
     return deployment;
   }
 

@@ -128,7 +128,7 @@ interface Reached {
  * everything beyond it: which role it belongs to cannot be told. Listed depth-first, in the order
  * the joins are declared.
  */
-function reachableNodes(model: SemanticModel, base: string): Reached[] {
+export function reachableNodes(model: SemanticModel, base: string): Reached[] {
   const baseNode = model.nodes.get(base);
   if (!baseNode) return [];
   const root: Reached = { node: baseNode, path: undefined, roleJoin: undefined, role: undefined, parent: undefined, viaRole: false };

@@ -7,7 +7,8 @@ import { trigramDice } from './fuzzy.js';
 import { rankMetrics } from './metric-ranking.js';
 import { readWords } from './question-shape.js';
 import { normalise } from './text.js';
-import { valueLookup, valueStems } from './value-filters.js';
+import { revealLookups } from './offline-planner.js';
+import { knownValues, type ValueLookup } from './value-filters.js';
 
 export interface CandidateMetric {
   readonly reveal: string;
@@ -38,6 +39,7 @@ export interface Retrieval {
 export interface RetrievalOptions {
   readonly domain?: string;
   readonly values?: (reveal: string) => ReadonlyMap<string, readonly string[]>;
+  readonly lookup?: (reveal: string) => ValueLookup | undefined;
   readonly maxCandidates: number;
 }
 
@@ -65,9 +67,14 @@ function describeReveal(reveal: IndexedReveal, values: ReadonlyMap<string, reado
 
 export function retrieveCandidates(question: string, index: CatalogIndex, options: RetrievalOptions): Retrieval {
   const reveals = options.domain === undefined ? index.reveals : index.reveals.filter((reveal) => reveal.domain === options.domain);
-  const valuesOf = (reveal: string) => options.values?.(reveal) ?? NO_VALUES;
-  const knownValues = new Set(reveals.flatMap((reveal) => [...valueStems(valueLookup(reveal, valuesOf(reveal.name)))]));
-  const stems = readWords(question, index, knownValues)
+  const lookups = revealLookups(reveals, options);
+  const valuesOf = (reveal: string): ReadonlyMap<string, readonly string[]> => {
+    const lookup = options.lookup?.(reveal);
+    if (!lookup) return options.values?.(reveal) ?? NO_VALUES;
+    const fields = reveals.find((candidate) => candidate.name === reveal)?.dimensions ?? [];
+    return new Map(fields.filter((field) => field.type === 'string').map((field) => [field.field, lookup.fieldValues(field.field)]));
+  };
+  const stems = readWords(question, index, knownValues(lookups.values()))
     .filter((word) => !word.stop)
     .map((word) => word.stem);
 

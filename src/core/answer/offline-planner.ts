@@ -8,22 +8,29 @@ import type { CatalogIndex, IndexedReveal } from './catalog-index.js';
 import { trigramDice } from './fuzzy.js';
 import { chooseMetrics, rankMetrics, type MetricCandidate } from './metric-ranking.js';
 import { readShape, readWords, type DimensionRequest, type QuestionShape, type QuestionWord } from './question-shape.js';
-import { findFilters, valueLookup, valueStems, type ValueLookup } from './value-filters.js';
+import { findFilters, knownValues, valueLookup, type ValueLookup, type ValuePhrase } from './value-filters.js';
+import { NO_VALUES } from './value-index.js';
 import { isNonRestricting, normalise } from './text.js';
 
 // The planner's whole API from one module: callers build the index once per model and plan with it.
 export { buildCatalogIndex, type CatalogIndex } from './catalog-index.js';
-export type { ValueIndex } from './value-filters.js';
+export type { ValueLookup } from './value-filters.js';
 
 export interface OfflinePlanOptions {
   /** Only reveals of this domain are considered. */
   readonly domain?: string;
   /** Distinct values of the string dimensions of a reveal, by field id (looked up and cached by the caller). */
   readonly values?: (reveal: string) => ReadonlyMap<string, readonly string[]>;
+  /** The value store of a reveal (a data-key scope's index); wins over `values` when it has one. */
+  readonly lookup?: (reveal: string) => ValueLookup | undefined;
+}
+
+/** The value lookup of each reveal from the options: the store when given, else one built from plain values. */
+export function revealLookups(reveals: readonly IndexedReveal[], options: Pick<OfflinePlanOptions, 'values' | 'lookup'>): Map<string, ValueLookup> {
+  return new Map(reveals.map((reveal) => [reveal.name, options.lookup?.(reveal.name) ?? (options.values ? valueLookup(reveal, options.values(reveal.name)) : NO_VALUES)]));
 }
 
 const CLOSEST_COUNT = 3;
-const NO_VALUES: ValueLookup = new Map();
 
 function quoteList(words: readonly string[]): string {
   return words.map((word) => `"${word}"`).join(', ');
@@ -58,7 +65,13 @@ function resolveDimension(request: DimensionRequest, reveal: IndexedReveal): str
 function multiWordValuePositions(words: readonly QuestionWord[], consumed: ReadonlySet<number>, lookups: readonly ValueLookup[]): Set<number> {
   const positions = new Set<number>();
   for (const lookup of lookups) {
-    const longOnly: ValueLookup = new Map([...lookup].map(([stem, phrases]) => [stem, phrases.filter((phrase) => phrase.stems.length > 1)]));
+    const longOnly: ValueLookup = {
+      size: lookup.size,
+      phrases: (stems) => lookup.phrases(stems).filter((phrase: ValuePhrase) => phrase.stems.length > 1),
+      hasStem: (stem) => lookup.hasStem(stem),
+      nearStem: (stem) => lookup.nearStem(stem),
+      fieldValues: (field) => lookup.fieldValues(field),
+    };
     findFilters(words, consumed, longOnly, positions);
   }
   return positions;
@@ -78,17 +91,17 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   });
   if (reveals.length === 0) return noMatch(`No governed reveal belongs to the domain "${options.domain}".`);
 
-  const lookups = new Map(reveals.map((reveal) => [reveal.name, options.values ? valueLookup(reveal, options.values(reveal.name)) : NO_VALUES]));
-  const knownValues = new Set([...lookups.values()].flatMap((lookup) => [...valueStems(lookup)]));
-  const words = readWords(question, index, knownValues);
+  const lookups = revealLookups(reveals, options);
+  const known = knownValues(lookups.values());
+  const words = readWords(question, index, known);
   const shape = readShape(words, index);
   // "were placed", "came in", "se registraron": words that restrict nothing, unless the catalog knows them.
   const raws = words.map((word) => word.raw);
   const restrictsNothing = (word: QuestionWord): boolean =>
-    !word.corrected && isNonRestricting(raws, word.position) && !index.vocabulary.has(word.stem) && !knownValues.has(word.stem);
+    !word.corrected && isNonRestricting(raws, word.position) && !index.vocabulary.has(word.stem) && !known.has(word.stem);
   const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position) && !restrictsNothing(word));
   // Values of several words ("small business", "North America") are too specific to be metric words.
-  const reserved = multiWordValuePositions(words, shape.consumed, [...lookups.values()]);
+  const reserved = multiWordValuePositions(words, shape.consumed, [...new Set(lookups.values())]);
   const candidates = rankMetrics(content.filter((word) => !reserved.has(word.position)).map((word) => word.stem), reveals, index);
   const choice = chooseMetrics(candidates);
 
@@ -107,8 +120,8 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
     // refund belongs to in billing. The reveal that explains the other metric's words wins.
     for (const [own, other] of [[first, second], [second, first]] as const) {
       const reveal = reveals.find((r) => r.name === own.metric.reveal)!;
-      const fieldWords = new Set([...reveal.dimensionStems, ...valueStems(lookups.get(reveal.name)!)]);
-      if (![...other.covered].every((stem) => fieldWords.has(stem))) continue;
+      const lookup = lookups.get(reveal.name)!;
+      if (![...other.covered].every((stem) => reveal.dimensionStems.has(stem) || lookup.hasStem(stem))) continue;
       const alone = chooseMetrics(candidates.filter((candidate) => candidate.metric.reveal === reveal.name));
       if (alone.kind !== 'chosen') continue;
       const plan = planOnReveal({ reveal, metrics: alone.metrics, words, shape, content, reserved, lookup: lookups.get(reveal.name)!, candidates, noMatch });

@@ -22,7 +22,13 @@ export interface GovernedPlan {
   /** Field ids relative to the reveal's base node (`channel`, `customers.segment`). */
   readonly dimensions: readonly string[];
   /** Filters on dimension values found in the question. */
-  readonly filters: ReadonlyArray<{ readonly field: string; readonly operator: 'equals' | 'in'; readonly value: string | readonly string[] }>;
+  readonly filters: ReadonlyArray<{
+    readonly field: string;
+    readonly operator: 'equals' | 'in';
+    readonly value: string | readonly string[];
+    /** The value was found through a typo-corrected word ("Chicgo" → 'Chicago'): an assumption to state. */
+    readonly near?: boolean;
+  }>;
   readonly sort?: { readonly field: string; readonly direction: 'asc' | 'desc' };
   readonly limit?: number;
   /** How the headline metric was recognised: only name, label or synonym may give high confidence. */

@@ -3,8 +3,9 @@
 // as phrases; which field they name depends on the reveal, decided later.
 import type { Granularity } from '../semantic/model.js';
 import { GRAIN_WORDS, type CatalogIndex } from './catalog-index.js';
-import { closestWord, MIN_TYPO_LENGTH } from './fuzzy.js';
+import { closestWord, MIN_TYPO_LENGTH, transpositionDistance } from './fuzzy.js';
 import { adjectiveBases, tokenise } from './text.js';
+import type { KnownValues } from './value-filters.js';
 
 export interface QuestionWord {
   readonly position: number;
@@ -13,6 +14,8 @@ export interface QuestionWord {
   readonly stem: string;
   readonly stop: boolean;
   readonly corrected: boolean;
+  /** Corrected to a word of a stored value (not of the catalog): a filter it yields is marked near. */
+  readonly near?: boolean;
 }
 
 /** A breakdown the question asks for, before it is resolved against a reveal. */
@@ -98,16 +101,23 @@ function dimensionPhrases(index: CatalogIndex): ReadonlySet<string> {
   return phrases;
 }
 
-/** Words as the planner sees them; unknown long words are corrected to the nearest catalog word. */
-export function readWords(question: string, index: CatalogIndex, knownValueStems: ReadonlySet<string>): QuestionWord[] {
+/**
+ * Words as the planner sees them; unknown long words are corrected to the nearest catalog word, or
+ * to the nearest word of a stored value when that is closer (fewer edits; the catalog wins ties).
+ */
+export function readWords(question: string, index: CatalogIndex, knownValues: KnownValues): QuestionWord[] {
   return tokenise(question).map((token, position) => {
-    const known = token.stop || isGrammarWord(token.raw) || index.vocabulary.has(token.stem) || knownValueStems.has(token.stem);
+    const known = token.stop || isGrammarWord(token.raw) || index.vocabulary.has(token.stem) || knownValues.has(token.stem);
     if (known) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
     // "rainy" → rain, "sunny" → sun: an adjective reaches the value or catalog word it is made from.
-    const base = adjectiveBases(token.stem).find((candidate) => index.vocabulary.has(candidate) || knownValueStems.has(candidate));
+    const base = adjectiveBases(token.stem).find((candidate) => index.vocabulary.has(candidate) || knownValues.has(candidate));
     if (base) return { position, raw: token.raw, stem: base, stop: token.stop, corrected: true };
     if (token.raw.length < MIN_TYPO_LENGTH) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
     const correction = closestWord(token.stem, index.vocabulary);
+    const valueWord = knownValues.near?.(token.stem);
+    if (valueWord !== undefined && (correction === undefined || transpositionDistance(token.stem, valueWord) < transpositionDistance(token.stem, correction))) {
+      return { position, raw: token.raw, stem: valueWord, stop: token.stop, corrected: true, near: true };
+    }
     return { position, raw: token.raw, stem: correction ?? token.stem, stop: token.stop, corrected: correction !== undefined };
   });
 }
