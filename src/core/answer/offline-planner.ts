@@ -7,8 +7,9 @@ import type { AnswerPlan, GovernedPlan, NoMatch } from './plan.js';
 import type { CatalogIndex, IndexedReveal } from './catalog-index.js';
 import { trigramDice } from './fuzzy.js';
 import { chooseMetrics, rankMetrics, type MetricCandidate } from './metric-ranking.js';
-import { readShape, readWords, type DimensionRequest, type QuestionWord } from './question-shape.js';
-import { findFilters, valueLookup, valueStems, type ValueLookup } from './value-filters.js';
+import { readGrammarValues } from './grammar-values.js';
+import { isGrammarWord, readShape, readWords, type DimensionRequest, type QuestionWord } from './question-shape.js';
+import { findFilters, grammarValueStems, valueLookup, valueStems, type ValueLookup } from './value-filters.js';
 import { normalise } from './text.js';
 
 // The planner's whole API from one module: callers build the index once per model and plan with it.
@@ -64,6 +65,15 @@ function multiWordValuePositions(words: readonly QuestionWord[], consumed: Reado
   return positions;
 }
 
+/** A value made of grammar words only, as stored, whose first stem is `stem`. */
+function storedValue(stem: string, lookups: readonly ValueLookup[]): string | undefined {
+  for (const lookup of lookups) {
+    const phrase = lookup.get(stem)?.find((candidate) => candidate.grammar);
+    if (phrase) return phrase.value;
+  }
+  return undefined;
+}
+
 function firstMention(candidate: MetricCandidate, words: readonly QuestionWord[]): number {
   const found = words.find((word) => !word.stop && candidate.covered.has(word.stem));
   return found ? found.position : words.length;
@@ -80,7 +90,14 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
 
   const lookups = new Map(reveals.map((reveal) => [reveal.name, options.values ? valueLookup(reveal, options.values(reveal.name)) : NO_VALUES]));
   const knownValues = new Set([...lookups.values()].flatMap((lookup) => [...valueStems(lookup)]));
-  const words = readWords(question, index, knownValues);
+  const grammarValues = new Set([...lookups.values()].flatMap((lookup) => [...grammarValueStems(lookup)]));
+  const readings = readGrammarValues(question, grammarValues, isGrammarWord);
+  const words = readWords(question, index, knownValues, readings);
+  const unsure = [...readings].filter(([, reading]) => reading === 'ambiguous').map(([position]) => words[position]!);
+  if (unsure.length > 0) {
+    const stored = unsure.map((word) => storedValue(word.stem, [...lookups.values()]) ?? word.raw);
+    return noMatch(`${quoteList(unsure.map((word) => word.raw))} could be a word of the sentence or the value ${quoteList(stored)}; to filter on it, write it as ${quoteList(stored)}, otherwise rephrase without it.`);
+  }
   const shape = readShape(words, index);
   const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position));
   // Values of several words ("small business", "North America") are too specific to be metric words.

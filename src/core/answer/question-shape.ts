@@ -4,6 +4,7 @@
 import type { Granularity } from '../semantic/model.js';
 import { GRAIN_WORDS, type CatalogIndex } from './catalog-index.js';
 import { closestWord, MIN_TYPO_LENGTH } from './fuzzy.js';
+import type { GrammarValueReading } from './grammar-values.js';
 import { tokenise } from './text.js';
 
 export interface QuestionWord {
@@ -65,7 +66,8 @@ function numberValue(raw: string): number | undefined {
   return NUMBER_WORDS[raw];
 }
 
-function isGrammarWord(raw: string): boolean {
+/** Words that start a breakdown or a top-N, or are its number: a value may stand before them, a preposition not. */
+export function isGrammarWord(raw: string): boolean {
   return BREAKDOWN_MARKERS.has(raw) || TOP_WORDS.has(raw) || BOTTOM_WORDS.has(raw) || GRAIN_ADVERBS.has(raw) || numberValue(raw) !== undefined;
 }
 
@@ -80,9 +82,13 @@ function dimensionPhrases(index: CatalogIndex): ReadonlySet<string> {
   return phrases;
 }
 
-/** Words as the planner sees them; unknown long words are corrected to the nearest catalog word. */
-export function readWords(question: string, index: CatalogIndex, knownValueStems: ReadonlySet<string>): QuestionWord[] {
-  return tokenise(question).map((token, position) => {
+/**
+ * Words as the planner sees them; unknown long words are corrected to the nearest catalog word. A
+ * grammar word read as a value (`valueReadings`, from `readGrammarValues`) is content, not a stop word.
+ */
+export function readWords(question: string, index: CatalogIndex, knownValueStems: ReadonlySet<string>, valueReadings: ReadonlyMap<number, GrammarValueReading> = new Map()): QuestionWord[] {
+  return tokenise(question).map((raw, position) => {
+    const token = valueReadings.get(position) === 'value' ? { ...raw, stop: false } : raw;
     const known = token.stop || isGrammarWord(token.raw) || index.vocabulary.has(token.stem) || knownValueStems.has(token.stem);
     if (known || token.raw.length < MIN_TYPO_LENGTH) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
     const correction = closestWord(token.stem, index.vocabulary);

@@ -3,12 +3,14 @@
 // looked up from the data by the caller; they are matched on whole words and returned as stored.
 import type { IndexedReveal } from './catalog-index.js';
 import type { QuestionWord } from './question-shape.js';
-import { contentStems } from './text.js';
+import { tokenise } from './text.js';
 
 export interface ValuePhrase {
   readonly field: string;
   readonly value: string;
   readonly stems: readonly string[];
+  /** Every word of the value is a grammar word ("OR", "THE", "DIE"): the question decides how it reads. */
+  readonly grammar: boolean;
 }
 
 export interface Filter {
@@ -35,10 +37,15 @@ export function valueLookup(reveal: IndexedReveal, values: ReadonlyMap<string, r
   const lookup = new Map<string, ValuePhrase[]>();
   for (const dimension of fields) {
     for (const value of values.get(dimension.field) ?? []) {
-      const stems = contentStems(value);
+      // Grammar words inside a value are left out ("The Home Depot" is "home depot"); a value made of
+      // grammar words only (state "OR", product "THE") keeps them all, or it could never be named.
+      const tokens = tokenise(value);
+      const content = tokens.filter((token) => !token.stop);
+      const grammar = content.length === 0;
+      const stems = (grammar ? tokens : content).map((token) => token.stem);
       if (stems.length === 0) continue;
       const bucket = lookup.get(stems[0]!) ?? [];
-      bucket.push({ field: dimension.field, value, stems });
+      bucket.push({ field: dimension.field, value, stems, grammar });
       lookup.set(stems[0]!, bucket);
     }
   }
@@ -51,6 +58,13 @@ export function valueLookup(reveal: IndexedReveal, values: ReadonlyMap<string, r
 export function valueStems(lookup: ValueLookup): Set<string> {
   const stems = new Set<string>();
   for (const bucket of lookup.values()) for (const phrase of bucket) for (const stem of phrase.stems) stems.add(stem);
+  return stems;
+}
+
+/** Stems of the values made of grammar words only: such words of a question are read by `readGrammarValues`. */
+export function grammarValueStems(lookup: ValueLookup): Set<string> {
+  const stems = new Set<string>();
+  for (const bucket of lookup.values()) for (const phrase of bucket) if (phrase.grammar) for (const stem of phrase.stems) stems.add(stem);
   return stems;
 }
 
