@@ -8,8 +8,9 @@ import type { CatalogIndex, IndexedReveal } from './catalog-index.js';
 import { trigramDice } from './fuzzy.js';
 import { chooseMetrics, rankMetrics, type MetricCandidate } from './metric-ranking.js';
 import { readGrammarValues } from './grammar-values.js';
-import { isGrammarWord, readShape, readWords, type DimensionRequest, type QuestionWord } from './question-shape.js';
-import { findFilters, grammarValueStems, valueLookup, valueStems, type ValueLookup } from './value-filters.js';
+import { isBreakdownMarker, isGrammarWord, readShape, readWords, type DimensionRequest, type QuestionWord } from './question-shape.js';
+import { findFilters, findValueMatches, filtersFrom, grammarValueStems, valueLookup, valueStems, type ValueLookup } from './value-filters.js';
+import { bindValues, cueMarkers, dimensionRole } from './value-roles.js';
 import { normalise } from './text.js';
 
 // The planner's whole API from one module: callers build the index once per model and plan with it.
@@ -65,6 +66,17 @@ function multiWordValuePositions(words: readonly QuestionWord[], consumed: Reado
   return positions;
 }
 
+/** First stems of the values of dimensions that play a role (origin, buyer, home team), across `reveals`. */
+function roleValueStems(reveals: readonly IndexedReveal[], lookups: ReadonlyMap<string, ValueLookup>): Set<string> {
+  const stems = new Set<string>();
+  for (const reveal of reveals) {
+    const sided = new Set(reveal.dimensions.filter((dimension) => dimensionRole(dimension) !== undefined).map((dimension) => dimension.field));
+    if (sided.size === 0) continue;
+    for (const [first, bucket] of lookups.get(reveal.name)!) if (bucket.some((phrase) => sided.has(phrase.field))) stems.add(first);
+  }
+  return stems;
+}
+
 /** A value made of grammar words only, as stored, whose first stem is `stem`. */
 function storedValue(stem: string, lookups: readonly ValueLookup[]): string | undefined {
   for (const lookup of lookups) {
@@ -98,7 +110,8 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
     const stored = unsure.map((word) => storedValue(word.stem, [...lookups.values()]) ?? word.raw);
     return noMatch(`${quoteList(unsure.map((word) => word.raw))} could be a word of the sentence or the value ${quoteList(stored)}; to filter on it, write it as ${quoteList(stored)}, otherwise rephrase without it.`);
   }
-  const shape = readShape(words, index);
+  const roleValues = roleValueStems(reveals, lookups);
+  const shape = readShape(words, index, cueMarkers(words, isBreakdownMarker, (position) => roleValues.has(words[position]!.stem)));
   const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position));
   // Values of several words ("small business", "North America") are too specific to be metric words.
   const reserved = multiWordValuePositions(words, shape.consumed, [...lookups.values()]);
@@ -124,8 +137,11 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   const metricWords = new Set(content.filter((word) => !reserved.has(word.position) && chosen.some((c) => c.covered.has(word.stem))).map((word) => word.position));
 
   // Metric words win over values: "completed orders" is the metric, not orders filtered on status.
-  const filterWords = new Set<number>();
-  const filters = findFilters(words, new Set([...shape.consumed, ...metricWords]), lookups.get(reveal.name)!, filterWords);
+  const matches = findValueMatches(words, new Set([...shape.consumed, ...metricWords]), lookups.get(reveal.name)!);
+  const binding = bindValues(matches, words, reveal.dimensions);
+  if (binding.kind === 'undecided') return noMatch(binding.reason, candidates);
+  const filters = filtersFrom(binding.values);
+  const filterWords = new Set([...matches.flatMap((match) => match.positions), ...binding.cueWords]);
 
   const leftover = content.filter((word) => !metricWords.has(word.position) && !filterWords.has(word.position));
   const unexplained = [

@@ -61,6 +61,10 @@ const GRAIN_ADVERBS: ReadonlyMap<string, Granularity> = new Map<string, Granular
 ]);
 const MAX_DIMENSION_WORDS = 3;
 
+export function isBreakdownMarker(raw: string): boolean {
+  return BREAKDOWN_MARKERS.has(raw);
+}
+
 function numberValue(raw: string): number | undefined {
   if (/^\d{1,3}$/.test(raw)) return Number(raw) > 0 ? Number(raw) : undefined;
   return NUMBER_WORDS[raw];
@@ -168,7 +172,8 @@ function readTop(words: readonly QuestionWord[], consumed: Set<number>, index: C
   return undefined;
 }
 
-export function readShape(words: readonly QuestionWord[], index: CatalogIndex): QuestionShape {
+/** `notMarkers`: positions of "by"/"nach"/"par" that introduce a value ("sold by Acme"), not a breakdown. */
+export function readShape(words: readonly QuestionWord[], index: CatalogIndex, notMarkers: ReadonlySet<number> = new Set()): QuestionShape {
   const consumed = new Set<number>();
   const dimensions: DimensionRequest[] = [];
   const top = readTop(words, consumed, index, dimensions);
@@ -178,7 +183,7 @@ export function readShape(words: readonly QuestionWord[], index: CatalogIndex): 
     if (grain) {
       consumed.add(position);
       dimensions.push({ stems: [grain], words: word.raw, grain, unknown: false });
-    } else if (BREAKDOWN_MARKERS.has(word.raw)) {
+    } else if (BREAKDOWN_MARKERS.has(word.raw) && !notMarkers.has(position)) {
       consumed.add(position);
       readDimensionList(words, position + 1, index, consumed, dimensions);
     }

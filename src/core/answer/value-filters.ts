@@ -68,24 +68,58 @@ export function grammarValueStems(lookup: ValueLookup): Set<string> {
   return stems;
 }
 
-/** Filters for the values named in the words not in `blocked`; the positions they used are added to `used`. */
-export function findFilters(words: readonly QuestionWord[], blocked: ReadonlySet<number>, lookup: ValueLookup, used: Set<number>): Filter[] {
+/** A value named in the question, with every field that holds it (the same words, from the lookup's order). */
+export interface ValueMatch {
+  /** Positions of the question words that name the value, in order. */
+  readonly positions: readonly number[];
+  /** The longest phrase found, then every other field holding a value of exactly these words. */
+  readonly candidates: readonly ValuePhrase[];
+}
+
+/** A value bound to one field: what a filter is made from. */
+export interface BoundValue {
+  readonly field: string;
+  readonly value: string;
+}
+
+/** Values named in the words not in `blocked`, longest first, left to right, each once. */
+export function findValueMatches(words: readonly QuestionWord[], blocked: ReadonlySet<number>, lookup: ValueLookup): ValueMatch[] {
   const content = words.filter((word) => !word.stop);
-  const byField = new Map<string, string[]>();
+  const matches: ValueMatch[] = [];
   for (let i = 0; i < content.length; i++) {
     const word = content[i]!;
     if (blocked.has(word.position)) continue;
-    const phrase = (lookup.get(word.stem) ?? []).find((candidate) =>
-      candidate.stems.every((stem, k) => content[i + k]?.stem === stem && !blocked.has(content[i + k]!.position)),
-    );
+    const bucket = lookup.get(word.stem) ?? [];
+    const phrase = bucket.find((candidate) => candidate.stems.every((stem, k) => content[i + k]?.stem === stem && !blocked.has(content[i + k]!.position)));
     if (!phrase) continue;
-    for (let k = 0; k < phrase.stems.length; k++) used.add(content[i + k]!.position);
-    const list = byField.get(phrase.field) ?? [];
-    if (!list.includes(phrase.value)) list.push(phrase.value);
-    byField.set(phrase.field, list);
+    const key = phrase.stems.join(' ');
+    const candidates = bucket.filter((candidate) => candidate.stems.join(' ') === key);
+    matches.push({ positions: content.slice(i, i + phrase.stems.length).map((w) => w.position), candidates });
     i += phrase.stems.length - 1;
   }
+  return matches;
+}
+
+/** One filter per field: one value is `equals`, several ("web and mobile") are `in`. */
+export function filtersFrom(values: readonly BoundValue[]): Filter[] {
+  const byField = new Map<string, string[]>();
+  for (const { field, value } of values) {
+    const list = byField.get(field) ?? [];
+    if (!list.includes(value)) list.push(value);
+    byField.set(field, list);
+  }
   return [...byField].map(([field, list]) => (list.length === 1 ? { field, operator: 'equals' as const, value: list[0]! } : { field, operator: 'in' as const, value: list }));
+}
+
+/**
+ * Filters for the values named in the words not in `blocked`, each on the first field holding it;
+ * the positions they used are added to `used`. Values shared by fields of opposite roles are bound
+ * by `bindValues` (value-roles.ts) instead.
+ */
+export function findFilters(words: readonly QuestionWord[], blocked: ReadonlySet<number>, lookup: ValueLookup, used: Set<number>): Filter[] {
+  const matches = findValueMatches(words, blocked, lookup);
+  for (const match of matches) for (const position of match.positions) used.add(position);
+  return filtersFrom(matches.map((match) => ({ field: match.candidates[0]!.field, value: match.candidates[0]!.value })));
 }
 
 /** Distinct values of string dimensions, keyed by field id relative to the reveal's base node. */
