@@ -1,8 +1,10 @@
 // The offline planner: a question (its period phrase already removed) and the governed catalog in, a
 // governed plan or an honest "no governed match" out. No network and no language model. A plan is
 // governed only when the metric matched by name, label or synonym (or description, reported as such),
-// every content word is explained by the catalog, the best metric clearly beats the next one, and
-// every breakdown and filter resolves.
+// the best metric clearly beats the next one, every breakdown and filter resolves (a value shared by
+// two roles to the role the question names), and, last, every word that could restrict or change the
+// number is accounted for by the plan (accounted-words.ts).
+import { unaccountedReason } from './accounted-words.js';
 import type { AnswerPlan, GovernedPlan, NoMatch } from './plan.js';
 import type { CatalogIndex, IndexedReveal } from './catalog-index.js';
 import { trigramDice } from './fuzzy.js';
@@ -143,33 +145,32 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   const filters = filtersFrom(binding.values);
   const filterWords = new Set([...matches.flatMap((match) => match.positions), ...binding.cueWords]);
 
-  const leftover = content.filter((word) => !metricWords.has(word.position) && !filterWords.has(word.position));
-  const unexplained = [
-    ...leftover.filter((word) => !reveal.dimensionStems.has(word.stem)).map((word) => word.raw),
-    ...shape.dimensions.filter((request) => request.unknown).map((request) => request.words),
-  ];
-  if (unexplained.length > 0) {
-    return noMatch(`Nothing in the governed catalog explains ${quoteList(unexplained)}, so "${chosen[0]!.metric.label}" would not answer the question.`, candidates);
-  }
-  // A dimension named outside a breakdown is fine when it names a filter's field ("the marketplace
-  // channel"); otherwise the plan would silently ignore it ("revenue channel"), so ask for "by …".
-  const filterStems = new Set(reveal.dimensions.filter((d) => filters.some((f) => f.field === d.field)).flatMap((d) => d.phrases.flat()));
-  const unused = leftover.filter((word) => !filterStems.has(word.stem)).map((word) => word.raw);
-  if (unused.length > 0) {
-    return noMatch(`The question names ${quoteList(unused)} without saying how to use it; to break ${chosen[0]!.metric.label} down, ask "by ${unused[0]}".`, candidates);
-  }
-
   const dimensions: string[] = [];
   for (const request of shape.dimensions) {
+    // A breakdown no reveal has is an unaccounted word: the final gate names it with the others.
+    if (request.unknown) continue;
     const field = resolveDimension(request, reveal);
     if (!field) return noMatch(`${reveal.label} cannot be broken down by "${request.words}".`, candidates);
     if (!dimensions.includes(field)) dimensions.push(field);
   }
+
+  const headline = chosen[0]!;
+  // The last gate: every word that could restrict or change the number is accounted for by the plan.
+  const unaccounted = unaccountedReason({
+    words,
+    grammar: shape.consumed,
+    metricWords,
+    filterWords,
+    filterFields: filters.map((filter) => filter.field),
+    unknownBreakdowns: shape.dimensions.filter((request) => request.unknown).map((request) => request.words),
+    reveal,
+    metricLabel: headline.metric.label,
+  });
+  if (unaccounted) return noMatch(unaccounted, candidates);
   if (shape.top && dimensions.length === 0) {
     return noMatch(`The question asks for a top ${shape.top.limit} but not of what (for example "top ${shape.top.limit} regions").`, candidates);
   }
 
-  const headline = chosen[0]!;
   const plan: GovernedPlan = {
     kind: 'governed',
     reveal: reveal.name,
