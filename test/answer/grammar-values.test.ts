@@ -40,6 +40,14 @@ describe('values that are also grammar words', () => {
   });
 
   it.each([
+    ['revenue in or and in', ['OR', 'IN']],
+    ['ventas en or y wa', ['OR', 'WA']],
+    ['umsatz in me oder in', ['ME', 'IN']],
+  ])('"%s" reads codes before "and"/"or" as values', (question, values) => {
+    expect(plan(question)).toMatchObject({ kind: 'governed', filters: [{ field: 'state', operator: 'in', value: values }] });
+  });
+
+  it.each([
     // Grammar stays grammar where it reads as grammar, although a value has the same letters.
     ['revenue in WA', [eq('state', 'WA')]],
     ['REVENUE IN WA', [eq('state', 'WA')]],

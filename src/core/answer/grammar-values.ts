@@ -3,14 +3,16 @@
 // high confidence, so every token that matches one is read here, before stop words are set aside:
 //
 // - typed in capitals in a question that otherwise uses lower case, it is the code;
-// - where a grammar word cannot stand (last word of the question, right before a breakdown or a top-N
-//   word), position decides when case cannot: all lower case ("revenue in or") or all capitals;
+// - where a grammar word cannot stand (last word of the question, right before a breakdown, a top-N
+//   word or "and"/"or"), position decides when case cannot: all lower case ("revenue in or") or all capitals;
 // - typed in lower case where a grammar word cannot stand, in a question that does use capitals, the
 //   asker may have meant either: the reading is unsure and the planner declines, naming the value;
 // - anywhere else it is grammar ("revenue in WA", "show me the revenue").
 import { tokenise } from './text.js';
 
 export type GrammarValueReading = 'value' | 'grammar' | 'ambiguous';
+
+const CONNECTORS = new Set(['and', 'y', 'et', 'und', 'e', 'or', 'o', 'ou', 'oder']);
 
 /** Codes are short; a longer word that is both ("total") is only a value when typed as one. */
 const MAX_POSITIONAL_CODE_LENGTH = 4;
@@ -54,7 +56,8 @@ export function readGrammarValues(question: string, valueStems: ReadonlySet<stri
       continue;
     }
     const next = tokens[i + 1];
-    const grammarCannotStand = next === undefined || (readings.get(i + 1) !== 'value' && introducesGrammar(next.raw));
+    // Before "and"/"or" a preposition or an article cannot stand either ("revenue in or and wa").
+    const grammarCannotStand = next === undefined || (readings.get(i + 1) !== 'value' && (introducesGrammar(next.raw) || CONNECTORS.has(next.raw)));
     if (!grammarCannotStand || token.raw.length > MAX_POSITIONAL_CODE_LENGTH) readings.set(i, 'grammar');
     else readings.set(i, caseInformative ? 'ambiguous' : 'value');
   }

@@ -12,8 +12,8 @@ const words = (text: string): string[] => text.split(' ');
 
 /** Words in a dimension's name, label or role that give it a side; they are also nouns a question may use ("origin Lyon"). */
 export const SIDE_WORDS: ReadonlyMap<string, RoleSide> = new Map<string, RoleSide>([
-  ...words('from origin source sender seller vendor supplier departure pickup shipper outbound origen origine herkunft vendedor vendeur verkaufer absender remitente expediteur').map((w) => [w, 'from'] as const),
-  ...words('to destination dest target recipient receiver buyer purchaser arrival delivery dropoff consignee inbound destino ziel comprador acheteur kaufer empfanger destinatario destinataire').map((w) => [w, 'to'] as const),
+  ...words('from origin source sender seller vendor supplier departure pickup shipper outbound start loading exporter payer lender origen origine herkunft vendedor vendeur verkaufer absender remitente expediteur').map((w) => [w, 'from'] as const),
+  ...words('to destination dest target recipient receiver buyer purchaser arrival delivery dropoff consignee inbound end unloading discharge importer payee borrower destino ziel comprador acheteur kaufer empfanger destinatario destinataire').map((w) => [w, 'to'] as const),
   ...words('home host local').map((w) => [w, 'home'] as const),
   ...words('away visitor visiting guest visitante gast').map((w) => [w, 'away'] as const),
 ]);

@@ -161,8 +161,8 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
       const side = byField.has(c.field) ? sideOfField(c.field) : undefined;
       return side ? counterparts([c.field], OPPOSITE[side], dimensions).map((d) => d.field) : [];
     })])];
-    const sides = new Set(possible.map(sideOfField).filter((side) => side !== undefined));
-    if (sides.size > 1) {
+    // Two fields where one plays a role ("origin city" and a plain "city"): they mean different things.
+    if (possible.length > 1) {
       return { kind: 'undecided', reason: `"${describe(entry.match, words)}" could be ${labels(possible, byField, 'or')}; ${hint(entry.family, possible, byField)}.` };
     }
     values.push({ field: fields[0]!, value });
