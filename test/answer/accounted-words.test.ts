@@ -45,4 +45,20 @@ describe('words that restrict the number by themselves', () => {
   ])('"%s" is answered with the words it used', (question, filters) => {
     expect(plan(question)).toMatchObject({ kind: 'governed', filters });
   });
+
+  it.each([
+    ['freight cost per shipment', 'per shipment'],
+    ['revenue per sale', 'per sale'],
+    ['coût du fret par expédition', 'par expedition'],
+    ['shipments by freight cost', 'by freight'],
+  ])('"%s" asks for a ratio or a ranking the plan does not express: declined, naming "%s"', (question, words) => {
+    const result = plan(question);
+    expect(result.kind).toBe('no_match');
+    if (result.kind === 'no_match') expect(result.reason).toContain(`"${words}"`);
+  });
+
+  it('lets a top-N rank by a metric, and a metric word qualify a breakdown', () => {
+    expect(plan('top 2 carriers by freight cost')).toMatchObject({ kind: 'governed', dimensions: ['carrier'], sort: { field: 'freight_cost', direction: 'desc' }, limit: 2 });
+    expect(plan('revenue by sales channel')).toMatchObject({ kind: 'governed', dimensions: ['channel'] });
+  });
 });

@@ -12,6 +12,7 @@ node sales {
   dimension state        { type: string  label: "State" }
   dimension product_line { type: string  label: "Product line" }
   dimension channel      { type: string }
+  dimension customer     { type: string  label: "Customer" }
   dimension sold_at      { type: timestamp }
   dimension amount       { type: number  hidden: true }
   measure sale_count { type: count }

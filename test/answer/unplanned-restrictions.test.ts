@@ -1,6 +1,6 @@
 // Generated questions: a question the planner answers, plus one restriction it did not plan for (a
-// value, a negation, a comparison, an unknown word, a second period, "per customer"), inserted at a
-// random place, in a random language. None may come back as a governed plan that ignores it: a value
+// value, a negation, a comparison, an unknown word, a second period, "per customer", a ratio "per
+// sale"), inserted at a random place, in a random language. None may come back as a governed plan that ignores it: a value
 // must show up as a filter, "per X" as a breakdown, everything else must be declined.
 // Seeded: PLANNER_FUZZ_SEED=<n> reproduces a run, PLANNER_FUZZ_RUNS=<n> changes its length.
 import fc from 'fast-check';
@@ -36,7 +36,7 @@ const base = fc
 type Restriction =
   | { readonly kind: 'value'; readonly text: string; readonly value: string }
   | { readonly kind: 'breakdown'; readonly text: string; readonly words: string }
-  | { readonly kind: 'decline'; readonly text: string };
+  | { readonly kind: 'decline'; readonly text: string; readonly atEnd?: boolean };
 
 const VALUES: ReadonlyArray<readonly [string, string]> = [
   ['CA', 'CA'], ['OR', 'OR'], ['IN', 'IN'], ['ME', 'ME'], ['store', 'store'], ['Garden', 'Garden'], ['THE', 'THE'], ['DIE', 'DIE'],
@@ -49,6 +49,7 @@ const NEGATIONS = ['not', 'not in', 'except', 'excluding', 'without', 'other tha
 const COMPARISONS = ['above 100', 'over 100', 'more than 50', 'less than 20', 'at least 5', 'under 30', 'más de 100', 'menos de 10', 'plus de 100', 'moins de 5', 'über 100', 'unter 50', 'mindestens 3', 'acima de 100', 'mais de 7', 'abaixo de 9', 'greater than 1'];
 const UNKNOWN = ['churn', 'employees', 'inventory', 'margin', 'refunds', 'rating', 'warehouse', 'profit', 'returns', 'Lieferzeit', 'devoluciones', 'remboursements', 'estoque'];
 const PERIODS = ['last year', 'since March', 'in 2023', 'yesterday', 'before June', 'el año pasado', "l'année dernière", 'letztes Jahr', 'ano passado', 'depuis janvier', 'seit Mai', 'desde marzo'];
+const RATIOS = ['per sale', 'per shipment', 'average per sale', 'by revenue', 'by freight cost', 'par expédition', 'pro Sendungen'];
 const PER = ['per customer', 'average per customer', 'por cliente', 'par client', 'pro Kunde', 'por cliente médio'];
 
 const restriction: fc.Arbitrary<Restriction> = fc.oneof(
@@ -58,6 +59,8 @@ const restriction: fc.Arbitrary<Restriction> = fc.oneof(
   fc.constantFrom(...COMPARISONS).map((text): Restriction => ({ kind: 'decline', text })),
   fc.constantFrom(...UNKNOWN).map((text): Restriction => ({ kind: 'decline', text })),
   fc.constantFrom(...PERIODS).map((text): Restriction => ({ kind: 'decline', text })),
+  // At the end: right before a dimension, "per sale channel" is the "sales channel" breakdown.
+  fc.constantFrom(...RATIOS).map((text): Restriction => ({ kind: 'decline', text, atEnd: true })),
   fc.constantFrom(...PER).map((text): Restriction => ({ kind: 'breakdown', text, words: 'customer' })),
 );
 
@@ -90,7 +93,7 @@ describe('no unplanned restriction comes back governed', () => {
     fc.assert(
       fc.property(base, restriction, fc.nat(20), (question, added, at) => {
         fc.pre(plan(question).kind === 'governed');
-        const asked = insert(question, added.text, at);
+        const asked = added.kind === 'decline' && added.atEnd ? `${question} ${added.text}` : insert(question, added.text, at);
         const result = plan(asked);
         if (result.kind === 'governed') expect(reflects(result, added), `${asked} → ${JSON.stringify(result)}`).toBe(true);
       }),

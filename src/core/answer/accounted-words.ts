@@ -61,6 +61,35 @@ export function restrictsByItself(words: readonly QuestionWord[], position: numb
   return NEGATIONS.has(raw) || COMPARISONS.has(raw) || PERIOD_WORDS.has(raw);
 }
 
+// "revenue per order", "Umsatz je Kunde": a ratio of two metrics, which no plan of metric totals expresses.
+const RATIO_MARKERS = new Set(['per', 'pro', 'je', 'each', 'every', 'cada', 'chaque', 'jede', 'jeden', 'jedes', 'jeder']);
+// "top 5 regions by revenue": after these, a metric word names what a top-N ranks by.
+const RANKING_MARKERS = new Set(['by', 'por', 'par', 'nach', 'across']);
+
+function startsDimensionPhrase(all: readonly QuestionWord[], start: number, reveal: IndexedReveal): boolean {
+  return reveal.dimensions.some((dimension) => dimension.phrases.some((phrase) => phrase.every((stem, k) => all[start + k]?.stem === stem)));
+}
+
+/**
+ * A breakdown marker followed by a metric word rather than a dimension ("revenue per order", "orders
+ * by revenue"): the plan would give two totals for a ratio, or rank nothing. Only a top-N may say
+ * "by <metric>".
+ */
+function markersBeforeMetrics(plan: PlanWords): string[] {
+  const { words: all, grammar, metricWords } = plan;
+  const found: string[] = [];
+  for (const word of all) {
+    if (!grammar.has(word.position)) continue;
+    const ratio = RATIO_MARKERS.has(word.raw);
+    if (!ratio && !(RANKING_MARKERS.has(word.raw) && !plan.ranked)) continue;
+    let next = word.position + 1;
+    while (next < all.length && all[next]!.stop) next++;
+    // "by sales channel": a metric word qualifying the dimension phrase after it is no metric here.
+    if (metricWords.has(next) && !startsDimensionPhrase(all, next + 1, plan.reveal)) found.push(`${word.raw} ${all[next]!.raw}`);
+  }
+  return found;
+}
+
 export interface PlanWords {
   readonly words: readonly QuestionWord[];
   /** Positions the question's grammar used: breakdown markers and phrases, top-N words and numbers. */
@@ -74,6 +103,8 @@ export interface PlanWords {
   readonly unknownBreakdowns: readonly string[];
   readonly reveal: IndexedReveal;
   readonly metricLabel: string;
+  /** The plan is a top-N or bottom-N: "by <metric>" names what it ranks by. */
+  readonly ranked: boolean;
 }
 
 function quoteList(list: readonly string[]): string {
@@ -88,6 +119,11 @@ export function unaccountedReason(plan: PlanWords): string | undefined {
   const restricting = all.filter((word) => !used(word.position) && restrictsByItself(all, word.position)).map((word) => word.raw);
   if (restricting.length > 0) {
     return `${quoteList(restricting)} would restrict or change the number in a way the governed plan does not express, so "${metricLabel}" would not answer the question as asked.`;
+  }
+
+  const ratios = markersBeforeMetrics(plan);
+  if (ratios.length > 0) {
+    return `${quoteList(ratios)} asks for one metric per another or a ranking by a metric, which the governed plan does not express; ask for each metric, or for a top N.`;
   }
 
   const leftover = all.filter((word) => !word.stop && !used(word.position));

@@ -165,6 +165,7 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
     unknownBreakdowns: shape.dimensions.filter((request) => request.unknown).map((request) => request.words),
     reveal,
     metricLabel: headline.metric.label,
+    ranked: shape.top !== undefined,
   });
   if (unaccounted) return noMatch(unaccounted, candidates);
   if (shape.top && dimensions.length === 0) {
