@@ -57,6 +57,10 @@ describe('words that restrict the number by themselves', () => {
     if (result.kind === 'no_match') expect(result.reason).toContain(`"${words}"`);
   });
 
+  it.each(['goals per match', 'goles por partido', 'buts par match', 'Tore pro Spiel', 'gols por jogo'])('"%s" is the metric whose name says "per", not a ratio of two', (question) => {
+    expect(plan(question)).toMatchObject({ kind: 'governed', metrics: ['goals_per_match'], dimensions: [] });
+  });
+
   it('lets a top-N rank by a metric, and a metric word qualify a breakdown', () => {
     expect(plan('top 2 carriers by freight cost')).toMatchObject({ kind: 'governed', dimensions: ['carrier'], sort: { field: 'freight_cost', direction: 'desc' }, limit: 2 });
     expect(plan('revenue by sales channel')).toMatchObject({ kind: 'governed', dimensions: ['channel'] });

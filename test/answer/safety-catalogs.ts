@@ -51,6 +51,7 @@ node matches {
   dimension goals     { type: number  hidden: true }
   measure match_count { type: count }
   measure goal_sum    { type: sum  sql: \${goals} }
+  measure goals_per_match { type: number  sql: \${goal_sum} / nullif(\${match_count}, 0) }
 }
 reveal retail {
   domain: retail
@@ -79,6 +80,7 @@ reveal league {
   time: matches.played_at
   metric matches_played { label: "Matches"  synonyms: [games, partidos, matchs, Spiele, jogos]  measure: matches.match_count }
   metric goals { label: "Goals"  synonyms: [goles, buts, Tore, gols]  measure: matches.goal_sum }
+  metric goals_per_match { label: "Goals per match"  synonyms: ["goles por partido", "buts par match", "Tore pro Spiel", "gols por jogo"]  measure: matches.goals_per_match }
 }
 `;
 

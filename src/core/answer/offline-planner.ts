@@ -68,6 +68,32 @@ function multiWordValuePositions(words: readonly QuestionWord[], consumed: Reado
   return positions;
 }
 
+const markerPhrases = new WeakMap<CatalogIndex, ReadonlyArray<readonly string[]>>();
+
+/**
+ * Breakdown markers inside a metric's own name as the question writes it ("goals per match", "Tore
+ * pro Spiel"): part of the metric, not a breakdown nor a ratio of two metrics.
+ */
+function markersInMetricNames(words: readonly QuestionWord[], index: CatalogIndex): Set<number> {
+  let phrases = markerPhrases.get(index);
+  if (!phrases) {
+    phrases = index.reveals.flatMap((reveal) => reveal.metrics.flatMap((metric) => metric.phrases.map((phrase) => phrase.stems))).filter((stems) => stems.some(isBreakdownMarker));
+    markerPhrases.set(index, phrases);
+  }
+  const found = new Set<number>();
+  if (phrases.length === 0) return found;
+  const content = words.filter((word) => !word.stop);
+  for (const phrase of phrases) {
+    for (let start = 0; start + phrase.length <= content.length; start++) {
+      if (!phrase.every((stem, k) => content[start + k]!.stem === stem)) continue;
+      phrase.forEach((stem, k) => {
+        if (isBreakdownMarker(stem)) found.add(content[start + k]!.position);
+      });
+    }
+  }
+  return found;
+}
+
 /** First stems of the values of dimensions that play a role (origin, buyer, home team), across `reveals`. */
 function roleValueStems(reveals: readonly IndexedReveal[], lookups: ReadonlyMap<string, ValueLookup>): Set<string> {
   const stems = new Set<string>();
@@ -113,7 +139,8 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
     return noMatch(`${quoteList(unsure.map((word) => word.raw))} could be a word of the sentence or the value ${quoteList(stored)}; to filter on it, write it as ${quoteList(stored)}, otherwise rephrase without it.`);
   }
   const roleValues = roleValueStems(reveals, lookups);
-  const shape = readShape(words, index, cueMarkers(words, isBreakdownMarker, (position) => roleValues.has(words[position]!.stem)));
+  const notMarkers = new Set([...cueMarkers(words, isBreakdownMarker, (position) => roleValues.has(words[position]!.stem)), ...markersInMetricNames(words, index)]);
+  const shape = readShape(words, index, notMarkers);
   const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position));
   // Values of several words ("small business", "North America") are too specific to be metric words.
   const reserved = multiWordValuePositions(words, shape.consumed, [...lookups.values()]);
