@@ -89,4 +89,23 @@ describe('values bound to roles', () => {
     expect(filtersOf(plan('shipments by Swift'))).not.toEqual([eq('carrier', 'Swift')]);
     expect(filtersOf(plan('Swift shipments from Austin'))).toEqual([eq('carrier', 'Swift'), eq('origin_city', 'Austin')]);
   });
+
+  it.each(['revenue from TX to CA', 'ventas desde TX hasta CA', 'Umsatz von TX nach CA', "chiffre d'affaires de TX à CA", 'receita de TX para CA'])(
+    '"%s" on one field without roles is a range or a route: declined, never IN (TX, CA)',
+    (question) => {
+      const result = plan(question);
+      expect(result.kind).toBe('no_match');
+      // "nach CA" may also read as a breakdown by an unknown "CA": declined either way.
+      if (result.kind === 'no_match' && !question.includes('nach')) expect(result.reason).toContain('"TX" and "CA"');
+    },
+  );
+
+  it.each(['shipments between Austin and Dallas', 'envíos entre Sevilla y Porto', 'Sendungen zwischen Hamburg und Lyon'])('"%s" names no direction: declined', (question) => {
+    expect(plan(question).kind).toBe('no_match');
+  });
+
+  it('keeps "from" before one value of a field without roles as plain grammar', () => {
+    expect(filtersOf(plan('revenue from TX and CA'))).toEqual([{ field: 'state', operator: 'in', value: ['TX', 'CA'] }]);
+    expect(filtersOf(plan('revenue from the web channel'))).toEqual([eq('channel', 'web')]);
+  });
 });

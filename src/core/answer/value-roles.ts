@@ -111,10 +111,15 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
   const values: BoundValue[] = [];
   const cueWords = new Set<number>();
   const pending: Pending[] = [];
+  // Cued values of fields without a role: "from TX to CA" on one field is a range or a route, not a list.
+  const plainCues = new Map<string, Set<RoleSide>>();
   for (const match of matches) {
     const sided = match.candidates.map((c) => byField.get(c.field)).filter((d) => d !== undefined && dimensionRole(d) !== undefined);
     if (sided.length === 0) {
-      values.push({ field: match.candidates[0]!.field, value: match.candidates[0]!.value });
+      const { field, value } = match.candidates[0]!;
+      values.push({ field, value });
+      const cue = cueBefore(words, match.positions[0]!);
+      if (cue && FAMILY_OF[cue.side] === 'direction') plainCues.set(field, new Set([...(plainCues.get(field) ?? []), cue.side]));
       continue;
     }
     const family = FAMILY_OF[dimensionRole(sided[0]!)!.side];
@@ -127,6 +132,12 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
       }
     }
     pending.push(entry);
+  }
+  for (const [field, sides] of plainCues) {
+    if (sides.size < 2) continue;
+    const label = byField.get(field)?.label.toLowerCase() ?? field;
+    const named = values.filter((v) => v.field === field).map((v) => `"${v.value}"`).join(' and ');
+    return { kind: 'undecided', reason: `"from … to …" over ${named} reads as a range or a route, which the ${label} alone cannot express; name the values to include, or ask for each.` };
   }
   // "Austin to Dallas": in a pair, the value without a cue plays the other role.
   const direction = pending.filter((p) => p.family === 'direction');
