@@ -40,7 +40,7 @@ function isCapitals(word: string): boolean {
  * breakdown or a top-N ("by", "per", "top", a number), before which a value may stand but a
  * preposition may not.
  */
-export function readGrammarValues(question: string, valueStems: ReadonlySet<string>, introducesGrammar: (raw: string) => boolean): Map<number, GrammarValueReading> {
+export function readGrammarValues(question: string, valueStems: Pick<ReadonlySet<string>, 'has' | 'size'>, introducesGrammar: (raw: string) => boolean): Map<number, GrammarValueReading> {
   const readings = new Map<number, GrammarValueReading>();
   if (valueStems.size === 0) return readings;
   const tokens = tokenise(question);

@@ -11,7 +11,7 @@ import { trigramDice } from './fuzzy.js';
 import { chooseMetrics, rankMetrics, type MetricCandidate } from './metric-ranking.js';
 import { readGrammarValues } from './grammar-values.js';
 import { isBreakdownMarker, isGrammarWord, readShape, readWords, type DimensionRequest, type QuestionWord } from './question-shape.js';
-import { findFilters, findValueMatches, filtersFrom, grammarValueStems, valueLookup, valueStems, type ValueLookup } from './value-filters.js';
+import { findValueMatches, filtersFrom, grammarValueStems, valueLookup, valueStems, type ValueLookup } from './value-filters.js';
 import { bindValues, cueMarkers, dimensionRole } from './value-roles.js';
 import { normalise } from './text.js';
 
@@ -61,10 +61,7 @@ function resolveDimension(request: DimensionRequest, reveal: IndexedReveal): str
 
 function multiWordValuePositions(words: readonly QuestionWord[], consumed: ReadonlySet<number>, lookups: readonly ValueLookup[]): Set<number> {
   const positions = new Set<number>();
-  for (const lookup of lookups) {
-    const longOnly: ValueLookup = new Map([...lookup].map(([stem, phrases]) => [stem, phrases.filter((phrase) => phrase.stems.length > 1)]));
-    findFilters(words, consumed, longOnly, positions);
-  }
+  for (const lookup of lookups) for (const match of findValueMatches(words, consumed, lookup, 2)) for (const position of match.positions) positions.add(position);
   return positions;
 }
 
@@ -94,15 +91,26 @@ function markersInMetricNames(words: readonly QuestionWord[], index: CatalogInde
   return found;
 }
 
-/** First stems of the values of dimensions that play a role (origin, buyer, home team), across `reveals`. */
-function roleValueStems(reveals: readonly IndexedReveal[], lookups: ReadonlyMap<string, ValueLookup>): Set<string> {
-  const stems = new Set<string>();
-  for (const reveal of reveals) {
+const roleStems = new WeakMap<ValueLookup, Map<string, ReadonlySet<string>>>();
+
+/** First stems of the values of `reveal`'s dimensions that play a role (origin, buyer, home team); cached per lookup. */
+function roleValueStems(reveal: IndexedReveal, lookup: ValueLookup): ReadonlySet<string> {
+  const perReveal = roleStems.get(lookup) ?? new Map<string, ReadonlySet<string>>();
+  roleStems.set(lookup, perReveal);
+  let stems = perReveal.get(reveal.name);
+  if (!stems) {
     const sided = new Set(reveal.dimensions.filter((dimension) => dimensionRole(dimension) !== undefined).map((dimension) => dimension.field));
-    if (sided.size === 0) continue;
-    for (const [first, bucket] of lookups.get(reveal.name)!) if (bucket.some((phrase) => sided.has(phrase.field))) stems.add(first);
+    const found = new Set<string>();
+    if (sided.size > 0) for (const [first, bucket] of lookup) if (bucket.some((phrase) => sided.has(phrase.field))) found.add(first);
+    stems = found;
+    perReveal.set(reveal.name, stems);
   }
   return stems;
+}
+
+/** A set that holds what any of `sets` holds, without copying them. */
+function anyOf(sets: ReadonlyArray<ReadonlySet<string>>): Pick<ReadonlySet<string>, 'has'> & { readonly size: number } {
+  return { has: (stem) => sets.some((set) => set.has(stem)), size: sets.reduce((sum, set) => sum + set.size, 0) };
 }
 
 /** A value made of grammar words only, as stored, whose first stem is `stem`. */
@@ -129,8 +137,9 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   if (reveals.length === 0) return noMatch(`No governed reveal belongs to the domain "${options.domain}".`);
 
   const lookups = new Map(reveals.map((reveal) => [reveal.name, options.values ? valueLookup(reveal, options.values(reveal.name)) : NO_VALUES]));
-  const knownValues = new Set([...lookups.values()].flatMap((lookup) => [...valueStems(lookup)]));
-  const grammarValues = new Set([...lookups.values()].flatMap((lookup) => [...grammarValueStems(lookup)]));
+  // Views over the cached stems of every reveal's values: nothing here grows with the number of values.
+  const knownValues = anyOf([...lookups.values()].map(valueStems));
+  const grammarValues = anyOf([...lookups.values()].map(grammarValueStems));
   const readings = readGrammarValues(question, grammarValues, isGrammarWord);
   const words = readWords(question, index, knownValues, readings);
   const unsure = [...readings].filter(([, reading]) => reading === 'ambiguous').map(([position]) => words[position]!);
@@ -138,7 +147,7 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
     const stored = unsure.map((word) => storedValue(word.stem, [...lookups.values()]) ?? word.raw);
     return noMatch(`${quoteList(unsure.map((word) => word.raw))} could be a word of the sentence or the value ${quoteList(stored)}; to filter on it, write it as ${quoteList(stored)}, otherwise rephrase without it.`);
   }
-  const roleValues = roleValueStems(reveals, lookups);
+  const roleValues = anyOf(reveals.map((reveal) => roleValueStems(reveal, lookups.get(reveal.name)!)));
   const notMarkers = new Set([...cueMarkers(words, isBreakdownMarker, (position) => roleValues.has(words[position]!.stem)), ...markersInMetricNames(words, index)]);
   const shape = readShape(words, index, notMarkers);
   const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position));

@@ -90,7 +90,7 @@ function dimensionPhrases(index: CatalogIndex): ReadonlySet<string> {
  * Words as the planner sees them; unknown long words are corrected to the nearest catalog word. A
  * grammar word read as a value (`valueReadings`, from `readGrammarValues`) is content, not a stop word.
  */
-export function readWords(question: string, index: CatalogIndex, knownValueStems: ReadonlySet<string>, valueReadings: ReadonlyMap<number, GrammarValueReading> = new Map()): QuestionWord[] {
+export function readWords(question: string, index: CatalogIndex, knownValueStems: Pick<ReadonlySet<string>, 'has'>, valueReadings: ReadonlyMap<number, GrammarValueReading> = new Map()): QuestionWord[] {
   return tokenise(question).map((raw, position) => {
     const token = valueReadings.get(position) === 'value' ? { ...raw, stop: false } : raw;
     const known = token.stop || isGrammarWord(token.raw) || index.vocabulary.has(token.stem) || knownValueStems.has(token.stem);

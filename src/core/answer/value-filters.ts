@@ -55,17 +55,34 @@ export function valueLookup(reveal: IndexedReveal, values: ReadonlyMap<string, r
 }
 
 /** Every stem of every value: such words are never "corrected" as typos. */
-export function valueStems(lookup: ValueLookup): Set<string> {
-  const stems = new Set<string>();
-  for (const bucket of lookup.values()) for (const phrase of bucket) for (const stem of phrase.stems) stems.add(stem);
-  return stems;
+export function valueStems(lookup: ValueLookup): ReadonlySet<string> {
+  return stemsOf(lookup).all;
 }
 
 /** Stems of the values made of grammar words only: such words of a question are read by `readGrammarValues`. */
-export function grammarValueStems(lookup: ValueLookup): Set<string> {
-  const stems = new Set<string>();
-  for (const bucket of lookup.values()) for (const phrase of bucket) if (phrase.grammar) for (const stem of phrase.stems) stems.add(stem);
-  return stems;
+export function grammarValueStems(lookup: ValueLookup): ReadonlySet<string> {
+  return stemsOf(lookup).grammar;
+}
+
+// Lookups are cached per values map, so their stems are computed once, not per question.
+const stemSets = new WeakMap<ValueLookup, { all: ReadonlySet<string>; grammar: ReadonlySet<string> }>();
+function stemsOf(lookup: ValueLookup): { all: ReadonlySet<string>; grammar: ReadonlySet<string> } {
+  let sets = stemSets.get(lookup);
+  if (!sets) {
+    const all = new Set<string>();
+    const grammar = new Set<string>();
+    for (const bucket of lookup.values()) {
+      for (const phrase of bucket) {
+        for (const stem of phrase.stems) {
+          all.add(stem);
+          if (phrase.grammar) grammar.add(stem);
+        }
+      }
+    }
+    sets = { all, grammar };
+    stemSets.set(lookup, sets);
+  }
+  return sets;
 }
 
 /** A value named in the question, with every field that holds it (the same words, from the lookup's order). */
@@ -82,15 +99,15 @@ export interface BoundValue {
   readonly value: string;
 }
 
-/** Values named in the words not in `blocked`, longest first, left to right, each once. */
-export function findValueMatches(words: readonly QuestionWord[], blocked: ReadonlySet<number>, lookup: ValueLookup): ValueMatch[] {
+/** Values of at least `minWords` words named in the words not in `blocked`, longest first, left to right, each once. */
+export function findValueMatches(words: readonly QuestionWord[], blocked: ReadonlySet<number>, lookup: ValueLookup, minWords = 1): ValueMatch[] {
   const content = words.filter((word) => !word.stop);
   const matches: ValueMatch[] = [];
   for (let i = 0; i < content.length; i++) {
     const word = content[i]!;
     if (blocked.has(word.position)) continue;
     const bucket = lookup.get(word.stem) ?? [];
-    const phrase = bucket.find((candidate) => candidate.stems.every((stem, k) => content[i + k]?.stem === stem && !blocked.has(content[i + k]!.position)));
+    const phrase = bucket.find((candidate) => candidate.stems.length >= minWords && candidate.stems.every((stem, k) => content[i + k]?.stem === stem && !blocked.has(content[i + k]!.position)));
     if (!phrase) continue;
     const key = phrase.stems.join(' ');
     const candidates = bucket.filter((candidate) => candidate.stems.join(' ') === key);
