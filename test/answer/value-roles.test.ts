@@ -1,6 +1,7 @@
 // Values shared by two dimensions that play opposite roles (origin/destination, seller/buyer,
 // home/away) are bound by the words around them, in five languages; when nothing says which role,
 // the planner declines naming both, never guesses.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planOffline } from '../../src/core/answer/offline-planner.js';
 import type { AnswerPlan } from '../../src/core/answer/plan.js';
@@ -107,5 +108,22 @@ describe('values bound to roles', () => {
   it('keeps "from" before one value of a field without roles as plain grammar', () => {
     expect(filtersOf(plan('revenue from TX and CA'))).toEqual([{ field: 'state', operator: 'in', value: ['TX', 'CA'] }]);
     expect(filtersOf(plan('revenue from the web channel'))).toEqual([eq('channel', 'web')]);
+  });
+
+  it('binds generated "from A to B" questions in any language and order to the two role fields', () => {
+    const cities = ['Austin', 'Dallas', 'Lyon', 'Hamburg', 'Porto', 'Sevilla'];
+    const cues = [
+      ['from', 'to'], ['out of', 'into'], ['departing', 'bound for'], ['desde', 'hacia'], ['desde', 'para'],
+      ['depuis', 'vers'], ['von', 'nach'], ['aus', 'nach'], ['de', 'para'],
+    ] as const;
+    fc.assert(
+      fc.property(fc.constantFrom('shipments', 'freight cost', 'envíos', 'expéditions', 'Sendungen', 'remessas'), fc.constantFrom(...cues), fc.constantFrom(...cities), fc.constantFrom(...cities), fc.boolean(), (metric, [from, to], origin, destination, reversed) => {
+        fc.pre(origin !== destination);
+        const parts = [`${from} ${origin}`, `${to} ${destination}`];
+        const question = `${metric} ${(reversed ? parts.reverse() : parts).join(' ')}`;
+        expect(filtersOf(plan(question)), question).toEqual([eq('destination_city', destination), eq('origin_city', origin)]);
+      }),
+      { seed: 20_261_123, numRuns: 300 },
+    );
   });
 });
