@@ -35,6 +35,9 @@ describe('values that are also grammar words', () => {
     ['revenue in in', 'state', 'IN', []],
     ['revenue in or by channel', 'state', 'OR', ['channel']],
     ['ingresos en in por canal', 'state', 'IN', ['channel']],
+    // After an article a grammar word cannot stand either, whatever the case: "the us", "el es".
+    ['Revenue in the us', 'state', 'US', []],
+    ['Sales count in the or by channel', 'state', 'OR', ['channel']],
   ])('"%s" reads the code by its position', (question, field, value, dimensions) => {
     expect(plan(question)).toMatchObject({ kind: 'governed', filters: [eq(field, value)], dimensions });
   });
@@ -54,6 +57,7 @@ describe('values that are also grammar words', () => {
     ['What is the revenue in TX', [eq('state', 'TX')]],
     ['revenue in WA or TX', [{ field: 'state', operator: 'in', value: ['WA', 'TX'] }]],
     ['show me the revenue', []],
+    ['Show us the revenue', []],
     ['Umsatz für die Garden', [eq('product_line', 'Garden')]],
     ['revenue in the store channel', [eq('channel', 'store')]],
   ])('"%s" keeps the grammar words as grammar', (question, filters) => {

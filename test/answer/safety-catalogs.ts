@@ -87,7 +87,7 @@ reveal league {
 const VALUES: Readonly<Record<string, ReadonlyMap<string, readonly string[]>>> = {
   retail: new Map([
     // US state codes, several of them grammar words in one of the five languages.
-    ['state', ['OR', 'IN', 'WA', 'TX', 'CA', 'ME', 'DE']],
+    ['state', ['OR', 'IN', 'WA', 'TX', 'CA', 'ME', 'DE', 'US']],
     // Product codes that read as articles and pronouns.
     ['product_line', ['THE', 'A', 'UN', 'DIE', 'ELLE', 'ES', 'Garden']],
     ['channel', ['web', 'store']],

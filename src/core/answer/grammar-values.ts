@@ -7,8 +7,10 @@
 //   word or "and"/"or"), position decides when case cannot: all lower case ("revenue in or") or all capitals;
 // - typed in lower case where a grammar word cannot stand, in a question that does use capitals, the
 //   asker may have meant either: the reading is unsure and the planner declines, naming the value;
+//   unless an article comes right before it ("Revenue in the us"): then it can only be the value;
 // - anywhere else it is grammar ("revenue in WA", "show me the revenue").
 import { tokenise } from './text.js';
+import { ARTICLES } from './value-role-words.js';
 
 export type GrammarValueReading = 'value' | 'grammar' | 'ambiguous';
 
@@ -58,8 +60,10 @@ export function readGrammarValues(question: string, valueStems: Pick<ReadonlySet
     const next = tokens[i + 1];
     // Before "and"/"or" a preposition or an article cannot stand either ("revenue in or and wa").
     const grammarCannotStand = next === undefined || (readings.get(i + 1) !== 'value' && (introducesGrammar(next.raw) || CONNECTORS.has(next.raw)));
+    // After an article ("the us", "el es") a grammar word cannot stand either: case does not matter.
+    const afterArticle = i > 0 && ARTICLES.has(tokens[i - 1]!.raw);
     if (!grammarCannotStand || token.raw.length > MAX_POSITIONAL_CODE_LENGTH) readings.set(i, 'grammar');
-    else readings.set(i, caseInformative ? 'ambiguous' : 'value');
+    else readings.set(i, caseInformative && !afterArticle ? 'ambiguous' : 'value');
   }
   return readings;
 }
