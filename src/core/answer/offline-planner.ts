@@ -1,15 +1,19 @@
 // The offline planner: a question (its period phrase already removed) and the governed catalog in, a
 // governed plan or an honest "no governed match" out. No network and no language model. A plan is
 // governed only when the metric matched by name, label or synonym (or description, reported as such),
-// every content word is explained by the catalog, the best metric clearly beats the next one, and
-// every breakdown and filter resolves.
+// the best metric clearly beats the next one, every breakdown and filter resolves (a value shared by
+// two roles to the role the question names), and, last, every word that could restrict or change the
+// number is accounted for by the plan (accounted-words.ts).
+import { unaccountedReason } from './accounted-words.js';
 import type { AnswerPlan, GovernedPlan, NoMatch } from './plan.js';
 import type { CatalogIndex, IndexedReveal } from './catalog-index.js';
 import { trigramDice } from './fuzzy.js';
 import { chooseMetrics, rankMetrics, type MetricCandidate } from './metric-ranking.js';
-import { readShape, readWords, type DimensionRequest, type QuestionShape, type QuestionWord } from './question-shape.js';
-import { findFilters, knownValues, valueLookup, type ValueLookup, type ValuePhrase } from './value-filters.js';
+import { readGrammarValues } from './grammar-values.js';
+import { isBreakdownMarker, isGrammarWord, readShape, readWords, type DimensionRequest, type QuestionShape, type QuestionWord } from './question-shape.js';
+import { findValueMatches, filtersFrom, grammarValues, knownValues, valueLookup, type ValueLookup } from './value-filters.js';
 import { NO_VALUES } from './value-index.js';
+import { bindValues, cueMarkers, dimensionRole } from './value-roles.js';
 import { isNonRestricting, normalise } from './text.js';
 
 // The planner's whole API from one module: callers build the index once per model and plan with it.
@@ -64,17 +68,63 @@ function resolveDimension(request: DimensionRequest, reveal: IndexedReveal): str
 
 function multiWordValuePositions(words: readonly QuestionWord[], consumed: ReadonlySet<number>, lookups: readonly ValueLookup[]): Set<number> {
   const positions = new Set<number>();
-  for (const lookup of lookups) {
-    const longOnly: ValueLookup = {
-      size: lookup.size,
-      phrases: (stems) => lookup.phrases(stems).filter((phrase: ValuePhrase) => phrase.stems.length > 1),
-      hasStem: (stem) => lookup.hasStem(stem),
-      nearStem: (stem) => lookup.nearStem(stem),
-      fieldValues: (field) => lookup.fieldValues(field),
-    };
-    findFilters(words, consumed, longOnly, positions);
-  }
+  for (const lookup of lookups) for (const match of findValueMatches(words, consumed, lookup, 2)) for (const position of match.positions) positions.add(position);
   return positions;
+}
+
+const markerPhrases = new WeakMap<CatalogIndex, ReadonlyArray<readonly string[]>>();
+
+/**
+ * Breakdown markers inside a metric's own name as the question writes it ("goals per match", "Tore
+ * pro Spiel"): part of the metric, not a breakdown nor a ratio of two metrics.
+ */
+function markersInMetricNames(words: readonly QuestionWord[], index: CatalogIndex): Set<number> {
+  let phrases = markerPhrases.get(index);
+  if (!phrases) {
+    phrases = index.reveals.flatMap((reveal) => reveal.metrics.flatMap((metric) => metric.phrases.map((phrase) => phrase.stems))).filter((stems) => stems.some(isBreakdownMarker));
+    markerPhrases.set(index, phrases);
+  }
+  const found = new Set<number>();
+  if (phrases.length === 0) return found;
+  const content = words.filter((word) => !word.stop);
+  for (const phrase of phrases) {
+    for (let start = 0; start + phrase.length <= content.length; start++) {
+      if (!phrase.every((stem, k) => content[start + k]!.stem === stem)) continue;
+      phrase.forEach((stem, k) => {
+        if (isBreakdownMarker(stem)) found.add(content[start + k]!.position);
+      });
+    }
+  }
+  return found;
+}
+
+const roleStems = new WeakMap<ValueLookup, Map<string, ReadonlySet<string>>>();
+
+/** First stems of the values of `reveal`'s dimensions that play a role (origin, buyer, home team); cached per lookup. */
+function roleValueStems(reveal: IndexedReveal, lookup: ValueLookup): ReadonlySet<string> {
+  const perReveal = roleStems.get(lookup) ?? new Map<string, ReadonlySet<string>>();
+  roleStems.set(lookup, perReveal);
+  let stems = perReveal.get(reveal.name);
+  if (!stems) {
+    const sided = new Set(reveal.dimensions.filter((dimension) => dimensionRole(dimension) !== undefined).map((dimension) => dimension.field));
+    stems = lookup.firstStems(sided);
+    perReveal.set(reveal.name, stems);
+  }
+  return stems;
+}
+
+/** A set that holds what any of `sets` holds, without copying them. */
+function anyOf(sets: ReadonlyArray<ReadonlySet<string>>): Pick<ReadonlySet<string>, 'has'> & { readonly size: number } {
+  return { has: (stem) => sets.some((set) => set.has(stem)), size: sets.reduce((sum, set) => sum + set.size, 0) };
+}
+
+/** A value made of grammar words only, as stored, whose first stem is `stem`. */
+function storedValue(stem: string, lookups: readonly ValueLookup[]): string | undefined {
+  for (const lookup of lookups) {
+    const phrase = lookup.phrases([stem]).find((candidate) => candidate.grammar);
+    if (phrase) return phrase.value;
+  }
+  return undefined;
 }
 
 function firstMention(candidate: MetricCandidate, words: readonly QuestionWord[]): number {
@@ -92,9 +142,18 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   if (reveals.length === 0) return noMatch(`No governed reveal belongs to the domain "${options.domain}".`);
 
   const lookups = revealLookups(reveals, options);
-  const known = knownValues(lookups.values());
-  const words = readWords(question, index, known);
-  const shape = readShape(words, index);
+  const distinctLookups = [...new Set(lookups.values())];
+  const known = knownValues(distinctLookups);
+  const readings = readGrammarValues(question, grammarValues(distinctLookups), isGrammarWord);
+  const words = readWords(question, index, known, readings);
+  const unsure = [...readings].filter(([, reading]) => reading === 'ambiguous').map(([position]) => words[position]!);
+  if (unsure.length > 0) {
+    const stored = unsure.map((word) => storedValue(word.stem, distinctLookups) ?? word.raw);
+    return noMatch(`${quoteList(unsure.map((word) => word.raw))} could be a word of the sentence or the value ${quoteList(stored)}; to filter on it, write it as ${quoteList(stored)}, otherwise rephrase without it.`);
+  }
+  const roleValues = anyOf(reveals.map((reveal) => roleValueStems(reveal, lookups.get(reveal.name)!)));
+  const notMarkers = new Set([...cueMarkers(words, isBreakdownMarker, (position) => roleValues.has(words[position]!.stem)), ...markersInMetricNames(words, index)]);
+  const shape = readShape(words, index, notMarkers);
   // "were placed", "came in", "se registraron": words that restrict nothing, unless the catalog knows them.
   const raws = words.map((word) => word.raw);
   const restrictsNothing = (word: QuestionWord): boolean =>
@@ -155,31 +214,38 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   const metricWords = new Set(content.filter((word) => !reserved.has(word.position) && chosen.some((c) => c.covered.has(word.stem))).map((word) => word.position));
 
   // Metric words win over values: "completed orders" is the metric, not orders filtered on status.
-  const filterWords = new Set<number>();
-  const filters = findFilters(words, new Set([...shape.consumed, ...metricWords]), attempt.lookup, filterWords);
-
-  const leftover = content.filter((word) => !metricWords.has(word.position) && !filterWords.has(word.position));
-  const unexplained = [
-    ...leftover.filter((word) => !reveal.dimensionStems.has(word.stem)).map((word) => word.raw),
-    ...shape.dimensions.filter((request) => request.unknown).map((request) => request.words),
-  ];
-  if (unexplained.length > 0) {
-    return noMatch(`Nothing in the governed catalog explains ${quoteList(unexplained)}, so "${chosen[0]!.metric.label}" would not answer the question.`, candidates);
-  }
-  // A dimension named outside a breakdown is fine when it names a filter's field ("the marketplace
-  // channel"); otherwise the plan would silently ignore it ("revenue channel"), so ask for "by …".
-  const filterStems = new Set(reveal.dimensions.filter((d) => filters.some((f) => f.field === d.field)).flatMap((d) => d.phrases.flat()));
-  const unused = leftover.filter((word) => !filterStems.has(word.stem)).map((word) => word.raw);
-  if (unused.length > 0) {
-    return noMatch(`The question names ${quoteList(unused)} without saying how to use it; to break ${chosen[0]!.metric.label} down, ask "by ${unused[0]}".`, candidates);
-  }
+  const matches = findValueMatches(words, new Set([...shape.consumed, ...metricWords]), attempt.lookup);
+  const binding = bindValues(matches, words, reveal.dimensions);
+  if (binding.kind === 'undecided') return noMatch(binding.reason, candidates);
+  const filters = filtersFrom(binding.values);
+  const filterWords = new Set([...matches.flatMap((match) => match.positions), ...binding.cueWords]);
 
   const dimensions: string[] = [];
   for (const request of shape.dimensions) {
+    // A breakdown no reveal has is an unaccounted word: the final gate names it with the others.
+    if (request.unknown) continue;
     const field = resolveDimension(request, reveal);
     if (!field) return noMatch(`${reveal.label} cannot be broken down by "${request.words}".`, candidates);
     if (!dimensions.includes(field)) dimensions.push(field);
   }
+
+  const headline = chosen[0]!;
+  // The last gate: every word that could restrict or change the number is accounted for by the plan.
+  // Words that restrict nothing ("were placed", "came in") were left out of `content`: accounted for.
+  const inContent = new Set(content.map((word) => word.position));
+  const restrictNothing = words.filter((word) => !word.stop && !shape.consumed.has(word.position) && !inContent.has(word.position)).map((word) => word.position);
+  const unaccounted = unaccountedReason({
+    words,
+    grammar: new Set([...shape.consumed, ...restrictNothing]),
+    metricWords,
+    filterWords,
+    filterFields: filters.map((filter) => filter.field),
+    unknownBreakdowns: shape.dimensions.filter((request) => request.unknown).map((request) => request.words),
+    reveal,
+    metricLabel: headline.metric.label,
+    ranked: shape.top !== undefined,
+  });
+  if (unaccounted) return noMatch(unaccounted, candidates);
   if (shape.top && dimensions.length === 0) {
     return noMatch(`The question asks for a top ${shape.top.limit} but not of what (for example "top ${shape.top.limit} regions").`, candidates);
   }
@@ -190,7 +256,6 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     return noMatch(`A ranking within each ${quoteList(within)} cannot be answered by one governed query; ask for the ranking overall, or for the breakdown without a ranking.`, candidates);
   }
 
-  const headline = chosen[0]!;
   const plan: GovernedPlan = {
     kind: 'governed',
     reveal: reveal.name,

@@ -4,6 +4,7 @@
 import type { Granularity } from '../semantic/model.js';
 import { GRAIN_WORDS, type CatalogIndex } from './catalog-index.js';
 import { closestWord, MIN_TYPO_LENGTH, transpositionDistance } from './fuzzy.js';
+import type { GrammarValueReading } from './grammar-values.js';
 import { adjectiveBases, tokenise } from './text.js';
 import type { KnownValues } from './value-filters.js';
 
@@ -75,6 +76,10 @@ const GRAIN_ADVERBS: ReadonlyMap<string, Granularity> = new Map<string, Granular
 ]);
 const MAX_DIMENSION_WORDS = 3;
 
+export function isBreakdownMarker(raw: string): boolean {
+  return BREAKDOWN_MARKERS.has(raw);
+}
+
 function numberValue(raw: string): number | undefined {
   if (/^\d{1,3}$/.test(raw)) return Number(raw) > 0 ? Number(raw) : undefined;
   return NUMBER_WORDS[raw];
@@ -86,7 +91,8 @@ function rankDirection(raw: string): 'asc' | 'desc' | undefined {
   return undefined;
 }
 
-function isGrammarWord(raw: string): boolean {
+/** Words that start a breakdown or a ranking, or are its number: a value may stand before them, a preposition not. */
+export function isGrammarWord(raw: string): boolean {
   return BREAKDOWN_MARKERS.has(raw) || rankDirection(raw) !== undefined || GRAIN_ADVERBS.has(raw) || numberValue(raw) !== undefined;
 }
 
@@ -103,16 +109,19 @@ function dimensionPhrases(index: CatalogIndex): ReadonlySet<string> {
 
 /**
  * Words as the planner sees them; unknown long words are corrected to the nearest catalog word, or
- * to the nearest word of a stored value when that is closer (fewer edits; the catalog wins ties).
+ * to the nearest word of a stored value when that is closer (fewer edits; the catalog wins ties). A
+ * grammar word read as a value (`valueReadings`, from `readGrammarValues`) is content, not a stop word.
  */
-export function readWords(question: string, index: CatalogIndex, knownValues: KnownValues): QuestionWord[] {
-  return tokenise(question).map((token, position) => {
+export function readWords(question: string, index: CatalogIndex, knownValues: KnownValues, valueReadings: ReadonlyMap<number, GrammarValueReading> = new Map()): QuestionWord[] {
+  return tokenise(question).map((read, position) => {
+    const token = valueReadings.get(position) === 'value' ? { ...read, stop: false } : read;
     const known = token.stop || isGrammarWord(token.raw) || index.vocabulary.has(token.stem) || knownValues.has(token.stem);
     if (known) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
     // "rainy" → rain, "sunny" → sun: an adjective reaches the value or catalog word it is made from.
     const base = adjectiveBases(token.stem).find((candidate) => index.vocabulary.has(candidate) || knownValues.has(candidate));
     if (base) return { position, raw: token.raw, stem: base, stop: token.stop, corrected: true };
-    if (token.raw.length < MIN_TYPO_LENGTH) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
+    // Short words, and short stems of long words ("bought" → buy), are too often another word to correct.
+    if (token.raw.length < MIN_TYPO_LENGTH || token.stem.length < MIN_TYPO_LENGTH - 1) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
     const correction = closestWord(token.stem, index.vocabulary);
     const valueWord = knownValues.near?.(token.stem);
     if (valueWord !== undefined && (correction === undefined || transpositionDistance(token.stem, valueWord) < transpositionDistance(token.stem, correction))) {
@@ -246,7 +255,8 @@ function readRankedSubject(words: readonly QuestionWord[], consumed: Set<number>
   return { limit: limit ?? (looksPlural(lastSubjectWord) ? DEFAULT_PLURAL_TOP_LIMIT : 1), direction, subjects: found.length };
 }
 
-export function readShape(words: readonly QuestionWord[], index: CatalogIndex): QuestionShape {
+/** `notMarkers`: positions of "by"/"nach"/"par" that introduce a value ("sold by Acme"), not a breakdown. */
+export function readShape(words: readonly QuestionWord[], index: CatalogIndex, notMarkers: ReadonlySet<number> = new Set()): QuestionShape {
   const consumed = new Set<number>();
   const dimensions: DimensionRequest[] = [];
   const top = readTop(words, consumed, index, dimensions);
@@ -256,7 +266,7 @@ export function readShape(words: readonly QuestionWord[], index: CatalogIndex): 
     if (grain) {
       consumed.add(position);
       dimensions.push({ stems: [grain], words: word.raw, grain, unknown: false });
-    } else if (BREAKDOWN_MARKERS.has(word.raw)) {
+    } else if (BREAKDOWN_MARKERS.has(word.raw) && !notMarkers.has(position)) {
       consumed.add(position);
       readDimensionList(words, position + 1, index, consumed, dimensions);
     }

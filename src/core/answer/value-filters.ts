@@ -53,37 +53,58 @@ export function knownValues(lookups: Iterable<ValueLookup>): KnownValues {
   };
 }
 
-const onBase = (field: string): boolean => !field.includes('.');
-
-function hasRival(phrase: ValuePhrase, candidates: readonly ValuePhrase[]): boolean {
-  return candidates.some(
-    (other) => other.field !== phrase.field && onBase(other.field) === onBase(phrase.field) && other.stems.length === phrase.stems.length && other.stems.every((stem, k) => stem === phrase.stems[k]),
-  );
+/** Stems of the values made of grammar words only, over several lookups: read by `readGrammarValues`. */
+export function grammarValues(lookups: Iterable<ValueLookup>): Pick<ReadonlySet<string>, 'has' | 'size'> {
+  const sets = [...new Set(lookups)].map((lookup) => lookup.grammarStems());
+  return { has: (stem) => sets.some((set) => set.has(stem)), size: sets.reduce((sum, set) => sum + set.size, 0) };
 }
 
-/** Filters for the values named in the words not in `blocked`; the positions they used are added to `used`. */
-export function findFilters(words: readonly QuestionWord[], blocked: ReadonlySet<number>, lookup: ValueLookup, used: Set<number>): Filter[] {
+/** A value named in the question, with every field that holds it (the same words, from the lookup's order). */
+export interface ValueMatch {
+  /** Positions of the question words that name the value, in order. */
+  readonly positions: readonly number[];
+  /** The longest phrase found, then every other field holding a value of exactly these words. */
+  readonly candidates: readonly ValuePhrase[];
+  /** Found through a typo-corrected word. */
+  readonly near: boolean;
+}
+
+/** A value bound to one field: what a filter is made from. */
+export interface BoundValue {
+  readonly field: string;
+  readonly value: string;
+  readonly near?: boolean;
+}
+
+/** Values of at least `minWords` words named in the words not in `blocked`, longest first, left to right, each once. */
+export function findValueMatches(words: readonly QuestionWord[], blocked: ReadonlySet<number>, lookup: ValueLookup, minWords = 1): ValueMatch[] {
   const content = words.filter((word) => !word.stop);
-  const byField = new Map<string, string[]>();
-  const nearFields = new Set<string>();
   const stems = content.map((word) => word.stem);
+  const matches: ValueMatch[] = [];
   for (let i = 0; i < content.length; i++) {
     const word = content[i]!;
     if (blocked.has(word.position)) continue;
-    const candidates = lookup.phrases(stems.slice(i));
-    const phrase = candidates.find((candidate) =>
-      candidate.stems.every((stem, k) => content[i + k]?.stem === stem && !blocked.has(content[i + k]!.position)),
-    );
+    const found = lookup.phrases(stems.slice(i));
+    const phrase = found.find((candidate) => candidate.stems.length >= minWords && candidate.stems.every((stem, k) => content[i + k]?.stem === stem && !blocked.has(content[i + k]!.position)));
     if (!phrase) continue;
-    // The same value in two fields of one level (two joins of one node: where a shipment leaves and
-    // where it arrives) leaves the field undecided: no filter, so the plan cannot pick the wrong one.
-    if (hasRival(phrase, candidates)) continue;
-    for (let k = 0; k < phrase.stems.length; k++) used.add(content[i + k]!.position);
-    if (phrase.near || content.slice(i, i + phrase.stems.length).some((w) => w.near)) nearFields.add(phrase.field);
-    const list = byField.get(phrase.field) ?? [];
-    if (!list.includes(phrase.value)) list.push(phrase.value);
-    byField.set(phrase.field, list);
+    const key = phrase.stems.join(' ');
+    const candidates = found.filter((candidate) => candidate.stems.join(' ') === key);
+    const span = content.slice(i, i + phrase.stems.length);
+    matches.push({ positions: span.map((w) => w.position), candidates, near: span.some((w) => w.near === true) });
     i += phrase.stems.length - 1;
+  }
+  return matches;
+}
+
+/** One filter per field: one value is `equals`, several ("web and mobile") are `in`. */
+export function filtersFrom(values: readonly BoundValue[]): Filter[] {
+  const byField = new Map<string, string[]>();
+  const nearFields = new Set<string>();
+  for (const { field, value, near } of values) {
+    const list = byField.get(field) ?? [];
+    if (!list.includes(value)) list.push(value);
+    byField.set(field, list);
+    if (near) nearFields.add(field);
   }
   return [...byField].map(([field, list]) => {
     const near = nearFields.has(field) ? { near: true } : {};

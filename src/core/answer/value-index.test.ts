@@ -36,13 +36,15 @@ describe('ValueStore exact lookup', () => {
     expect(store.phrases(stems('small businesses'))[0]!.value).toBe('Small Business');
   });
 
-  it('skips empty values and values of grammar words only, and knows every value word', () => {
-    expect(store.fieldValues('segment')).toEqual(['Enterprise', 'Small Business', 'Mid-Market']);
+  it('skips empty values, keeps values of grammar words only (marked), and knows every value word', () => {
+    expect(store.fieldValues('segment')).toEqual(['Enterprise', 'Small Business', 'Mid-Market', 'the']);
+    expect(store.phrases(['the'])).toEqual([{ field: 'segment', value: 'the', stems: ['the'], grammar: true }]);
+    expect(store.grammarStems()).toEqual(new Set(['the']));
     expect(store.hasStem('paulo')).toBe(true);
     expect(store.hasStem('market')).toBe(true);
     expect(store.hasStem('london')).toBe(false);
     expect(store.phrases(stems('london'))).toEqual([]);
-    expect(store.size).toBe(14);
+    expect(store.size).toBe(15);
   });
 
   it('holds many values per field, not a sample', () => {

@@ -3,7 +3,7 @@
 // "new york" finds 'New York'. Exact lookup is a binary search over sorted keys; near lookup (typos in
 // long words) uses a pigeonhole index over the distinct value words, so it stays fast on a million values.
 // Built once per data-key scope by the caller (src/answering) and then only read.
-import { contentStems } from './text.js';
+import { tokenise } from './text.js';
 
 /** One value as the planner matches it: `stems` are its content words after the question pipeline. */
 export interface ValuePhrase {
@@ -12,6 +12,8 @@ export interface ValuePhrase {
   readonly stems: readonly string[];
   /** Matched through a typo-corrected word: the answer states it as an assumption. */
   readonly near?: boolean;
+  /** Every word of the value is a grammar word ("OR", "THE", "DIE"): the question decides how it reads. */
+  readonly grammar?: boolean;
 }
 
 /** What the planner asks of the values of one reveal. */
@@ -24,6 +26,10 @@ export interface ValueLookup {
   nearStem(stem: string): string | undefined;
   /** The distinct values of one field, as stored (for a language model's prompt and its validation). */
   fieldValues(field: string): readonly string[];
+  /** Stems of the values made of grammar words only ("OR", "THE"): read by `readGrammarValues`. */
+  grammarStems(): ReadonlySet<string>;
+  /** First stems of the values held by `fields` (cached by the caller). */
+  firstStems(fields: ReadonlySet<string>): ReadonlySet<string>;
   /** Distinct values held. */
   readonly size: number;
 }
@@ -106,6 +112,11 @@ class PackedStrings {
     return low < this.start.length - 1 && this.compare(low, key) === 0 ? low : -1;
   }
 
+  /** Key k. */
+  at(k: number): string {
+    return this.text.slice(this.start[k]!, this.start[k + 1]! - 1);
+  }
+
   /** Key k against `key`, in code unit order (as `<` orders strings). */
   private compare(k: number, key: string): number {
     const from = this.start[k]!;
@@ -164,6 +175,7 @@ export class ValueStore implements ValueLookup {
     const stored: string[][] = [];
     const keyOf: string[] = [];
     const wordSet = new Set<string>();
+    const grammarWords = new Set<string>();
     for (const { column } of columns) {
       if (fields.includes(column.field)) continue;
       const seen = new Set<string>();
@@ -171,8 +183,13 @@ export class ValueStore implements ValueLookup {
       for (const value of column.values) {
         if (seen.has(value)) continue;
         seen.add(value);
-        const stems = contentStems(value);
+        // Grammar words inside a value are left out ("The Home Depot" is "home depot"); a value made of
+        // grammar words only (state "OR", product "THE") keeps them all, or it could never be named.
+        const tokens = tokenise(value);
+        const content = tokens.filter((token) => !token.stop);
+        const stems = (content.length > 0 ? content : tokens).map((token) => token.stem);
         if (stems.length === 0) continue;
+        if (content.length === 0) for (const word of stems) grammarWords.add(word);
         values.push(value);
         const key = stems.join(' ');
         keyOf.push(key);
@@ -181,10 +198,13 @@ export class ValueStore implements ValueLookup {
       fields.push(column.field);
       stored.push(values);
     }
-    return new ValueStore(fields, stored, keyOf, [...wordSet].sort());
+    return new ValueStore(fields, stored, keyOf, [...wordSet].sort(), grammarWords);
   }
 
-  private constructor(fields: string[], columns: string[][], keyOf: string[], words: string[]) {
+  private readonly grammar: ReadonlySet<string>;
+
+  private constructor(fields: string[], columns: string[][], keyOf: string[], words: string[], grammar: ReadonlySet<string>) {
+    this.grammar = grammar;
     this.fields = fields;
     this.columns = columns;
     this.size = keyOf.length;
@@ -235,7 +255,25 @@ export class ValueStore implements ValueLookup {
       for (let position = this.keyStart[k]!; position < this.keyStart[k + 1]!; position++) {
         const id = this.ids[position]!;
         const field = this.fieldOf(id);
-        found.push({ field: this.fields[field]!, value: this.columns[field]![id - this.fieldStart[field]!]!, stems: prefix });
+        const grammar = prefix.every((stem) => this.grammar.has(stem));
+        found.push({ field: this.fields[field]!, value: this.columns[field]![id - this.fieldStart[field]!]!, stems: prefix, ...(grammar ? { grammar } : {}) });
+      }
+    }
+    return found;
+  }
+
+  grammarStems(): ReadonlySet<string> {
+    return this.grammar;
+  }
+
+  firstStems(fields: ReadonlySet<string>): ReadonlySet<string> {
+    const found = new Set<string>();
+    if (fields.size === 0) return found;
+    for (let k = 0; k < this.keyStart.length - 1; k++) {
+      for (let position = this.keyStart[k]!; position < this.keyStart[k + 1]!; position++) {
+        if (!fields.has(this.fields[this.fieldOf(this.ids[position]!)]!)) continue;
+        found.add(this.keys.at(k).split(' ')[0]!);
+        break;
       }
     }
     return found;

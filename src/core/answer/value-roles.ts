@@ -1,0 +1,208 @@
+// Binding a value to the right field when two dimensions share a value domain under opposite roles:
+// origin/destination city, seller/buyer, home/away team, or one node joined twice under two roles
+// (`ship_from.city`, `ship_to.city`). "from Austin to Dallas" is two filters on two fields, never
+// `IN (Austin, Dallas)` on one; "to Austin" is the destination even when Austin was only seen as an
+// origin. Each dimension's role is read from its own words (field id, label, role name), never from a
+// list of field names. When nothing in the question says which role a value plays, the planner
+// declines naming both fields: a guess would be a wrong number stated as governed.
+import type { IndexedDimension } from './catalog-index.js';
+import type { QuestionWord } from './question-shape.js';
+import { identifierWords, normalise, stem } from './text.js';
+import type { BoundValue, ValueMatch } from './value-filters.js';
+import { ARTICLES, DIRECTION_CUE_LIST, FAMILY_OF, OPPOSITE, SIDE_WORDS, VENUE_CUE_LIST, type Cue, type RoleFamily, type RoleSide } from './value-role-words.js';
+
+/** A dimension may carry the name of the role it plays (a role-playing join's alias) and its node. */
+type RoleAwareDimension = IndexedDimension & { readonly role?: string; readonly node?: string };
+
+export interface DimensionRole {
+  readonly side: RoleSide;
+  /** The dimension's words without its role words ("city" for `origin_city`): what its counterpart shares. */
+  readonly rest: string;
+}
+
+export type Binding =
+  | { readonly kind: 'bound'; readonly values: readonly BoundValue[]; readonly cueWords: ReadonlySet<number> }
+  | { readonly kind: 'undecided'; readonly reason: string };
+
+const MAX_ARTICLES = 2;
+const TRADE_WORDS = new Set(['seller', 'vendor', 'supplier', 'buyer', 'purchaser', 'vendedor', 'comprador', 'vendeur', 'acheteur', 'verkaufer', 'kaufer']);
+
+/** How to say which role: "sold by" / "bought by" for trading parties, "from" / "to" for places, home / away. */
+function hint(family: RoleFamily, fields: readonly string[], byField: ReadonlyMap<string, IndexedDimension>): string {
+  if (family === 'venue') return 'say "at home" or "away"';
+  const trading = fields.some((field) => normalise(`${identifierWords(field)} ${byField.get(field)?.label ?? ''}`).split(' ').some((word) => TRADE_WORDS.has(stem(word))));
+  return trading ? 'say "sold by" or "bought by"' : 'say "from" or "to"';
+}
+
+const roles = new WeakMap<IndexedDimension, DimensionRole | null>();
+
+/** The side a dimension plays, from the words of its field id, label and role name; undefined when none or both. */
+export function dimensionRole(dimension: IndexedDimension): DimensionRole | undefined {
+  const cached = roles.get(dimension);
+  if (cached !== undefined) return cached ?? undefined;
+  const { role } = dimension as RoleAwareDimension;
+  const idWords = normalise(identifierWords(dimension.field.replace(/\./g, ' '))).split(' ');
+  const all = [...idWords, ...normalise(dimension.label).split(' '), ...(role ? normalise(identifierWords(role)).split(' ') : [])];
+  const sideOf = (word: string): RoleSide | undefined => SIDE_WORDS.get(word) ?? SIDE_WORDS.get(stem(word));
+  const sides = new Set(all.map(sideOf).filter((side): side is RoleSide => side !== undefined));
+  const side = sides.size === 1 ? [...sides][0]! : undefined;
+  // With a role name, the path is the role itself: "pickup.city" and "delivery.city" share "city".
+  const restWords = role ? normalise(identifierWords(dimension.field.split('.').pop()!)).split(' ') : idWords;
+  const result = side ? { side, rest: restWords.filter((word) => sideOf(word) === undefined).map(stem).join(' ') } : undefined;
+  roles.set(dimension, result ?? null);
+  return result;
+}
+
+/** The dimension of the same kind playing `side` ("destination_city" for "origin_city" and `to`). */
+function counterparts(fields: readonly string[], side: RoleSide, dimensions: readonly IndexedDimension[]): IndexedDimension[] {
+  const rests = new Set(fields.map((field) => dimensions.find((d) => d.field === field)).map((d) => d && dimensionRole(d)?.rest).filter((rest) => rest !== undefined));
+  return dimensions.filter((d) => d.type === 'string' && dimensionRole(d)?.side === side && rests.has(dimensionRole(d)!.rest));
+}
+
+/** The cue ending exactly at `end` (inclusive), longest first. */
+function cueEndingAt(words: readonly QuestionWord[], end: number, list: readonly Cue[]): Cue | undefined {
+  return list.find((cue) => {
+    const start = end - cue.words.length + 1;
+    return start >= 0 && cue.words.every((word, k) => words[start + k]!.raw === word);
+  });
+}
+
+/** The direction cue right before position `start`, skipping articles ("from the port"), with its positions. */
+export function cueBefore(words: readonly QuestionWord[], start: number): { side: RoleSide; positions: number[] } | undefined {
+  let end = start - 1;
+  for (let skipped = 0; end >= 0 && skipped <= MAX_ARTICLES; skipped++) {
+    const cue = cueEndingAt(words, end, DIRECTION_CUE_LIST);
+    if (cue) return { side: cue.side, positions: Array.from({ length: cue.words.length }, (_, k) => end - cue.words.length + 1 + k) };
+    if (!ARTICLES.has(words[end]!.raw)) return undefined;
+    end--;
+  }
+  return undefined;
+}
+
+/** Venue cues anywhere in the question ("at home", "fuera de casa"), longest first, each word once. */
+function venueCues(words: readonly QuestionWord[], taken: ReadonlySet<number>): Array<{ side: RoleSide; positions: number[] }> {
+  const found: Array<{ side: RoleSide; positions: number[] }> = [];
+  for (let i = 0; i < words.length; i++) {
+    const cue = VENUE_CUE_LIST.find((c) => c.words.every((word, k) => words[i + k]?.raw === word && !taken.has(i + k)));
+    if (!cue) continue;
+    found.push({ side: cue.side, positions: Array.from({ length: cue.words.length }, (_, k) => i + k) });
+    i += cue.words.length - 1;
+  }
+  return found;
+}
+
+interface Pending {
+  readonly match: ValueMatch;
+  readonly family: RoleFamily;
+  side?: RoleSide;
+}
+
+function describe(match: ValueMatch, words: readonly QuestionWord[]): string {
+  return match.candidates[0]?.value ?? match.positions.map((p) => words[p]!.raw).join(' ');
+}
+
+/**
+ * Binds every matched value to one field. Values of fields without a role keep the lookup's first
+ * field (base node first); values of fields with a role are bound by the cue before them, by the
+ * other value of a "from A to B" pair, or (home/away) by a venue cue anywhere in the question.
+ */
+export function bindValues(matches: readonly ValueMatch[], words: readonly QuestionWord[], dimensions: readonly IndexedDimension[]): Binding {
+  const byField = new Map(dimensions.map((d) => [d.field, d]));
+  const values: BoundValue[] = [];
+  const cueWords = new Set<number>();
+  const pending: Pending[] = [];
+  // Cued values of fields without a role: "from TX to CA" on one field is a range or a route, not a list.
+  const plainCues = new Map<string, Set<RoleSide>>();
+  for (const match of matches) {
+    const sided = match.candidates.map((c) => byField.get(c.field)).filter((d) => d !== undefined && dimensionRole(d) !== undefined);
+    if (sided.length === 0) {
+      const { field, value } = match.candidates[0]!;
+      // The same value in two fields of one level that no role word tells apart (two joins of one
+      // node, or two columns of the base): the field is undecided, so no guess.
+      const rival = match.candidates.find((c) => c.field !== field && c.field.includes('.') === field.includes('.'));
+      if (rival) return { kind: 'undecided', reason: `"${describe(match, words)}" could be ${labels([field, rival.field], byField, 'or')}; name which one.` };
+      values.push({ field, value, near: match.near });
+      const cue = cueBefore(words, match.positions[0]!);
+      if (cue && FAMILY_OF[cue.side] === 'direction') plainCues.set(field, new Set([...(plainCues.get(field) ?? []), cue.side]));
+      continue;
+    }
+    const family = FAMILY_OF[dimensionRole(sided[0]!)!.side];
+    const entry: Pending = { match, family };
+    if (family === 'direction') {
+      const cue = cueBefore(words, match.positions[0]!);
+      if (cue && FAMILY_OF[cue.side] === family) {
+        entry.side = cue.side;
+        for (const position of cue.positions) cueWords.add(position);
+      }
+    }
+    pending.push(entry);
+  }
+  for (const [field, sides] of plainCues) {
+    if (sides.size < 2) continue;
+    const label = byField.get(field)?.label.toLowerCase() ?? field;
+    const named = values.filter((v) => v.field === field).map((v) => `"${v.value}"`).join(' and ');
+    return { kind: 'undecided', reason: `"from … to …" over ${named} reads as a range or a route, which the ${label} alone cannot express; name the values to include, or ask for each.` };
+  }
+  // "Austin to Dallas": in a pair, the value without a cue plays the other role.
+  const direction = pending.filter((p) => p.family === 'direction');
+  if (direction.length === 2) {
+    const [a, b] = direction as [Pending, Pending];
+    if (a.side && !b.side) b.side = OPPOSITE[a.side];
+    else if (b.side && !a.side) a.side = OPPOSITE[b.side];
+  }
+  const venue = pending.filter((p) => p.family === 'venue');
+  if (venue.length > 0) {
+    const taken = new Set(matches.flatMap((m) => m.positions));
+    const found = venueCues(words, taken);
+    const sides = new Set(found.map((cue) => cue.side));
+    if (venue.length === 1 && sides.size === 1) {
+      venue[0]!.side = [...sides][0]!;
+      for (const cue of found) for (const position of cue.positions) cueWords.add(position);
+    }
+  }
+  for (const entry of pending) {
+    const fields = entry.match.candidates.map((c) => c.field);
+    const value = entry.match.candidates[0]!.value;
+    const sideOfField = (field: string) => dimensionRole(byField.get(field)!)?.side;
+    if (entry.side) {
+      const own = entry.match.candidates.find((c) => byField.has(c.field) && sideOfField(c.field) === entry.side);
+      const other = own ? undefined : counterparts(fields, entry.side, dimensions)[0];
+      const field = own?.field ?? other?.field;
+      if (!field) return { kind: 'undecided', reason: `"${describe(entry.match, words)}" is known only as ${labels(fields, byField)}, which the question does not ask for.` };
+      values.push({ field, value: own?.value ?? value, near: entry.match.near });
+      continue;
+    }
+    const possible = [...new Set([...fields, ...entry.match.candidates.flatMap((c) => {
+      const side = byField.has(c.field) ? sideOfField(c.field) : undefined;
+      return side ? counterparts([c.field], OPPOSITE[side], dimensions).map((d) => d.field) : [];
+    })])];
+    // Two fields where one plays a role ("origin city" and a plain "city"): they mean different things.
+    if (possible.length > 1) {
+      return { kind: 'undecided', reason: `"${describe(entry.match, words)}" could be ${labels(possible, byField, 'or')}; ${hint(entry.family, possible, byField)}.` };
+    }
+    values.push({ field: fields[0]!, value, near: entry.match.near });
+  }
+  return { kind: 'bound', values, cueWords };
+}
+
+function labels(fields: readonly string[], byField: ReadonlyMap<string, IndexedDimension>, joiner = 'and'): string {
+  const label = (field: string) => (byField.get(field)?.label ?? field).toLowerCase();
+  // Two roles of one joined node share a label ("City"): the field id tells them apart.
+  const names = fields.map((field) => (fields.some((other) => other !== field && label(other) === label(field)) ? `the ${label(field)} (${field})` : `the ${label(field)}`));
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} ${joiner} ${names[names.length - 1]}`;
+}
+
+/**
+ * Breakdown markers that end a direction cue before a value of a dimension with a role ("sold by
+ * Acme", "nach Lyon", "vendu par Acme"): they introduce the value, not a breakdown.
+ */
+export function cueMarkers(words: readonly QuestionWord[], isMarker: (raw: string) => boolean, startsRoleValue: (position: number) => boolean): Set<number> {
+  const markers = new Set<number>();
+  words.forEach((word, position) => {
+    if (!isMarker(word.raw) || !cueEndingAt(words, position, DIRECTION_CUE_LIST)) return;
+    let next = position + 1;
+    while (next < words.length && ARTICLES.has(words[next]!.raw) && next - position <= MAX_ARTICLES) next++;
+    if (next < words.length && startsRoleValue(next)) markers.add(position);
+  });
+  return markers;
+}
