@@ -21,6 +21,12 @@ import { RawSqlService } from './querying/raw-sql-service.js';
 import { SchemaCache } from './connections/schema-cache.js';
 import { memoryResultCache, type ResultCache } from './querying/result-cache.js';
 import { sessionsRepo } from './store/sessions.js';
+import { mosaicsRepo, scenesRepo } from './store/scenes-repo.js';
+import { vaultsRepo } from './store/vaults-repo.js';
+import { VaultService } from './content/vault-service.js';
+import { SceneService } from './content/scene-service.js';
+import { MosaicService } from './content/mosaic-service.js';
+import { sceneRevalidation } from './content/scene-revalidation.js';
 
 /** Time limit of a raw SQL run on a warehouse. */
 export const RAW_SQL_TIMEOUT_MS = 30_000;
@@ -52,6 +58,10 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const schemas = new SchemaCache(SCHEMA_CACHE_MS, () => clock.now().getTime());
   const cache = resultCache ?? memoryResultCache(config.resultCacheSeconds * 1000, () => clock.now().getTime());
   const governed = new GovernedQueryService(models, connections, rawSql, cache, clock);
+  const sceneRows = scenesRepo(store.db);
+  const vaults = new VaultService(vaultsRepo(store.db), members, clock);
+  const scenes = new SceneService(sceneRows, vaults, governed, clock);
+  models.onDeploy(sceneRevalidation(sceneRows));
   return {
     config,
     store,
@@ -69,6 +79,10 @@ export function createServices({ config, secretKey, store, shared, clock, result
     history,
     resultCache: cache,
     governed,
+    vaults,
+    scenes,
+    sceneRows,
+    mosaics: new MosaicService(mosaicsRepo(store.db), vaults, scenes, governed, clock),
     rawSql,
     schemas,
     sessions: new SessionService(members, sessionsRepo(store.db), shared, clock, {

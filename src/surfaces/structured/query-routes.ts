@@ -4,13 +4,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import { compileQuery } from '../../core/semantic/compile.js';
-import { semanticQuerySchema } from '../../core/semantic/query.js';
+import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT, semanticQuerySchema } from '../../core/semantic/query.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import type { Services } from '../../services.js';
 
-export const DEFAULT_LIMIT = 5000;
-export const MAX_LIMIT = 50_000;
+export const DEFAULT_LIMIT = DEFAULT_QUERY_LIMIT;
+export const MAX_LIMIT = MAX_QUERY_LIMIT;
 
 const metadata = z.object({
   row_count: z.number().int(),
