@@ -11,7 +11,7 @@ import type { GovernedQueryService, GovernedResult } from '../querying/governed-
 import type { PageAfter, SceneRow, ScenesRepo } from '../store/scenes-repo.js';
 import { decodePageCursor, encodePageCursor } from './page-cursor.js';
 import type { SavedQuery, SceneInput, ScenePatch, SceneRunOptions, Visualization } from './scene-definition.js';
-import { assertSceneValid } from './scene-validation.js';
+import { assertSceneValid, sceneProblem } from './scene-validation.js';
 import type { VaultService } from './vault-service.js';
 
 export interface SceneListOptions {
@@ -188,8 +188,10 @@ export class SceneService {
     try {
       compiled = compileQuery(live.model, query, target.options);
     } catch (error) {
-      // A run's own filters are the caller's mistake; anything else means the model moved on.
-      if (error instanceof AppError && error.status < 500 && options.filters.length === 0) throw brokenScene(scene, error.message);
+      // When the saved query itself no longer compiles the model moved on (409); otherwise the run's
+      // own filters or time zone are at fault (the compiler's 400).
+      const problem = error instanceof AppError && error.status < 500 ? sceneProblem(live.model, scene.node, saved) : undefined;
+      if (problem) throw brokenScene(scene, problem);
       throw error;
     }
     const result = await this.governed.run({ principal, target, compiled, maxRows: query.limit!, surface: 'structured_api', origin, cache: 'refresh' });

@@ -6,6 +6,8 @@ import { historyRoutes } from './history-routes.js';
 import { keyRoutes } from './key-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { vaultRoutes } from './vault-routes.js';
+import { consolePlace } from '../content/content-policy.js';
+import { sceneRoutes } from '../content/scene-routes.js';
 import { workspaceRoutes } from './workspace-routes.js';
 
 /** The admin console's session-authenticated API, mounted at /api. */
@@ -18,4 +20,5 @@ export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async 
   await app.register(workspaceRoutes, { services });
   await app.register(historyRoutes, { services });
   await app.register(vaultRoutes, { services });
+  await app.register(sceneRoutes, consolePlace(services));
 };

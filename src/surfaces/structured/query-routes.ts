@@ -20,12 +20,13 @@ const metadata = z.object({
   cached: z.boolean(),
   truncated: z.boolean(),
 });
-const answer = z.object({
+/** The answer of POST /v1/query; scene and mosaic runs answer in the same shape. */
+export const queryAnswerSchema = z.object({
   data: z.array(z.any().describe('a row: an object keyed by dimension and measure ids')),
   sql: z.string(),
   metadata,
 });
-type Answer = z.infer<typeof answer>;
+type Answer = z.infer<typeof queryAnswerSchema>;
 
 export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.post(
@@ -37,7 +38,7 @@ export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
         operationId: 'runStructuredQuery',
         summary: 'Runs a structured query against a node of the live model; Cache-Control: no-cache skips the result cache',
         body: semanticQuerySchema,
-        response: { 200: answer },
+        response: { 200: queryAnswerSchema },
         errors: {
           400: 'Also: an unknown field, operator or granularity (the message names it), a limit above the maximum, and/or groups nested too deep, or an engine error',
           404: 'No such node in the live model of your workspace (`unknown_node`)',
