@@ -2,10 +2,11 @@
 // model, vault isolation (404), runs with the caller's data keys through the governed pipeline and
 // recorded with origin scene:<id>, concurrent edits, pages stable under inserts, deploys that break and
 // repair scenes, and every bad input a 4xx with {"error"}.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { validateAgainstContent } from '../../src/cli/model.js';
 import { DEMO_MODEL_DIR, DEMO_PROJECT, readModelDir, setUpDemo } from '../../src/demo-setup.js';
 import { createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from '../helpers/app.js';
 
@@ -249,6 +250,22 @@ describe('deploys', () => {
     const scene = await saved('editor', { ...byRegion, name: 'By channel', dimensions: ['channel'], sorts: [], visualization: { type: 'pie', x: 'channel', y: ['order_count'] } });
     const files = await readModelDir(DEMO_MODEL_DIR);
     const without = files.map((f) => (f.path === 'orders.cml' ? { ...f, content: f.content.replace(/^\s*dimension channel .*$/m, '') } : f));
+    // Before deploying, `svc model validate --against-content` names the scene the change would break.
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-cml-'));
+    for (const file of without) writeFileSync(path.join(dir, file.path), file.content);
+    const printed: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (printed.push(String(chunk)), true));
+    let code: number;
+    try {
+      code = await validateAgainstContent(t.services, dir, { email: ws.members.luminary.email, workspace: ws.id, project: DEMO_PROJECT });
+    } finally {
+      spy.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(code).toBe(1);
+    expect(printed.join('')).toMatch(new RegExp(`scene ${scene.id} "By channel" would break: .*channel`));
+    expect((await c('editor', 'GET', `/scenes/${scene.id}`)).json().scene.status).toBe('ok');
+
     const broke = await c('luminary', 'POST', '/model/deploy', { project: DEMO_PROJECT, files: without });
     expect(broke.statusCode, broke.body).toBe(200);
     expect(broke.json().broken_scenes).toContainEqual({ id: scene.id, name: 'By channel', vault: scene.vault, reason: expect.stringMatching(/channel/) });
