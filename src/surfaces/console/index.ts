@@ -7,6 +7,7 @@ import { keyRoutes } from './key-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { vaultRoutes } from './vault-routes.js';
 import { consolePlace } from '../content/content-policy.js';
+import { mosaicRoutes } from '../content/mosaic-routes.js';
 import { sceneRoutes } from '../content/scene-routes.js';
 import { workspaceRoutes } from './workspace-routes.js';
 
@@ -21,4 +22,5 @@ export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async 
   await app.register(historyRoutes, { services });
   await app.register(vaultRoutes, { services });
   await app.register(sceneRoutes, consolePlace(services));
+  await app.register(mosaicRoutes, consolePlace(services));
 };
