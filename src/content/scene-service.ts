@@ -12,6 +12,7 @@ import type { PageAfter, SceneRow, ScenesRepo } from '../store/scenes-repo.js';
 import { decodePageCursor, encodePageCursor } from './page-cursor.js';
 import type { SavedQuery, SceneInput, ScenePatch, SceneRunOptions, Visualization } from './scene-definition.js';
 import { assertSceneValid, sceneProblem } from './scene-validation.js';
+import { effectiveAccess } from './vault-access.js';
 import type { VaultService } from './vault-service.js';
 
 export interface SceneListOptions {
@@ -77,14 +78,11 @@ export class SceneService {
 
   /** The scene, when the principal may see its vault (404 otherwise). */
   async get(principal: Principal, id: string): Promise<SceneRow> {
-    const row = await this.scenes.get(principal.workspace.id, id);
-    if (!row) throw sceneNotFound(id);
-    try {
-      await this.vaults.require(principal, row.vault_id);
-    } catch (error) {
-      if (error instanceof NotFoundError) throw sceneNotFound(id);
-      throw error;
-    }
+    // One query: scene runs read it on every call, and it decides visibility as VaultService.require does.
+    const found = await this.scenes.getWithAccess(principal.workspace.id, id, principal.user.id);
+    if (!found) throw sceneNotFound(id);
+    const { personal_user_id: personalUserId, access, ...row } = found;
+    if (!effectiveAccess(principal, { personal_user_id: personalUserId }, access ?? undefined)) throw sceneNotFound(id);
     return row;
   }
 

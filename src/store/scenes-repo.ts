@@ -1,6 +1,6 @@
 // Scenes (saved structured queries) and mosaics (dashboards): rows, keyset pages and versioned writes.
 import type { Kysely } from 'kysely';
-import type { Database, SceneStatus } from './schema.js';
+import type { Database, SceneStatus, VaultAccess } from './schema.js';
 
 export interface SceneRow {
   id: string;
@@ -89,6 +89,19 @@ function contentRepo<Row>(db: Kysely<Database>, table: ContentTable) {
 export function scenesRepo(db: Kysely<Database>) {
   return {
     ...contentRepo<SceneRow>(db, 'scenes'),
+
+    /** The scene with what decides who sees it (its vault's owner, the user's membership), in one query. */
+    async getWithAccess(workspaceId: string, id: string, userId: string): Promise<(SceneRow & { personal_user_id: string | null; access: VaultAccess | null }) | undefined> {
+      return db
+        .selectFrom('scenes as s')
+        .innerJoin('vaults as v', 'v.id', 's.vault_id')
+        .leftJoin('vault_members as m', (join) => join.onRef('m.vault_id', '=', 's.vault_id').on('m.user_id', '=', userId))
+        .selectAll('s')
+        .select(['v.personal_user_id', 'm.access'])
+        .where('s.workspace_id', '=', workspaceId)
+        .where('s.id', '=', id)
+        .executeTakeFirst();
+    },
 
     async all(workspaceId: string): Promise<SceneRow[]> {
       return db.selectFrom('scenes').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
