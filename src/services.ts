@@ -27,6 +27,7 @@ import { VaultService } from './content/vault-service.js';
 import { SceneService } from './content/scene-service.js';
 import { MosaicService } from './content/mosaic-service.js';
 import { sceneRevalidation } from './content/scene-revalidation.js';
+import { ContentGeneration } from './content/content-generation.js';
 
 /** Time limit of a raw SQL run on a warehouse. */
 export const RAW_SQL_TIMEOUT_MS = 30_000;
@@ -59,9 +60,10 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const cache = resultCache ?? memoryResultCache(config.resultCacheSeconds * 1000, () => clock.now().getTime());
   const governed = new GovernedQueryService(models, connections, rawSql, cache, clock);
   const sceneRows = scenesRepo(store.db);
-  const vaults = new VaultService(vaultsRepo(store.db), members, clock);
-  const scenes = new SceneService(sceneRows, vaults, governed, clock);
-  models.onDeploy(sceneRevalidation(sceneRows));
+  const contentGeneration = new ContentGeneration(shared);
+  const vaults = new VaultService(vaultsRepo(store.db), members, clock, contentGeneration);
+  const scenes = new SceneService(sceneRows, vaults, governed, clock, contentGeneration);
+  models.onDeploy(sceneRevalidation(sceneRows, contentGeneration));
   return {
     config,
     store,

@@ -3,6 +3,7 @@
 // The same check answers "which scenes would this deploy break?" before deploying.
 import type { SemanticModel } from '../core/semantic/model.js';
 import type { DeployListener } from '../modeling/model-service.js';
+import type { ContentGeneration } from './content-generation.js';
 import type { SceneRow, ScenesRepo } from '../store/scenes-repo.js';
 import type { Visualization } from './scene-definition.js';
 import { savedQueryOf } from './scene-service.js';
@@ -37,19 +38,23 @@ export async function scenesBrokenBy(scenes: ScenesRepo, workspaceId: string, mo
 }
 
 /** The after-deploy step: records each scene's verdict and reports the changes. */
-export function sceneRevalidation(scenes: ScenesRepo): DeployListener {
+export function sceneRevalidation(scenes: ScenesRepo, generation: ContentGeneration): DeployListener {
   return async ({ workspaceId, live }): Promise<Record<string, unknown>> => {
     const report: RevalidationReport = { broken_scenes: [], repaired_scenes: [] };
+    let changed = false;
     for (const scene of await scenes.all(workspaceId)) {
       const reason = problemOf(live.model, scene);
       if (reason && (scene.status !== 'broken' || scene.broken_reason !== reason)) {
         await scenes.setStatus(scene.id, 'broken', reason);
+        changed = true;
         if (scene.status !== 'broken') report.broken_scenes.push({ id: scene.id, name: scene.name, vault_id: scene.vault_id, reason });
       } else if (!reason && scene.status === 'broken') {
         await scenes.setStatus(scene.id, 'ok', null);
+        changed = true;
         report.repaired_scenes.push({ id: scene.id, name: scene.name, vault_id: scene.vault_id });
       }
     }
+    if (changed) await generation.bump(workspaceId);
     return { ...report };
   };
 }

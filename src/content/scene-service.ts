@@ -12,6 +12,7 @@ import type { PageAfter, SceneRow, ScenesRepo } from '../store/scenes-repo.js';
 import { decodePageCursor, encodePageCursor } from './page-cursor.js';
 import type { SavedQuery, SceneInput, ScenePatch, SceneRunOptions, Visualization } from './scene-definition.js';
 import { assertSceneValid, sceneProblem } from './scene-validation.js';
+import type { ContentGeneration } from './content-generation.js';
 import { effectiveAccess } from './vault-access.js';
 import type { VaultService } from './vault-service.js';
 
@@ -56,6 +57,7 @@ export class SceneService {
     private readonly vaults: VaultService,
     private readonly governed: GovernedQueryService,
     private readonly clock: Clock,
+    private readonly generation: ContentGeneration,
   ) {}
 
   /** A page of the scenes the principal may see, oldest first: scenes saved meanwhile never shift a page. */
@@ -79,7 +81,9 @@ export class SceneService {
   /** The scene, when the principal may see its vault (404 otherwise). */
   async get(principal: Principal, id: string): Promise<SceneRow> {
     // One query: scene runs read it on every call, and it decides visibility as VaultService.require does.
-    const found = await this.scenes.getWithAccess(principal.workspace.id, id, principal.user.id);
+    const found = await this.generation.cached(principal.workspace.id, `scene:${id}:${principal.user.id}`, () =>
+      this.scenes.getWithAccess(principal.workspace.id, id, principal.user.id),
+    );
     if (!found) throw sceneNotFound(id);
     const { personal_user_id: personalUserId, access, ...row } = found;
     if (!effectiveAccess(principal, { personal_user_id: personalUserId }, access ?? undefined)) throw sceneNotFound(id);
@@ -150,7 +154,10 @@ export class SceneService {
       },
       expectedVersion !== undefined ? { expectedVersion } : {},
     );
-    if (row) return row;
+    if (row) {
+      await this.generation.bump(principal.workspace.id);
+      return row;
+    }
     if (!(await this.scenes.get(principal.workspace.id, id))) throw sceneNotFound(id);
     throw new PreconditionFailedError(`Scene "${current.name}" was changed since the version you read; fetch it again and reapply your change`, 'version_mismatch');
   }
@@ -159,6 +166,7 @@ export class SceneService {
     const row = await this.get(principal, id);
     await this.vaults.require(principal, row.vault_id, 'edit');
     await this.scenes.remove(principal.workspace.id, id);
+    await this.generation.bump(principal.workspace.id);
   }
 
   /** Runs a scene the principal may see, fresh, with their data keys; `origin` records what asked. */

@@ -6,6 +6,7 @@ import type { Principal } from '../identity/principal.js';
 import type { MembersRepo } from '../store/members-repo.js';
 import type { VaultAccess } from '../store/schema.js';
 import type { VaultMemberRow, VaultRow, VaultsRepo } from '../store/vaults-repo.js';
+import type { ContentGeneration } from './content-generation.js';
 import { accessAtLeast, effectiveAccess } from './vault-access.js';
 
 export interface VisibleVault extends VaultRow {
@@ -21,6 +22,7 @@ export class VaultService {
     private readonly vaults: VaultsRepo,
     private readonly members: Pick<MembersRepo, 'getMember'>,
     private readonly clock: Clock,
+    private readonly generation: ContentGeneration,
   ) {}
 
   /** The principal's personal vault, created the first time it is needed. */
@@ -87,6 +89,7 @@ export class VaultService {
       throw new ConflictError(`Vault "${vault.name}" holds ${count} scene(s) or mosaic(s); move them out or pass ?force=true to delete them too`, 'vault_not_empty');
     }
     await this.vaults.remove(principal.workspace.id, id);
+    await this.generation.bump(principal.workspace.id);
   }
 
   async listMembers(principal: Principal, id: string): Promise<VaultMemberRow[]> {
@@ -100,11 +103,13 @@ export class VaultService {
     if (vault.personal_user_id) throw new BadRequestError('A personal vault has no members', 'personal_vault');
     if (!(await this.members.getMember(principal.workspace.id, userId))) throw new NotFoundError(`No user "${userId}" in your workspace`, 'unknown_user');
     await this.vaults.setMember(id, userId, access);
+    await this.generation.bump(principal.workspace.id);
     return this.vaults.members(id);
   }
 
   async removeMember(principal: Principal, id: string, userId: string): Promise<void> {
     await this.require(principal, id, 'manage');
     if (!(await this.vaults.removeMember(id, userId))) throw new NotFoundError(`User "${userId}" is not a member of this vault`, 'unknown_user');
+    await this.generation.bump(principal.workspace.id);
   }
 }

@@ -136,6 +136,11 @@ describe('vault isolation', () => {
     expect([denied.statusCode, denied.json().code]).toEqual([403, 'vault_access_required']);
     await consoleCall('PUT', `/vaults/${vault.id}/members/${ws.members.editor.id}`, { access: 'edit' });
     expect((await c('editor', 'PATCH', `/scenes/${scene.id}`, { name: 'Renamed' })).json().scene.name).toBe('Renamed');
+    // Removing a member hides the scene from their very next request, though they just read it.
+    expect((await c('tracer', 'GET', `/scenes/${scene.id}`)).json().scene.name).toBe('Renamed');
+    await consoleCall('DELETE', `/vaults/${vault.id}/members/${ws.members.tracer.id}`);
+    expect((await c('tracer', 'GET', `/scenes/${scene.id}`)).statusCode).toBe(404);
+    expect((await c('tracer', 'POST', `/scenes/${scene.id}/run`)).statusCode).toBe(404);
     // The console shows the same scene; a vault holding it is only deleted with force.
     expect((await consoleCall('GET', `/scenes/${scene.id}`)).json().scene.name).toBe('Renamed');
     expect((await consoleCall('DELETE', `/vaults/${vault.id}`)).json().code).toBe('vault_not_empty');
