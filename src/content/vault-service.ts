@@ -33,12 +33,15 @@ export class VaultService {
 
   /** Every vault the principal may see, with their access; their personal vault among them. */
   async visible(principal: Principal): Promise<VisibleVault[]> {
+    const list = async () =>
+      principal.role === 'luminary'
+        ? (await this.vaults.listForWorkspace(principal.workspace.id)).map((v) => ({ ...v, access: 'manage' as const }))
+        : (await this.vaults.listForUser(principal.workspace.id, principal.user.id)).map(({ access, ...v }) => ({ ...v, access: effectiveAccess(principal, v, access ?? undefined)! }));
+    const vaults = await list();
+    // The personal vault is created on first need only: reads stay reads once it exists.
+    if (vaults.some((v) => v.personal_user_id === principal.user.id)) return vaults;
     await this.personal(principal);
-    if (principal.role === 'luminary') {
-      return (await this.vaults.listForWorkspace(principal.workspace.id)).map((v) => ({ ...v, access: 'manage' as const }));
-    }
-    const rows = await this.vaults.listForUser(principal.workspace.id, principal.user.id);
-    return rows.map(({ access, ...v }) => ({ ...v, access: effectiveAccess(principal, v, access ?? undefined)! }));
+    return list();
   }
 
   /** Ids of the vaults the principal may see; undefined when they see them all (a luminary). */
