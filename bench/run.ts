@@ -1,8 +1,9 @@
 // `npm run bench [section…]`: every benchmark of the service, or the named sections
-// (platform, compile, cml, demo, raw-sql, structured, ask, values). Each section prints its own figures and targets.
+// (platform, compile, content, cml, demo, raw-sql, structured, ask, values). Each section prints its own figures and targets.
 import { benchAsk } from './ask-bench.js';
 import { benchCml } from './cml-bench.js';
 import { benchCompile } from './compile-bench.js';
+import { benchContent } from './content-bench.js';
 import { benchDemo } from './demo-bench.js';
 import { benchPlatform } from './platform-bench.js';
 import { benchRawQueries } from './raw-query-bench.js';
@@ -14,6 +15,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   ask: benchAsk,
   cml: benchCml,
   compile: () => benchCompile(demoModel(), 'demo model'),
+  content: benchContent,
   demo: benchDemo,
   platform: benchPlatform,
   'raw-sql': benchRawQueries,

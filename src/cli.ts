@@ -7,7 +7,7 @@ import { serve } from './main.js';
 import { StoreInUseError } from './store/store-lock.js';
 import { print, withServices } from './cli/common.js';
 import { keysCommand } from './cli/keys.js';
-import { deployModel, validateModel } from './cli/model.js';
+import { deployModel, validateAgainstContent, validateModel } from './cli/model.js';
 import { usersCommand, type UsersSub } from './cli/users.js';
 import { workspacesCommand } from './cli/workspaces.js';
 
@@ -28,6 +28,9 @@ const USAGE = `Usage: svc <command>
   keys list    --email E [--workspace ID]
   keys revoke  --email E --id KEY_ID [--workspace ID]
   model validate DIR                      check the CML files in DIR; prints file:line:col: severity CODE message
+  model validate DIR --against-content --project SLUG --email E [--workspace ID]
+                                          also check them in the workspace model and list the scenes
+                                          deploying them would break (exit 1 if any)
   model deploy DIR --project SLUG --email E [--workspace ID] [--message M] [--pr-url URL]
 
 Configuration comes from the environment (see README). With the embedded store (no DATABASE_URL),
@@ -61,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
       project: { type: 'string' },
       message: { type: 'string' },
       'pr-url': { type: 'string' },
+      'against-content': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -70,6 +74,9 @@ async function main(argv: string[]): Promise<number> {
   // Named in the store's lock (never with option values: --password must not land in a file).
   const name = `svc ${command}${sub ? ` ${sub}` : ''}`;
 
+  if (command === 'model' && sub === 'validate' && target && values['against-content']) {
+    return withServices(config, name, (s) => validateAgainstContent(s, target, values));
+  }
   if (command === 'model' && sub === 'validate' && target) return validateModel(target);
   if (command === 'serve') {
     await serve(config);

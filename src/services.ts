@@ -21,6 +21,13 @@ import { RawSqlService } from './querying/raw-sql-service.js';
 import { SchemaCache } from './connections/schema-cache.js';
 import { memoryResultCache, type ResultCache } from './querying/result-cache.js';
 import { sessionsRepo } from './store/sessions.js';
+import { mosaicsRepo, scenesRepo } from './store/scenes-repo.js';
+import { vaultsRepo } from './store/vaults-repo.js';
+import { VaultService } from './content/vault-service.js';
+import { SceneService } from './content/scene-service.js';
+import { MosaicService } from './content/mosaic-service.js';
+import { sceneRevalidation } from './content/scene-revalidation.js';
+import { ContentGeneration } from './content/content-generation.js';
 
 /** Time limit of a raw SQL run on a warehouse. */
 export const RAW_SQL_TIMEOUT_MS = 30_000;
@@ -47,8 +54,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
   const connections = new ConnectionService(store, new SecretBox(secretKey), config.dataDir, shared);
   // A deploy starts the new model's value indexes; the answer service is created below.
-  const late: { answers?: AnswerService } = {};
-  const models = new ModelService(store, shared, clock, (workspaceId) => late.answers?.modelDeployed(workspaceId));
+  const models = new ModelService(store, shared, clock);
   const history = historyRepo(store.db);
   const rawSql = new RawSqlService(connections, history, clock, RAW_SQL_TIMEOUT_MS, onBackgroundError);
   const schemas = new SchemaCache(SCHEMA_CACHE_MS, () => clock.now().getTime());
@@ -56,7 +62,16 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const governed = new GovernedQueryService(models, connections, rawSql, cache, clock);
   const values = { perDimension: config.values.perDimension, refreshMs: config.values.refreshSeconds * 1000, maxScopes: config.values.maxScopes, maxValues: config.values.maxTotal };
   const answers = new AnswerService({ models, connections, rawSql, governed, schemas, clock, llm: config.llm, values, ...(onNote ? { onNote } : {}), ...(onBackgroundError ? { onBackgroundError } : {}) });
-  late.answers = answers;
+  // A deploy starts building the new model's value indexes in the background; nothing waits for them.
+  models.onDeploy(async ({ workspaceId }) => {
+    answers.modelDeployed(workspaceId);
+    return {};
+  });
+  const sceneRows = scenesRepo(store.db);
+  const contentGeneration = new ContentGeneration(shared);
+  const vaults = new VaultService(vaultsRepo(store.db), members, clock, contentGeneration);
+  const scenes = new SceneService(sceneRows, vaults, governed, clock, contentGeneration);
+  models.onDeploy(sceneRevalidation(sceneRows, contentGeneration));
   return {
     config,
     store,
@@ -74,6 +89,10 @@ export function createServices({ config, secretKey, store, shared, clock, result
     history,
     resultCache: cache,
     governed,
+    vaults,
+    scenes,
+    sceneRows,
+    mosaics: new MosaicService(mosaicsRepo(store.db), vaults, scenes, governed, clock),
     rawSql,
     schemas,
     sessions: new SessionService(members, sessionsRepo(store.db), shared, clock, {

@@ -7,7 +7,7 @@ import { openStore, type Store, type StoreLocation } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
 import { createTestDatabase, hasService } from './helpers/services.js';
 
-const TABLES = ['api_keys', 'cml_files', 'connections', 'deployments', 'memberships', 'projects', 'query_history', 'schema_migrations', 'sessions', 'users', 'workspaces'];
+const TABLES = ['api_keys', 'cml_files', 'connections', 'deployments', 'memberships', 'mosaics', 'projects', 'query_history', 'scenes', 'schema_migrations', 'sessions', 'users', 'vault_members', 'vaults', 'workspaces'];
 const withPostgres = await hasService('postgres');
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -24,7 +24,7 @@ async function checkStore(location: StoreLocation) {
   const store = await openStore(location);
   cleanups.push(() => store.close());
   const first = await migrate(store);
-  expect(first.applied).toEqual(['0001_platform.sql', '0002_models.sql', '0003_query_history.sql', '0004_history_question_api.sql', '0005_history_origin.sql']);
+  expect(first.applied).toEqual(['0001_platform.sql', '0002_models.sql', '0003_query_history.sql', '0004_history_question_api.sql', '0005_history_origin.sql', '0006_content.sql']);
   expect(await tablesOf(store)).toEqual(TABLES);
 
   const again = await migrate(store);
@@ -59,7 +59,7 @@ describe('migrations', () => {
     const stores = await Promise.all([1, 2, 3].map(() => openStore({ kind: 'postgres', url: db.url })));
     cleanups.push(async () => void (await Promise.all(stores.map((s) => s.close()))));
     const reports = await Promise.all(stores.map((s) => migrate(s)));
-    expect(reports.map((r) => r.applied.length).sort()).toEqual([0, 0, 5]);
+    expect(reports.map((r) => r.applied.length).sort()).toEqual([0, 0, 6]);
     expect(await tablesOf(stores[0]!)).toEqual(TABLES);
   });
 });

@@ -7,6 +7,7 @@ import { ModelValidationError } from '../modeling/model-service.js';
 import type { Services } from '../services.js';
 import { need, optional, print, type Options } from './common.js';
 import { actorFor } from './keys.js';
+import { scenesBrokenBy } from '../content/scene-revalidation.js';
 
 export async function validateModel(dir: string): Promise<number> {
   const { files, diagnostics: compiled, model } = await validateDirectory(dir);
@@ -33,4 +34,20 @@ export async function deployModel(services: Services, dir: string, values: Optio
     for (const d of error.diagnostics) process.stdout.write(`${formatDiagnostic({ ...d, file: path.join(dir, d.file) })}\n`);
     return print(error.message, 1);
   }
+}
+
+/**
+ * `svc model validate DIR --against-content --project SLUG --email E`: the checks of a deploy without
+ * deploying: the files' diagnostics in the workspace model, then each scene the deploy would break.
+ * Exit 1 when the files have errors or would break a scene.
+ */
+export async function validateAgainstContent(services: Services, dir: string, values: Options): Promise<number> {
+  const actor = await actorFor(services, need(values, 'email'), optional(values, 'workspace'));
+  const files = await readModelDir(dir);
+  const { model, diagnostics } = await services.models.preview(actor.workspace.id, need(values, 'project'), files);
+  for (const d of diagnostics) process.stdout.write(`${formatDiagnostic({ ...d, file: path.join(dir, d.file) })}\n`);
+  if (!model) return print(`${diagnostics.filter((d) => d.severity === 'error').length} error(s); scenes were not checked`, 1);
+  const broken = await scenesBrokenBy(services.sceneRows, actor.workspace.id, model);
+  for (const scene of broken) process.stdout.write(`scene ${scene.id} "${scene.name}" would break: ${scene.reason}\n`);
+  return print(`${files.length} file(s), 0 error(s); ${broken.length} scene(s) would break`, broken.length ? 1 : 0);
 }

@@ -61,3 +61,10 @@ export class RateLimitedError extends AppError {
     super(429, code, message);
   }
 }
+
+/** 412: an If-Match precondition does not hold: someone else changed the resource first. */
+export class PreconditionFailedError extends AppError {
+  constructor(message: string, code = 'precondition_failed') {
+    super(412, code, message);
+  }
+}

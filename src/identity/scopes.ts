@@ -7,6 +7,7 @@ export const STRUCTURED_SCOPES = {
   'models:read': 'viewer',
   'content:read': 'viewer',
   'models:write': 'editor',
+  'content:write': 'editor',
   'users:read': 'luminary',
   'users:write': 'luminary',
 } as const satisfies Record<string, Role>;

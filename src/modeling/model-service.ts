@@ -29,6 +29,18 @@ export interface Deployer {
   email: string;
 }
 
+/**
+ * Told after every deploy, once the new model is live: content that depends on the model re-checks
+ * itself (scenes), indexes rebuild. What a listener returns is merged into the deploy's report, so the
+ * deploy answer can say what the deploy did to the workspace (the scenes it broke).
+ */
+export type DeployListener = (deployed: { workspaceId: string; live: LiveModel; deployment: DeploymentRow }) => Promise<Record<string, unknown>>;
+
+/** A deployment and what the after-deploy listeners reported. */
+export interface DeployOutcome extends DeploymentRow {
+  readonly reports: Record<string, unknown>;
+}
+
 const EMPTY: Omit<LiveModel, 'version'> = { model: { nodes: new Map(), reveals: new Map() }, projectOf: new Map(), files: new Map() };
 
 /** 422: the model has error-level diagnostics; nothing was changed. */
@@ -53,13 +65,12 @@ export class ModelValidationError extends AppError {
 export class ModelService {
   private readonly cache = new Map<string, { generation: number; live: Promise<LiveModel> }>();
   private readonly repo: ModelsRepo;
+  private readonly deployListeners: DeployListener[] = [];
 
   constructor(
     private readonly store: Store,
     private readonly shared: SharedState,
     private readonly clock: Clock,
-    /** Told after each deploy (the new model's value indexes start building); never awaited. */
-    private readonly onDeployed: (workspaceId: string) => void = () => {},
   ) {
     this.repo = modelsRepo(store.db);
   }
@@ -75,6 +86,20 @@ export class ModelService {
     return live;
   }
 
+  /** Adds a step that runs after every deploy (see DeployListener). */
+  onDeploy(listener: DeployListener): void {
+    this.deployListeners.push(listener);
+  }
+
+  /**
+   * The workspace model as it would be with `files` deployed to `projectSlug`: for checks before a
+   * deploy (which scenes it would break). Undefined model when the files have errors.
+   */
+  async preview(workspaceId: string, projectSlug: string, files: CmlFile[]): Promise<{ model: SemanticModel | undefined; diagnostics: Diagnostic[] }> {
+    const { model, diagnostics } = await this.compileWith(workspaceId, projectSlug, files);
+    return { model: model ?? undefined, diagnostics };
+  }
+
   /** Diagnostics for `files` as they would be deployed to `projectSlug`, other projects included. */
   async validate(workspaceId: string, projectSlug: string, files: CmlFile[]): Promise<{ valid: boolean; diagnostics: Diagnostic[] }> {
     // Validation also warns about the planner's vocabulary (colliding words, missing languages).
@@ -87,7 +112,7 @@ export class ModelService {
     projectSlug: string,
     files: CmlFile[],
     options: { message?: string | undefined; prUrl?: string | undefined; projectName?: string | undefined } = {},
-  ): Promise<DeploymentRow> {
+  ): Promise<DeployOutcome> {
     const before = await this.live(by.workspaceId);
     const { model, diagnostics } = await this.compileWith(by.workspaceId, projectSlug, files);
     if (!model) throw new ModelValidationError(diagnostics);
@@ -111,8 +136,12 @@ export class ModelService {
       });
     });
     await this.shared.bump(generationName(by.workspaceId));
-    this.onDeployed(by.workspaceId);
-    return deployment;
+    // The files are deployed whatever a listener does; a failing listener fails the request, and the
+    // next deploy (or the listener's own repair) catches up.
+    const live = await this.live(by.workspaceId);
+    const reports: Record<string, unknown> = {};
+    for (const listener of this.deployListeners) Object.assign(reports, await listener({ workspaceId: by.workspaceId, live, deployment }));
+    return { ...deployment, reports };
   }
 
   private async load(workspaceId: string): Promise<Omit<LiveModel, 'version'>> {

@@ -132,6 +132,64 @@ export interface QueryHistoryTable {
   created_at: CreatedAt;
 }
 
+export const VAULT_ACCESS = ['view', 'edit', 'manage'] as const;
+export type VaultAccess = (typeof VAULT_ACCESS)[number];
+
+type UpdatedAt = ColumnType<Date, Date | undefined, Date>;
+
+export interface VaultsTable {
+  id: Generated<string>;
+  workspace_id: string;
+  name: string;
+  description: Generated<string>;
+  personal_user_id: string | null;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface VaultMembersTable {
+  vault_id: string;
+  user_id: string;
+  access: VaultAccess;
+  created_at: CreatedAt;
+}
+
+export type SceneStatus = 'ok' | 'broken';
+
+export interface ScenesTable {
+  id: Generated<string>;
+  workspace_id: string;
+  vault_id: string;
+  name: string;
+  description: Generated<string>;
+  node: string;
+  query: Json<unknown>;
+  visualization: Json<unknown>;
+  status: ColumnType<SceneStatus, SceneStatus | undefined, SceneStatus>;
+  broken_reason: string | null;
+  version: ColumnType<number, number | undefined, number>;
+  created_by: string | null;
+  updated_by: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface MosaicsTable {
+  id: Generated<string>;
+  workspace_id: string;
+  vault_id: string;
+  name: string;
+  description: Generated<string>;
+  tiles: Json<unknown>;
+  filters: Json<unknown>;
+  version: ColumnType<number, number | undefined, number>;
+  created_by: string | null;
+  updated_by: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: CreatedAt;
@@ -148,5 +206,9 @@ export interface Database {
   cml_files: CmlFilesTable;
   deployments: DeploymentsTable;
   query_history: QueryHistoryTable;
+  vaults: VaultsTable;
+  vault_members: VaultMembersTable;
+  scenes: ScenesTable;
+  mosaics: MosaicsTable;
   schema_migrations: SchemaMigrationsTable;
 }

@@ -2,6 +2,10 @@
 // schema is the single source of its shape; meaning (which fields exist) is checked against the model.
 import { z } from 'zod';
 
+/** Rows of a structured query (spec 4.3.1): by default, and at most. */
+export const DEFAULT_QUERY_LIMIT = 5000;
+export const MAX_QUERY_LIMIT = 50_000;
+
 export const FILTER_OPERATORS = [
   'equals',
   'notEquals',

@@ -5,6 +5,10 @@ import { connectionRoutes } from './connection-routes.js';
 import { historyRoutes } from './history-routes.js';
 import { keyRoutes } from './key-routes.js';
 import { memberRoutes } from './member-routes.js';
+import { vaultRoutes } from './vault-routes.js';
+import { consolePlace } from '../content/content-policy.js';
+import { mosaicRoutes } from '../content/mosaic-routes.js';
+import { sceneRoutes } from '../content/scene-routes.js';
 import { workspaceRoutes } from './workspace-routes.js';
 
 /** The admin console's session-authenticated API, mounted at /api. */
@@ -16,4 +20,7 @@ export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async 
   await app.register(memberRoutes, { services });
   await app.register(workspaceRoutes, { services });
   await app.register(historyRoutes, { services });
+  await app.register(vaultRoutes, { services });
+  await app.register(sceneRoutes, consolePlace(services));
+  await app.register(mosaicRoutes, consolePlace(services));
 };

@@ -2,6 +2,7 @@
 // diagnostics when the model has errors; nothing changes then).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { RevalidationReport } from '../../content/scene-revalidation.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import type { Services } from '../../services.js';
 
@@ -34,6 +35,15 @@ const project = z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be lower-cas
 
 function present(d: { file: string; line: number; column: number; endLine: number; endColumn: number; code: string; severity: 'error' | 'warning'; message: string }) {
   return { file: d.file, line: d.line, column: d.column, end_line: d.endLine, end_column: d.endColumn, code: d.code, severity: d.severity, message: d.message };
+}
+
+/** What the after-deploy scene check reported, as the deploy answer shows it. */
+function sceneReport(reports: Record<string, unknown>) {
+  const { broken_scenes: broken = [], repaired_scenes: repaired = [] } = reports as Partial<RevalidationReport>;
+  return {
+    broken_scenes: broken.map((s) => ({ id: s.id, name: s.name, vault: s.vault_id, reason: s.reason })),
+    repaired_scenes: repaired.map((s) => ({ id: s.id, name: s.name, vault: s.vault_id })),
+  };
 }
 
 export const modelRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -79,6 +89,10 @@ export const modelRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
               pr_url: z.string().nullable(),
               message: z.string().nullable(),
             }),
+            broken_scenes: z
+              .array(z.object({ id: z.string(), name: z.string(), vault: z.string(), reason: z.string() }))
+              .describe('scenes that ran before this deploy and no longer do (now `broken`, with the reason)'),
+            repaired_scenes: z.array(z.object({ id: z.string(), name: z.string(), vault: z.string() })).describe('broken scenes this deploy made run again'),
           }),
         },
       },
@@ -100,6 +114,7 @@ export const modelRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
           pr_url: deployment.pr_url,
           message: deployment.message,
         },
+        ...sceneReport(deployment.reports),
       };
     },
   );

@@ -4,13 +4,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import { compileQuery } from '../../core/semantic/compile.js';
-import { semanticQuerySchema } from '../../core/semantic/query.js';
+import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT, semanticQuerySchema } from '../../core/semantic/query.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import type { Services } from '../../services.js';
 
-export const DEFAULT_LIMIT = 5000;
-export const MAX_LIMIT = 50_000;
+export const DEFAULT_LIMIT = DEFAULT_QUERY_LIMIT;
+export const MAX_LIMIT = MAX_QUERY_LIMIT;
 
 const metadata = z.object({
   row_count: z.number().int(),
@@ -20,12 +20,13 @@ const metadata = z.object({
   cached: z.boolean(),
   truncated: z.boolean(),
 });
-const answer = z.object({
+/** The answer of POST /v1/query; scene and mosaic runs answer in the same shape. */
+export const queryAnswerSchema = z.object({
   data: z.array(z.any().describe('a row: an object keyed by dimension and measure ids')),
   sql: z.string(),
   metadata,
 });
-type Answer = z.infer<typeof answer>;
+type Answer = z.infer<typeof queryAnswerSchema>;
 
 export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.post(
@@ -37,7 +38,7 @@ export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
         operationId: 'runStructuredQuery',
         summary: 'Runs a structured query against a node of the live model; Cache-Control: no-cache skips the result cache',
         body: semanticQuerySchema,
-        response: { 200: answer },
+        response: { 200: queryAnswerSchema },
         errors: {
           400: 'Also: an unknown field, operator or granularity (the message names it), a limit above the maximum, and/or groups nested too deep, or an engine error',
           404: 'No such node in the live model of your workspace (`unknown_node`)',
