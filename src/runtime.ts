@@ -35,7 +35,7 @@ export async function openRuntime(
       services,
       migrations: applied,
       async close() {
-        services.answers.close();
+        await services.answers.close();
         await services.lastUsed.stop();
         await services.connections.close();
         await services.resultCache.close();

@@ -23,7 +23,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await t.close();
-  t.services.answers.close();
+  await t.services.answers.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -148,7 +148,7 @@ describe('the cap per dimension', () => {
       expect((await askWith(capped, 'revenue from Firm 0450 last week', k)).provenance.reveal_backed).toBe(false);
     } finally {
       await capped.close();
-      capped.services.answers.close();
+      await capped.services.answers.close();
     }
   }, 60_000);
 });

@@ -62,11 +62,13 @@ describe('governed answers', () => {
     expect(body.provenance.assumptions.map((a: { code: string }) => a.code)).toEqual(['period_assumed']);
   });
 
-  it('a metric recognised only from its description is governed, high, and says so', async () => {
+  it('a metric recognised only from its description is not governed: declined, the metric suggested by name', async () => {
     const body = (await ask({ question: 'amount paid last week' })).json();
-    expect(body.data.metric).toBe('revenue');
-    expect(body.provenance).toMatchObject({ reveal: 'sales', reveal_backed: true, confidence: 'high' });
-    expect(body.provenance.assumptions.map((a: { code: string }) => a.code)).toEqual(['metric_matched_by_description']);
+    expect(body.provenance).toMatchObject({ reveal_backed: false });
+    expect(body.provenance.confidence).not.toBe('high');
+    expect(body.data.value).toBeUndefined();
+    expect(body.answer).toMatch(/only from its description/);
+    expect(body.answer).toMatch(/Revenue/);
   });
 
   it("applies the asker's data keys", async () => {

@@ -57,7 +57,7 @@ describe.each([
     headers.session = { cookie: await signIn(t.app, lum.email) };
     headers.question = { authorization: `Bearer ${(await createKey(t.services, ws, 'luminary', 'question')).value}` };
     headers.workspace = { authorization: `Bearer ${(await createKey(t.services, ws, 'luminary', 'workspace')).value}`, 'x-forwarded-proto': 'https' };
-    const scopes = ['query', 'models:read', 'models:write', 'users:read', 'users:write'];
+    const scopes = ['query', 'models:read', 'models:write', 'users:read', 'users:write', 'content:read', 'content:write'];
     headers.structured = { authorization: `Bearer ${(await createKey(t.services, ws, 'luminary', 'structured', { scopes })).value}` };
   });
   afterAll(async () => {

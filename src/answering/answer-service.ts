@@ -9,6 +9,7 @@ import { createLlmPlanner, type LlmPlanner } from '../core/answer/llm-planner.js
 import { checkProse, PROSE_MAX_TOKENS, proseRequest, warmUpProseCheck, type ProseFacts } from '../core/answer/llm-prose.js';
 import { buildCatalogIndex, planOffline, type CatalogIndex } from '../core/answer/offline-planner.js';
 import { findPeriod } from '../core/answer/periods.js';
+import { asksAsOfNow, valueNamesYear, withoutPeriodPhrase } from '../core/answer/time-bounds.js';
 import type { NoMatch, ResolvedPeriod } from '../core/answer/plan.js';
 import { BadRequestError } from '../core/errors.js';
 import type { SemanticModel } from '../core/semantic/model.js';
@@ -101,7 +102,7 @@ export class AnswerService {
     const now = this.clock.now();
     const timezone = principal.workspace.timezone;
     const asked = findPeriod(question, { now, timezone });
-    const text = asked ? question.replace(asked.phrase, ' ') : question;
+    const text = asked ? withoutPeriodPhrase(question, asked.phrase) : question;
 
     const candidates = [...live.model.reveals.values()].filter((r) => domain === undefined || r.domain === domain);
     const index = this.index(live.model);
@@ -119,7 +120,9 @@ export class AnswerService {
       return { ...noMatchAnswer(reason, plan.closest), usage: usage() };
     }
     const reveal = live.model.reveals.get(plan.reveal)!;
-    const decision = decideCoverage(plan, reveal, asked, findPeriod(DEFAULT_PERIOD_PHRASE, { now, timezone })!);
+    // "right now", or a filter value naming a year ("the 2023/24 season"): the question bounds time itself.
+    const timeBounded = asksAsOfNow(text) || plan.filters.some((filter) => valueNamesYear(filter.value));
+    const decision = decideCoverage(plan, reveal, asked, findPeriod(DEFAULT_PERIOD_PHRASE, { now, timezone })!, timeBounded);
     if (decision.kind === 'refused') return { ...noMatchAnswer(decision.reason, decision.closest), usage: usage() };
     const { result, facts } = await answerGoverned(this.governed, { principal, live, plan, coverage: decision.coverage, assumptions: decision.assumptions, now });
     if (this.llm?.prose) {
@@ -175,7 +178,8 @@ export class AnswerService {
       .catch(() => {}); // the next question loads the model again and builds what it needs
   }
 
-  close(): void {
-    this.values.close();
+  /** Waits for value index builds under way (see ValueCatalog.close). */
+  close(): Promise<void> {
+    return this.values.close();
   }
 }

@@ -33,6 +33,11 @@ describe('decideCoverage', () => {
     expect(assumed).toMatchObject({ kind: 'covered', coverage: { kind: 'period', period: fallback }, assumptions: [{ code: 'period_assumed' }] });
   });
 
+  it('assumes no window when the question bounds time itself ("right now", a value naming a year)', () => {
+    expect(decideCoverage(plan('tickets'), reveal, undefined, fallback, true)).toEqual({ kind: 'covered', coverage: { kind: 'as_of_now' }, assumptions: [] });
+    expect(decideCoverage(plan('tickets'), reveal, period('last_month'), fallback, true)).toMatchObject({ coverage: { kind: 'period' } });
+  });
+
   it('answers a snapshot as of now, with no assumed period, also for "today"', () => {
     for (const asked of [undefined, period('today')]) {
       expect(decideCoverage(plan('open_tickets'), reveal, asked, fallback)).toEqual({ kind: 'covered', coverage: { kind: 'as_of_now' }, assumptions: [] });

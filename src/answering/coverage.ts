@@ -18,16 +18,19 @@ export type CoverageDecision =
 
 /**
  * `asked` is the period the question named, if any; `fallback` the default window used when it named
- * none. Only the plan's metrics decide: a plan mixing snapshot and period-bound metrics cannot be one
+ * none and did not bound time itself (`timeBounded`: "right now", a value naming a year), in which
+ * case every row counts, as of now. Only the plan's metrics decide: a plan mixing snapshot and period-bound metrics cannot be one
  * query over one set of rows, so it is refused with both names.
  */
-export function decideCoverage(plan: GovernedPlan, reveal: Reveal, asked: ResolvedPeriod | undefined, fallback: ResolvedPeriod): CoverageDecision {
+export function decideCoverage(plan: GovernedPlan, reveal: Reveal, asked: ResolvedPeriod | undefined, fallback: ResolvedPeriod, timeBounded = false): CoverageDecision {
   const metrics = plan.metrics.map((name) => reveal.metrics.get(name)!);
   const snapshot = metrics.find((metric) => metric.snapshot);
   const bound = metrics.find((metric) => !metric.snapshot);
   const closest = (list: typeof metrics) => list.map((metric) => ({ reveal: reveal.name, metric: metric.name, label: metric.label }));
   if (!snapshot) {
-    return asked ? { kind: 'covered', coverage: { kind: 'period', period: asked }, assumptions: [] } : { kind: 'covered', coverage: { kind: 'period', period: fallback }, assumptions: [periodAssumed(fallback)] };
+    if (asked) return { kind: 'covered', coverage: { kind: 'period', period: asked }, assumptions: [] };
+    if (timeBounded) return { kind: 'covered', coverage: { kind: 'as_of_now' }, assumptions: [] };
+    return { kind: 'covered', coverage: { kind: 'period', period: fallback }, assumptions: [periodAssumed(fallback)] };
   }
   if (bound) {
     return {

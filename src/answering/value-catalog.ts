@@ -49,6 +49,7 @@ export class ValueCatalog {
   private readonly scopes = new Map<string, Scope>();
   private readonly versions = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
+  private readonly running = new Set<Promise<void>>();
   private closed = false;
 
   constructor(
@@ -99,11 +100,16 @@ export class ValueCatalog {
     return { scopes, built, values, versions: [...versions].sort((a, b) => a - b) };
   }
 
-  close(): void {
+  /**
+   * Stops refreshing and waits for the builds under way: their queries must be over before the
+   * caller closes the warehouses they read (an embedded engine closed under a running query can crash).
+   */
+  async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.scopes.clear();
+    await Promise.allSettled([...this.running, ...(this.ticking ? [this.ticking] : [])]);
   }
 
   /** A new model version drops the old one's indexes and starts the common scopes of the new one. */
@@ -161,8 +167,11 @@ export class ValueCatalog {
       })
       .finally(() => {
         scope.building = undefined;
+        this.running.delete(building);
       });
     scope.building = building;
+    // Also builds of scopes dropped meanwhile (a new model version): close() waits for every one.
+    this.running.add(building);
     return building;
   }
 

@@ -158,7 +158,8 @@ export const EVAL_SET: readonly EvalCase[] = [
   c('typo_paraphrase', 'B2B customers', customers(['business_customers'])),
   c('typo_paraphrase', 'markdowns per channel', sales(['discounts'], { dimensions: ['channel'] })),
   c('typo_paraphrase', 'how many markets are we in', customers(['countries'])),
-  c('typo_paraphrase', 'how much was paid', sales(['revenue'])),
+  // Recognised only from a description ("amount paid"): suggested, never governed.
+  c('typo_paraphrase', 'how much was paid', 'no_match'),
   // Ambiguous
   c('ambiguous', 'business', 'no_match'),
   c('ambiguous', 'accounts by segment and share', 'no_match'),

@@ -95,6 +95,23 @@ describe('the answer pipeline on questions nobody tuned it for', () => {
     }
   });
 
+  it('never states a wrong number as governed: no wrong governed answer, every high answer exact, on every set', () => {
+    const wrong = outcomes().filter((o) => o.verdict === 'wrong');
+    expect(show(wrong)).toEqual([]);
+    for (const run of runs) {
+      const score = scoreRun(run);
+      expect(score.wrongGoverned, run.domain.name).toBe(0);
+      expect(score.highExact, run.domain.name).toBe(score.high);
+    }
+  });
+
+  it('answers most in-scope questions exactly (a floor under today\'s figure, not a target)', () => {
+    const scores = runs.map(scoreRun);
+    const exact = scores.reduce((sum, score) => sum + score.exact, 0);
+    const inScope = scores.reduce((sum, score) => sum + score.inScope, 0);
+    expect(exact / inScope).toBeGreaterThanOrEqual(0.7);
+  });
+
   it('reads every governed number from the warehouse: each governed answer ran SQL on it', () => {
     const governed = outcomes().filter((o) => o.answer?.provenance.reveal_backed);
     expect(governed.length).toBeGreaterThan(0);

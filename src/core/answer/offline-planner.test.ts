@@ -56,8 +56,11 @@ describe('planOffline', () => {
     expect(plan).toMatchObject({ kind: 'governed', metrics: ['completed_orders'], filters: [] });
   });
 
-  it('reports a description-only match as such', () => {
-    expect(planOffline('how much was paid', index)).toMatchObject({ kind: 'governed', metrics: ['revenue'], matchedBy: 'description' });
+  it('declines a description-only match, suggesting the metric by name', () => {
+    const plan = planOffline('how much was paid', index);
+    expect(plan).toMatchObject({ kind: 'no_match' });
+    expect(plan.kind === 'no_match' && plan.closest[0]).toMatchObject({ metric: 'revenue' });
+    expect(plan.kind === 'no_match' && plan.reason).toMatch(/"Revenue" was recognised only from its description/);
   });
 
   it('refuses questions whose important words nothing governed explains, naming them', () => {

@@ -10,7 +10,7 @@ import type { CatalogIndex, IndexedReveal } from './catalog-index.js';
 import { trigramDice } from './fuzzy.js';
 import { chooseMetrics, rankMetrics, type MetricCandidate } from './metric-ranking.js';
 import { readGrammarValues } from './grammar-values.js';
-import { isBreakdownMarker, isGrammarWord, readShape, readWords, type DimensionRequest, type QuestionShape, type QuestionWord } from './question-shape.js';
+import { CONNECTORS, isBreakdownMarker, isGrammarWord, readShape, readWords, type DimensionRequest, type QuestionShape, type QuestionWord } from './question-shape.js';
 import { findValueMatches, filtersFrom, grammarValues, knownValues, valueLookup, type ValueLookup } from './value-filters.js';
 import { NO_VALUES } from './value-index.js';
 import { bindValues, cueMarkers, dimensionRole } from './value-roles.js';
@@ -66,10 +66,36 @@ function resolveDimension(request: DimensionRequest, reveal: IndexedReveal): str
   return (matches.find((dimension) => dimension.onBase) ?? matches[0])?.field;
 }
 
-function multiWordValuePositions(words: readonly QuestionWord[], consumed: ReadonlySet<number>, lookups: readonly ValueLookup[]): Set<number> {
+function multiWordValuePositions(words: readonly QuestionWord[], consumed: ReadonlySet<number>, lookups: readonly ValueLookup[], index: CatalogIndex): Set<number> {
   const positions = new Set<number>();
-  for (const lookup of lookups) for (const match of findValueMatches(words, consumed, lookup, 2)) for (const position of match.positions) positions.add(position);
+  for (const lookup of lookups) {
+    for (const match of findValueMatches(words, consumed, lookup, 2)) {
+      // "home win rate": the value 'home win' inside the whole name of a metric is the metric's.
+      if (insideMetricPhrase(words, match.positions, index)) continue;
+      for (const position of match.positions) positions.add(position);
+    }
+  }
   return positions;
+}
+
+/** Whether the words at `positions` sit inside a metric phrase that the question spells out whole. */
+function insideMetricPhrase(words: readonly QuestionWord[], positions: readonly number[], index: CatalogIndex): boolean {
+  const content = words.filter((word) => !word.stop);
+  const at = content.findIndex((word) => word.position === positions[0]);
+  const span = positions.map((position) => words[position]!.stem);
+  return index.reveals.some((reveal) =>
+    reveal.metrics.some((metric) =>
+      metric.phrases.some(({ stems }) => {
+        if (stems.length <= span.length) return false;
+        for (let offset = 0; offset + span.length <= stems.length; offset++) {
+          const start = at - offset;
+          if (start < 0 || start + stems.length > content.length) continue;
+          if (stems.every((stem, k) => content[start + k]!.stem === stem)) return true;
+        }
+        return false;
+      }),
+    ),
+  );
 }
 
 const markerPhrases = new WeakMap<CatalogIndex, ReadonlyArray<readonly string[]>>();
@@ -127,6 +153,24 @@ function storedValue(stem: string, lookups: readonly ValueLookup[]): string | un
   return undefined;
 }
 
+/**
+ * "How many orders were refunded", "rainy days": two metrics side by side where the words of one are
+ * also a value of the reveal (status 'refunded', condition 'rain') describe the other's rows; "orders
+ * and refunds" joins two metrics. Without a connector between them, the metric whose every word is a
+ * value gives way to the filter; when each of them could, nothing is dropped and the plan stays two
+ * metrics (the accounted-for check and the answer then show both).
+ */
+function valuesOverMetrics(chosen: readonly MetricCandidate[], words: readonly QuestionWord[], content: readonly QuestionWord[], lookup: ValueLookup): MetricCandidate[] {
+  if (chosen.length < 2 || words.some((word) => CONNECTORS.has(word.raw))) return [...chosen];
+  const readsAsValue = (candidate: MetricCandidate): boolean => {
+    const own = content.filter((word) => candidate.covered.has(word.stem));
+    return own.length > 0 && own.every((word) => lookup.phrases([word.stem]).some((phrase) => phrase.stems.length === 1));
+  };
+  const values = chosen.filter(readsAsValue);
+  if (values.length !== 1) return [...chosen];
+  return chosen.filter((candidate) => candidate !== values[0]);
+}
+
 function firstMention(candidate: MetricCandidate, words: readonly QuestionWord[]): number {
   const found = words.find((word) => !word.stop && candidate.covered.has(word.stem));
   return found ? found.position : words.length;
@@ -160,7 +204,7 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
     !word.corrected && isNonRestricting(raws, word.position) && !index.vocabulary.has(word.stem) && !known.has(word.stem);
   const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position) && !restrictsNothing(word));
   // Values of several words ("small business", "North America") are too specific to be metric words.
-  const reserved = multiWordValuePositions(words, shape.consumed, [...new Set(lookups.values())]);
+  const reserved = multiWordValuePositions(words, shape.consumed, [...new Set(lookups.values())], index);
   const candidates = rankMetrics(content.filter((word) => !reserved.has(word.position)).map((word) => word.stem), reveals, index);
   const choice = chooseMetrics(candidates);
 
@@ -210,7 +254,13 @@ interface RevealAttempt {
 /** The plan over one reveal once its metrics are chosen: every other word must be a filter or a breakdown. */
 function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   const { reveal, words, shape, content, reserved, candidates, noMatch } = attempt;
-  const chosen = [...attempt.metrics].sort((a, b) => firstMention(a, words) - firstMention(b, words));
+  const chosen = valuesOverMetrics([...attempt.metrics].sort((a, b) => firstMention(a, words) - firstMention(b, words)), words, content, attempt.lookup);
+  // A description is a weak signal ("home win rate" read in "goals per match: … wins at home …"): it
+  // may suggest a metric, never govern an answer.
+  const described = chosen.find((candidate) => candidate.matchedBy === 'description');
+  if (described) {
+    return noMatch(`"${described.metric.label}" was recognised only from its description, which is not enough for a governed answer; to get it, ask for "${described.metric.label}" by name.`, [described, ...candidates]);
+  }
   const metricWords = new Set(content.filter((word) => !reserved.has(word.position) && chosen.some((c) => c.covered.has(word.stem))).map((word) => word.position));
 
   // Metric words win over values: "completed orders" is the metric, not orders filtered on status.

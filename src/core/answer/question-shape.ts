@@ -46,7 +46,7 @@ export interface QuestionShape {
 
 // Markers of a breakdown. "each"/"cada"/"chaque"/"jede" cover "for each X", "para cada X", "pour chaque X".
 const BREAKDOWN_MARKERS = new Set(['by', 'per', 'por', 'par', 'nach', 'pro', 'je', 'across', 'each', 'every', 'cada', 'chaque', 'jede', 'jeden', 'jedes', 'jeder']);
-const CONNECTORS = new Set(['and', 'y', 'et', 'und', 'e', 'then']);
+export const CONNECTORS: ReadonlySet<string> = new Set(['and', 'y', 'et', 'und', 'e', 'then']);
 const TOP_WORDS = new Set(['top', 'best', 'highest', 'biggest', 'largest', 'leading', 'mejores', 'mayores', 'principales', 'meilleurs', 'meilleures', 'premiers', 'premieres', 'besten', 'hochsten', 'grossten', 'melhores', 'maiores']);
 const BOTTOM_WORDS = new Set(['worst', 'bottom', 'lowest', 'smallest', 'weakest', 'peores', 'menores', 'pires', 'piores', 'derniers', 'schlechtesten', 'niedrigsten', 'kleinsten']);
 // Superlatives that rank only when the question names what is ranked ("which branch had the most
@@ -120,8 +120,9 @@ export function readWords(question: string, index: CatalogIndex, knownValues: Kn
     // "rainy" → rain, "sunny" → sun: an adjective reaches the value or catalog word it is made from.
     const base = adjectiveBases(token.stem).find((candidate) => index.vocabulary.has(candidate) || knownValues.has(candidate));
     if (base) return { position, raw: token.raw, stem: base, stop: token.stop, corrected: true };
-    // Short words, and short stems of long words ("bought" → buy), are too often another word to correct.
-    if (token.raw.length < MIN_TYPO_LENGTH || token.stem.length < MIN_TYPO_LENGTH - 1) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
+    // Short words, and short stems of longer words ("bought" → buy, "moved" → move, one letter from
+    // "mode"), are too often another word to correct.
+    if (token.raw.length < MIN_TYPO_LENGTH || token.stem.length < MIN_TYPO_LENGTH) return { position, raw: token.raw, stem: token.stem, stop: token.stop, corrected: false };
     const correction = closestWord(token.stem, index.vocabulary);
     const valueWord = knownValues.near?.(token.stem);
     if (valueWord !== undefined && (correction === undefined || transpositionDistance(token.stem, valueWord) < transpositionDistance(token.stem, correction))) {
