@@ -83,6 +83,14 @@ describe('values the planner finds', () => {
     const body = await ask('revenue in Philadelpia last week');
     expect(body.provenance.reveal_backed).toBe(true);
     expect(body.data.value).toBe(830);
+    // The answer says which stored value the misspelt word was read as.
+    expect(body.provenance.assumptions).toContainEqual({ code: 'value_matched_approximately', message: expect.stringContaining('"Philadelphia"') });
+  });
+
+  it('an exactly spelt value assumes nothing about it', async () => {
+    const body = await ask('revenue in Philadelphia last week');
+    expect(body.data.value).toBe(830);
+    expect(body.provenance.assumptions.map((a: { code: string }) => a.code)).not.toContain('value_matched_approximately');
   });
 });
 

@@ -18,6 +18,8 @@ export const ASSUMPTION_CODES = [
   'no_rows',
   /** A top-N or bottom-N left out the rows whose ranked dimension is empty (NULL). */
   'null_group_excluded',
+  /** A filter value was reached from a misspelt word of the question ("Philadelpia" → 'Philadelphia'). */
+  'value_matched_approximately',
 ] as const;
 
 export type AssumptionCode = (typeof ASSUMPTION_CODES)[number];
@@ -40,6 +42,11 @@ export function matchedByDescription(metricLabel: string): Assumption {
 
 export function nullGroupExcluded(dimensions: readonly string[]): Assumption {
   return { code: 'null_group_excluded', message: `Rows with no ${dimensions.join(' or ')} are not ranked; the total includes them.` };
+}
+
+export function valuesMatchedApproximately(values: readonly string[]): Assumption {
+  const list = values.map((value) => `"${value}"`).join(', ');
+  return { code: 'value_matched_approximately', message: `A word of the question was read as the value ${list}, the nearest stored spelling; check that it is the one meant.` };
 }
 
 export function noRows(): Assumption {

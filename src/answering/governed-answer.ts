@@ -13,12 +13,12 @@ import type { ProseFacts } from '../core/answer/llm-prose.js';
 import { answerProse, formatValue, noRowsVisibleProse, NULL_GROUP_LABEL, type Coverage, type ProseFilter } from '../core/answer/prose.js';
 import { FieldResolver } from '../core/semantic/fields.js';
 import { compileRevealQuery, type RevealQuery } from '../core/semantic/reveal.js';
-import type { Reveal, SemanticNode, SqlPart, SqlTemplate } from '../core/semantic/model.js';
+import type { Reveal, SemanticModel, SemanticNode, SqlPart, SqlTemplate } from '../core/semantic/model.js';
 import type { LiveModel } from '../modeling/model-service.js';
 import type { GovernedQueryService } from '../querying/governed-query-service.js';
 import type { Answer } from './answer.js';
 import { AS_OF_NOW } from './answer.js';
-import { dataKeyRestrictions, matchedByDescription, noRows, noRowsVisible, nullGroupExcluded, type Assumption } from './assumptions.js';
+import { dataKeyRestrictions, matchedByDescription, noRows, noRowsVisible, nullGroupExcluded, valuesMatchedApproximately, type Assumption } from './assumptions.js';
 import { freshnessDate } from './freshness.js';
 
 const MAX_ROWS = 1000;
@@ -91,14 +91,20 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
   const visible = !marker || (total[VISIBLE] !== null && total[VISIBLE] !== undefined);
   const restrictions = dataKeyRestrictions(model, headline.compiled.nodes, principal.attributes);
   const columns = breakdown.compiled.columns.map((c) => c.key).filter((key) => !INTERNAL.has(key));
-  const proseFilters: ProseFilter[] = plan.filters.map((f) => ({ label: words(f.field), values: typeof f.value === 'string' ? [f.value] : [...f.value] }));
+  const proseFilters: ProseFilter[] = plan.filters.map((f) => ({ label: words(f.field, model), values: typeof f.value === 'string' ? [f.value] : [...f.value] }));
+  const approximate = plan.filters.filter((f) => f.near).flatMap((f) => (typeof f.value === 'string' ? [f.value] : [...f.value]));
   const provenance = (assumptions: readonly Assumption[]): Answer['provenance'] => ({
     source: 'semantic layer',
     reveal: reveal.name,
     reveal_backed: true,
     freshness: freshnessDate(total[FRESHNESS], principal.workspace.timezone),
     confidence: 'high',
-    assumptions: [...run.assumptions, ...(plan.matchedBy === 'description' ? [matchedByDescription(metric.label)] : []), ...assumptions],
+    assumptions: [
+      ...run.assumptions,
+      ...(plan.matchedBy === 'description' ? [matchedByDescription(metric.label)] : []),
+      ...(approximate.length > 0 ? [valuesMatchedApproximately(approximate)] : []),
+      ...assumptions,
+    ],
   });
   const period = coverage.kind === 'period' ? coverage.period.token : AS_OF_NOW;
 
@@ -115,7 +121,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
   const rows = breakdown.rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !INTERNAL.has(key))));
   const value = total[metric.name];
   const nullGroupLeftOut = ranked && Number(total[NULL_GROUP]) === 1;
-  const dimensions = plan.dimensions.map(words);
+  const dimensions = plan.dimensions.map((field) => words(field, model));
   const groups = plan.dimensions.length ? rows.map((row) => ({ label: plan.dimensions.map((d) => String(row[d] ?? '')).join(' / '), value: row[metric.name] })) : [];
   const others = plan.dimensions.length ? [] : plan.metrics.slice(1).map((name) => ({ label: reveal.metrics.get(name)!.label, unit: reveal.metrics.get(name)!.unit, value: total[name] }));
   const answer = answerProse({
@@ -144,8 +150,12 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
 }
 
 /** A field id in words: `customers.ship_region` → "ship region". */
-function words(field: string): string {
-  return field.split('.').at(-1)!.replaceAll('_', ' ');
+function words(field: string, model: SemanticModel): string {
+  const path = field.split('.');
+  const name = path.at(-1)!.replaceAll('_', ' ');
+  // A role of a node joined twice ("ship_to.city") names which city: keep it. A node's own name does not.
+  const via = path.at(-2);
+  return via !== undefined && !model.nodes.has(via) ? `${via.replaceAll('_', ' ')} ${name}` : name;
 }
 
 /** The reveal's time dimension as a field id relative to its base. */
