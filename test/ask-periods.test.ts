@@ -49,7 +49,7 @@ describe('ranges and open ranges are answered over the whole range', () => {
 
   it('names the range in the prose with its dates', async () => {
     const body = await ask('tickets from January to June 2001');
-    expect(body.answer).toMatch(/^Tickets for 2001 01 to 2001 06 \(2001-01-01 to 2001-06-30\) was 0\./);
+    expect(body.answer).toMatch(/^Tickets for January 2001 to June 2001 \(2001-01-01 to 2001-06-30\) was 0\./);
   });
 });
 

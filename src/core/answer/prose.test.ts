@@ -60,9 +60,9 @@ describe('answerProse', () => {
 
   it('names a range by its two ends and an open range by its start', () => {
     const range = { token: '2019_01..2019_06', start: '2019-01-01', end: '2019-07-01', phrase: 'from January to June 2019' };
-    expect(answerProse({ ...base, coverage: { kind: 'period', period: range } })).toBe('Revenue for 2019 01 to 2019 06 (2019-01-01 to 2019-06-30) was $12,000.00.');
+    expect(answerProse({ ...base, coverage: { kind: 'period', period: range } })).toBe('Revenue for January 2019 to June 2019 (2019-01-01 to 2019-06-30) was $12,000.00.');
     const since = { token: 'since_2019_h2', start: '2019-07-01', end: '2025-06-19', phrase: 'since H2 2019' };
-    expect(answerProse({ ...base, coverage: { kind: 'period', period: since } })).toBe('Revenue for the period since 2019 h2 (2019-07-01 to 2025-06-18) was $12,000.00.');
+    expect(answerProse({ ...base, coverage: { kind: 'period', period: since } })).toBe('Revenue for the period since H2 2019 (2019-07-01 to 2025-06-18) was $12,000.00.');
   });
 
   it('names the filters of the plan', () => {

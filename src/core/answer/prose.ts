@@ -39,10 +39,23 @@ export function formatValue(value: unknown, unit: string, units: UnitLookup = kn
 }
 
 /** The words of a period's token: "last month", "2024", "last 30 days", "2019 01 to 2019 06", "the period since 2019". */
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** One period token in words: `2025_03` → "March 2025", `2024_q2` → "Q2 2024", `last_year_h1` → "H1 of last year". */
+function tokenWords(token: string): string {
+  const month = /^(\d{4})_(\d{2})$/.exec(token);
+  if (month) return `${MONTHS[Number(month[2]) - 1]} ${month[1]}`;
+  const part = /^(\d{4})_([qh])(\d)$/.exec(token);
+  if (part) return `${part[2]!.toUpperCase()}${part[3]} ${part[1]}`;
+  const relativeHalf = /^(this|last)_year_h(\d)$/.exec(token);
+  if (relativeHalf) return `H${relativeHalf[2]} of ${relativeHalf[1]} year`;
+  return token.replaceAll('_', ' ');
+}
+
 export function periodWords(period: ResolvedPeriod): string {
-  const words = period.token.replaceAll('..', ' to ').replaceAll('_', ' ');
-  // Read after "for": "revenue for the period since 2019", not "revenue for since 2019".
-  return words.startsWith('since ') ? `the period ${words}` : words;
+  // Read after "for": "revenue for the period since March 2019", not "revenue for since 2019".
+  if (period.token.startsWith('since_')) return `the period since ${tokenWords(period.token.slice('since_'.length))}`;
+  return period.token.split('..').map(tokenWords).join(' to ');
 }
 
 export function describePeriod(period: ResolvedPeriod): string {
