@@ -1,13 +1,15 @@
 // The same SQL migrations on embedded PGlite and on PostgreSQL: all tables, idempotent re-runs,
 // concurrent starts, and int8 normalised to numbers on both.
+import { readdirSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { membersRepo } from '../src/store/members-repo.js';
 import { openStore, type Store, type StoreLocation } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
+import { migrate, MIGRATIONS_DIR } from '../src/store/migrate.js';
 import { createTestDatabase, hasService } from './helpers/services.js';
 
-const TABLES = ['api_keys', 'cml_files', 'connections', 'deployments', 'memberships', 'mosaics', 'projects', 'query_history', 'scenes', 'schema_migrations', 'sessions', 'users', 'vault_members', 'vaults', 'workspaces'];
+const MIGRATION_FILES = readdirSync(MIGRATIONS_DIR).filter((name) => /^\d{4}_[\w-]+\.sql$/.test(name)).sort();
+const TABLES = ['api_keys', 'cml_files', 'connections', 'deployments', 'events', 'memberships', 'mosaics', 'projects', 'query_history', 'scenes', 'schema_migrations', 'sessions', 'users', 'vault_members', 'vaults', 'workspaces'];
 const withPostgres = await hasService('postgres');
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -24,7 +26,9 @@ async function checkStore(location: StoreLocation) {
   const store = await openStore(location);
   cleanups.push(() => store.close());
   const first = await migrate(store);
-  expect(first.applied).toEqual(['0001_platform.sql', '0002_models.sql', '0003_query_history.sql', '0004_history_question_api.sql', '0005_history_origin.sql', '0006_content.sql']);
+  // Every file of migrations/, in name order, each once.
+  expect(first.applied).toEqual(MIGRATION_FILES);
+  expect(first.applied.slice(0, 7)).toEqual(['0001_platform.sql', '0002_models.sql', '0003_query_history.sql', '0004_history_question_api.sql', '0005_history_origin.sql', '0006_content.sql', '0007_events.sql']);
   expect(await tablesOf(store)).toEqual(TABLES);
 
   const again = await migrate(store);
@@ -59,7 +63,7 @@ describe('migrations', () => {
     const stores = await Promise.all([1, 2, 3].map(() => openStore({ kind: 'postgres', url: db.url })));
     cleanups.push(async () => void (await Promise.all(stores.map((s) => s.close()))));
     const reports = await Promise.all(stores.map((s) => migrate(s)));
-    expect(reports.map((r) => r.applied.length).sort()).toEqual([0, 0, 6]);
+    expect(reports.map((r) => r.applied.length).sort()).toEqual([0, 0, MIGRATION_FILES.length]);
     expect(await tablesOf(stores[0]!)).toEqual(TABLES);
   });
 });

@@ -190,6 +190,15 @@ export interface MosaicsTable {
   updated_at: UpdatedAt;
 }
 
+/** An emitted event, kept in the outbox (migration 0007). `payload` is the body receivers get. */
+export interface EventsTable {
+  id: Generated<string>;
+  workspace_id: string;
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+}
+
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: CreatedAt;
@@ -210,5 +219,6 @@ export interface Database {
   vault_members: VaultMembersTable;
   scenes: ScenesTable;
   mosaics: MosaicsTable;
+  events: EventsTable;
   schema_migrations: SchemaMigrationsTable;
 }
