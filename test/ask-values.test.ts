@@ -160,3 +160,22 @@ describe('the cap per dimension', () => {
     }
   }, 60_000);
 });
+
+describe('shutdown', () => {
+  it('starts no value build once closed, even for a deploy whose model loads after the close', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-values-close-'));
+    const own = await startTestApp({ env: { SVC_DATA_DIR: dir } });
+    try {
+      const workspace = await seedWorkspace(own.services);
+      await own.services.answers.close();
+      // A deploy after the close (its listener tells the answer service): no value build may start.
+      await setUpFreight(own.services, workspace);
+      own.services.answers.modelDeployed(workspace.id);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(own.services.answers.values.stats(workspace.id)).toMatchObject({ scopes: 0, built: 0 });
+    } finally {
+      await own.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

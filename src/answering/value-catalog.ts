@@ -81,6 +81,8 @@ export class ValueCatalog {
 
   /** After a deploy: drop the old version's indexes and build the common scopes in the background. */
   prepare(workspace: string, live: LiveModel, index: CatalogIndex): void {
+    // A deploy's model may finish loading after close(): nothing may start reading a warehouse then.
+    if (this.closed) return;
     this.seeVersion(workspace, live, index);
   }
 
@@ -153,6 +155,7 @@ export class ValueCatalog {
   }
 
   private build(scope: Scope): Promise<void> {
+    if (this.closed) return Promise.resolve();
     const building = this.read(scope)
       .then((stores) => {
         if (this.closed) return;
