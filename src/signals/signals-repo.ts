@@ -111,8 +111,9 @@ export function signalsRepo(db: Kysely<Database>) {
         const claimed: SignalRow[] = [];
         for (const row of due) {
           const claimedUntil = new Date(now.getTime() + leaseMs);
-          // A retried run (expired lease) was advanced by its first claim already.
-          const nextRunAt = row.claimed_until === null && row.next_run_at !== null ? advance(row) : row.next_run_at;
+          // A retried run (expired lease) was advanced by its first claim already; it moves again only
+          // if that next run has passed meanwhile (missed runs are evaluated once, not replayed).
+          const nextRunAt = row.next_run_at !== null && row.next_run_at <= now ? advance(row) : row.next_run_at;
           await trx.updateTable('signals').set({ claimed_until: claimedUntil, next_run_at: nextRunAt }).where('id', '=', row.id).execute();
           claimed.push({ ...row, claimed_until: claimedUntil, next_run_at: nextRunAt });
         }
