@@ -47,7 +47,8 @@ export class SignalScheduler {
   /** One poll: claims the due signals and evaluates them; returns how many it evaluated. */
   async tick(): Promise<number> {
     const now = this.clock.now();
-    const claimed = await this.repo.claimDue(now, this.options.leaseMs ?? 120_000, this.options.batch ?? 20, (row) => nextAfterNow(row, now));
+    // Runs missed while no instance ran are evaluated once: the next run counts from now.
+    const claimed = await this.repo.claimDue(now, this.options.leaseMs ?? 120_000, this.options.batch ?? 20, (row) => nextRunAfter(row, now));
     for (const signal of claimed) {
       try {
         await this.service.evaluate(signal, { send: true, releaseClaim: true });
@@ -72,9 +73,4 @@ export class SignalScheduler {
     }, delay);
     this.timer.unref();
   }
-}
-
-/** The next run after now: runs missed while the service was down are evaluated once, not replayed. */
-function nextAfterNow(row: Parameters<typeof nextRunAfter>[0], now: Date): Date | null {
-  return nextRunAfter(row, now);
 }

@@ -111,6 +111,22 @@ describe('saving signals', () => {
     const body = { name: 'x', watch: orderCount, condition: 'greater_than', threshold: 0, schedule: hourly };
     expect((await c('editorReadOnly', 'POST', '/signals', body)).statusCode).toBe(403);
     expect((await c('viewer', 'POST', '/signals', body)).statusCode).toBe(403);
+    // A dry evaluation only reads (a viewer of a shared vault may make one); recording one is a write.
+    const cookie = await signIn(t.app, ws.members.luminary.email);
+    const session = (method: Method, url: string, payload: object) =>
+      t.app.inject({ method, url: `/api${url}`, headers: { cookie, 'content-type': 'application/json' }, payload });
+    const shared = await session('POST', '/vaults', { name: 'Shared signals' });
+    expect(shared.statusCode, shared.body).toBe(201);
+    const vault = shared.json().vault.id;
+    expect((await session('PUT', `/vaults/${vault}/members/${ws.members.viewer.id}`, { access: 'view' })).statusCode).toBe(200);
+    const signal = await created('luminary', { name: 'Shared read', vault });
+    expect(await evaluate('viewer', signal.id, false)).toMatchObject({ value: total, would_fire: true, sent: false });
+    const viewerSend = await c('viewer', 'POST', `/signals/${signal.id}/evaluate?send=true`);
+    expect(viewerSend.statusCode).toBe(403);
+    expect(viewerSend.json().code).toBe('role_required');
+    const readOnly = await c('editorReadOnly', 'POST', `/signals/${signal.id}/evaluate?send=true`);
+    expect(readOnly.statusCode).toBe(403);
+    expect(readOnly.json().code).toBe('scope_required');
   });
 });
 

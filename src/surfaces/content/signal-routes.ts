@@ -3,6 +3,9 @@
 // /signals/:signal_id/evaluations. Mounted on C at /v1 and in the console at /api (content-policy.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ForbiddenError } from '../../core/errors.js';
+import type { Principal } from '../../identity/principal.js';
+import { roleAtLeast } from '../../identity/roles.js';
 import { signalInputSchema, signalPatchSchema } from '../../signals/signal-definition.js';
 import { operationId, PAGE_LIMIT, type ContentPlace } from './content-policy.js';
 import { evaluateAnswerSchema, evaluationSchema, presentEvaluate, presentEvaluation, presentSignal, signalSchema } from './signal-schema.js';
@@ -14,6 +17,16 @@ const page = z
 const NOT_FOUND = 'No such signal, or one in a vault you may not see (`unknown_signal`)';
 const NO_EDIT = "You see the signal's vault but lack `edit` access to it (`vault_access_required`)";
 const INVALID = 'Also: an unknown scene, node, measure or field, a bad period token, or a cron expression or time zone that does not parse (`invalid_signal`, `invalid_schedule`; the message names it)';
+
+/**
+ * A dry evaluation only reads (the read policy admits it); recording and firing one changes the signal,
+ * so `send=true` needs what a write needs: the role and, with a key, the scope of the write policy.
+ */
+function assertMaySend(place: ContentPlace, principal: Principal): void {
+  const { role, scope } = place.write;
+  if (role && !roleAtLeast(principal.role, role)) throw new ForbiddenError(`send=true needs the ${role} role or above; yours is ${principal.role}`, 'role_required');
+  if (scope && !principal.key?.scopes.includes(scope)) throw new ForbiddenError(`send=true needs a key with the ${scope} scope`, 'scope_required');
+}
 
 export const signalRoutes: FastifyPluginAsyncZod<ContentPlace> = async (app, place) => {
   const { services, tags } = place;
@@ -95,18 +108,22 @@ export const signalRoutes: FastifyPluginAsyncZod<ContentPlace> = async (app, pla
   app.post(
     '/signals/:signal_id/evaluate',
     {
-      config: place.write,
+      config: place.read,
       schema: {
         tags,
         operationId: id('evaluateSignal'),
         summary: "Evaluates now with the owner's data keys: the value and whether it would fire; records the evaluation and fires only with send=true",
         params,
         querystring: z.object({ send: z.enum(['true', 'false']).default('false') }).strict(),
-        errors: { 403: NO_EDIT, 404: NOT_FOUND },
+        errors: { 403: `With send=true: a role below editor, a key without content:write, or: ${NO_EDIT}`, 404: NOT_FOUND },
         response: { 200: evaluateAnswerSchema },
       },
     },
-    async (request) => presentEvaluate(await services.signals.evaluateFor(request.principal!, request.params.signal_id, request.query.send === 'true')),
+    async (request) => {
+      const send = request.query.send === 'true';
+      if (send) assertMaySend(place, request.principal!);
+      return presentEvaluate(await services.signals.evaluateFor(request.principal!, request.params.signal_id, send));
+    },
   );
 
   app.get(
