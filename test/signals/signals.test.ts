@@ -20,7 +20,7 @@ let total: number;
 let region: string;
 let regionTotal: number;
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 beforeAll(async () => {
   t = await startTestApp({ env: { SVC_DATA_DIR: dataDir } });
