@@ -124,6 +124,10 @@ describe('saving signals', () => {
     const viewerSend = await c('viewer', 'POST', `/signals/${signal.id}/evaluate?send=true`);
     expect(viewerSend.statusCode).toBe(403);
     expect(viewerSend.json().code).toBe('role_required');
+    // A vault holding a signal is not empty: deleting it needs force=true, which deletes the signal too.
+    const refused = await t.app.inject({ method: 'DELETE', url: `/api/vaults/${vault}`, headers: { cookie, 'content-type': 'application/json' } });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('vault_not_empty');
     const readOnly = await c('editorReadOnly', 'POST', `/signals/${signal.id}/evaluate?send=true`);
     expect(readOnly.statusCode).toBe(403);
     expect(readOnly.json().code).toBe('scope_required');
