@@ -13,7 +13,7 @@ export interface SchedulerOptions {
   pollMs: number;
   /** How long a claim holds before another instance may retry the run; longer than an evaluation. */
   leaseMs?: number;
-  /** Signals claimed per poll. */
+  /** Signals claimed (and evaluated at once) per poll. */
   batch?: number;
   onError?: (error: unknown) => void;
 }
@@ -48,15 +48,19 @@ export class SignalScheduler {
   async tick(): Promise<number> {
     const now = this.clock.now();
     // Runs missed while no instance ran are evaluated once: the next run counts from now.
-    const claimed = await this.repo.claimDue(now, this.options.leaseMs ?? 120_000, this.options.batch ?? 20, (row) => nextRunAfter(row, now));
-    for (const signal of claimed) {
-      try {
-        await this.service.evaluate(signal, { send: true, releaseClaim: true });
-      } catch (error) {
-        // The claim stays until its lease runs out: then the run is retried.
-        this.options.onError?.(error);
-      }
-    }
+    const claimed = await this.repo.claimDue(now, this.options.leaseMs ?? 120_000, this.options.batch ?? 8, (row) => nextRunAfter(row, now));
+    // The claimed runs are evaluated together: each is bounded by the warehouse time limit (30 s), well
+    // inside the lease, which a one-after-the-other batch of slow queries could outlast.
+    await Promise.all(
+      claimed.map(async (signal) => {
+        try {
+          await this.service.evaluate(signal, { send: true, releaseClaim: true });
+        } catch (error) {
+          // The claim stays until its lease runs out: then the run is retried.
+          this.options.onError?.(error);
+        }
+      }),
+    );
     return claimed.length;
   }
 
