@@ -15,6 +15,7 @@ export async function serve(config: Config): Promise<void> {
   const runtime = await openOwnedRuntime(config, owner, {
     onBackgroundError: (error) => logger.error({ err: error }, 'background task failed'),
     onNote: (note) => logger.warn({ note }, 'language model output not used as is'),
+    signals: true,
   });
   if (runtime.migrations.length) logger.info({ migrations: runtime.migrations }, 'migrations applied');
   const bootstrap = await bootstrapDemo(runtime.services);

@@ -10,6 +10,7 @@ import { redisSharedState } from './shared-state/redis.js';
 import { redisResultCache } from './querying/result-cache.js';
 import { openStore, type StoreLocation } from './store/db.js';
 import { migrate } from './store/migrate.js';
+import { SignalScheduler } from './signals/signal-scheduler.js';
 
 export function storeLocation(config: Config): StoreLocation {
   return config.databaseUrl
@@ -19,7 +20,13 @@ export function storeLocation(config: Config): StoreLocation {
 
 export async function openRuntime(
   config: Config,
-  options: { clock?: Clock; onBackgroundError?: (error: unknown) => void; onNote?: (note: string) => void } = {},
+  options: {
+    clock?: Clock;
+    onBackgroundError?: (error: unknown) => void;
+    onNote?: (note: string) => void;
+    /** Evaluate due signals in the background (the server does; CLI commands do not). */
+    signals?: boolean;
+  } = {},
 ): Promise<{ services: Services; migrations: string[]; close(): Promise<void> }> {
   const clock = options.clock ?? systemClock;
   const location = storeLocation(config);
@@ -31,10 +38,15 @@ export async function openRuntime(
     const secretKey = await loadSecretKey(config);
     const resultCache = config.redisUrl ? await redisResultCache(config.redisUrl, config.resultCacheSeconds * 1000) : undefined;
     const services = createServices({ config, secretKey, store, shared, clock, resultCache, onBackgroundError: options.onBackgroundError, onNote: options.onNote });
+    const scheduler = options.signals
+      ? new SignalScheduler(services.signalRows, services.signals, clock, { pollMs: config.signalsPollMs, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) })
+      : undefined;
+    scheduler?.start();
     return {
       services,
       migrations: applied,
       async close() {
+        await scheduler?.stop();
         await services.answers.close();
         await services.lastUsed.stop();
         await services.connections.close();

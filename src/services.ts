@@ -28,6 +28,8 @@ import { SceneService } from './content/scene-service.js';
 import { MosaicService } from './content/mosaic-service.js';
 import { sceneRevalidation } from './content/scene-revalidation.js';
 import { ContentGeneration } from './content/content-generation.js';
+import { SignalService } from './signals/signal-service.js';
+import { signalsRepo } from './signals/signals-repo.js';
 
 /** Time limit of a raw SQL run on a warehouse. */
 export const RAW_SQL_TIMEOUT_MS = 30_000;
@@ -72,6 +74,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const vaults = new VaultService(vaultsRepo(store.db), members, clock, contentGeneration);
   const scenes = new SceneService(sceneRows, vaults, governed, clock, contentGeneration);
   models.onDeploy(sceneRevalidation(sceneRows, contentGeneration));
+  const signalRows = signalsRepo(store.db);
   return {
     config,
     store,
@@ -92,6 +95,8 @@ export function createServices({ config, secretKey, store, shared, clock, result
     vaults,
     scenes,
     sceneRows,
+    signals: new SignalService(signalRows, vaults, scenes, governed, clock),
+    signalRows,
     mosaics: new MosaicService(mosaicsRepo(store.db), vaults, scenes, governed, clock),
     rawSql,
     schemas,

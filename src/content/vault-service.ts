@@ -89,7 +89,7 @@ export class VaultService {
     if (vault.personal_user_id) throw new ConflictError('A personal vault cannot be deleted', 'personal_vault');
     const count = await this.vaults.contentCount(id);
     if (count > 0 && !force) {
-      throw new ConflictError(`Vault "${vault.name}" holds ${count} scene(s) or mosaic(s); move them out or pass ?force=true to delete them too`, 'vault_not_empty');
+      throw new ConflictError(`Vault "${vault.name}" holds ${count} scene(s), mosaic(s) or signal(s); move them out or pass ?force=true to delete them too`, 'vault_not_empty');
     }
     await this.vaults.remove(principal.workspace.id, id);
     await this.generation.bump(principal.workspace.id);

@@ -199,6 +199,44 @@ export interface EventsTable {
   created_at: CreatedAt;
 }
 
+/** An alert on one value (migration 0009). */
+export interface SignalsTable {
+  id: Generated<string>;
+  workspace_id: string;
+  vault_id: string;
+  owner_id: string;
+  name: string;
+  watch: Json<Record<string, unknown>>;
+  condition: string;
+  threshold: number;
+  cron: string | null;
+  timezone: string | null;
+  interval_seconds: number | null;
+  enabled: Generated<boolean>;
+  state: Generated<string>;
+  holding: Generated<boolean>;
+  last_value: number | null;
+  last_evaluated_at: Date | null;
+  last_error: string | null;
+  next_run_at: Date | null;
+  claimed_until: Date | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** One evaluation of a signal, kept as its history. */
+export interface SignalEvaluationsTable {
+  id: Generated<string>;
+  signal_id: string;
+  evaluated_at: Date;
+  value: number | null;
+  previous: number | null;
+  holds: boolean | null;
+  state: string;
+  fired: boolean;
+  error: string | null;
+}
+
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: CreatedAt;
@@ -220,5 +258,7 @@ export interface Database {
   scenes: ScenesTable;
   mosaics: MosaicsTable;
   events: EventsTable;
+  signals: SignalsTable;
+  signal_evaluations: SignalEvaluationsTable;
   schema_migrations: SchemaMigrationsTable;
 }

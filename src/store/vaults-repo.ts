@@ -83,7 +83,7 @@ export function vaultsRepo(db: Kysely<Database>) {
 
     /** Scenes and mosaics in the vault. */
     async contentCount(id: string): Promise<number> {
-      const row = await sql<{ n: number }>`select (select count(*) from scenes where vault_id = ${id}) + (select count(*) from mosaics where vault_id = ${id}) as n`.execute(db);
+      const row = await sql<{ n: number }>`select (select count(*) from scenes where vault_id = ${id}) + (select count(*) from mosaics where vault_id = ${id}) + (select count(*) from signals where vault_id = ${id}) as n`.execute(db);
       return Number(row.rows[0]?.n ?? 0);
     },
 

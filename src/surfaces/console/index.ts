@@ -9,6 +9,7 @@ import { vaultRoutes } from './vault-routes.js';
 import { consolePlace } from '../content/content-policy.js';
 import { mosaicRoutes } from '../content/mosaic-routes.js';
 import { sceneRoutes } from '../content/scene-routes.js';
+import { signalRoutes } from '../content/signal-routes.js';
 import { workspaceRoutes } from './workspace-routes.js';
 
 /** The admin console's session-authenticated API, mounted at /api. */
@@ -23,4 +24,5 @@ export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async 
   await app.register(vaultRoutes, { services });
   await app.register(sceneRoutes, consolePlace(services));
   await app.register(mosaicRoutes, consolePlace(services));
+  await app.register(signalRoutes, consolePlace(services));
 };

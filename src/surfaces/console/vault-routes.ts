@@ -103,7 +103,7 @@ export const vaultRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
         errors: {
           403: NEEDS_MANAGE,
           404: NOT_FOUND,
-          409: 'The vault holds scenes or mosaics (`vault_not_empty`), or is a personal vault (`personal_vault`)',
+          409: 'The vault holds scenes, mosaics or signals (`vault_not_empty`), or is a personal vault (`personal_vault`)',
         },
         response: { 204: z.null() },
       },

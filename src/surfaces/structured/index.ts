@@ -8,6 +8,7 @@ import { userRoutes } from './user-routes.js';
 import { structuredPlace } from '../content/content-policy.js';
 import { mosaicRoutes } from '../content/mosaic-routes.js';
 import { sceneRoutes } from '../content/scene-routes.js';
+import { signalRoutes } from '../content/signal-routes.js';
 
 export const structuredSurface: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   await app.register(queryRoutes, { services });
@@ -16,4 +17,5 @@ export const structuredSurface: FastifyPluginAsync<{ services: Services }> = asy
   await app.register(userRoutes, { services });
   await app.register(sceneRoutes, structuredPlace(services));
   await app.register(mosaicRoutes, structuredPlace(services));
+  await app.register(signalRoutes, structuredPlace(services));
 };

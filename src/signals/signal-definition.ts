@@ -1,0 +1,82 @@
+// What a signal is, as the APIs take it: the value it watches, the condition on that value, and when it
+// is evaluated. The zod schemas are the single source of the shapes; meaning (which scene, node and
+// fields exist, whether a cron expression parses) is checked by SignalService against the store and the
+// live model.
+import { z } from 'zod';
+import { filtersSchema } from '../core/semantic/query.js';
+
+export const SIGNAL_CONDITIONS = [
+  'less_than',
+  'greater_than',
+  'equals',
+  'not_equals',
+  'increases_by_percent',
+  'decreases_by_percent',
+  'changes_by_percent',
+] as const;
+export type SignalCondition = (typeof SIGNAL_CONDITIONS)[number];
+
+export const SIGNAL_STATES = ['ok', 'triggered', 'error'] as const;
+export type SignalState = (typeof SIGNAL_STATES)[number];
+
+/** The shortest interval between two evaluations. */
+export const MIN_INTERVAL_SECONDS = 60;
+
+/** A scene's value: the first measure of the scene, read from its first row (after the scene's sorts). */
+export const sceneWatchSchema = z.object({ scene_id: z.uuid().describe('the scene whose first measure of the first row is watched') }).strict();
+
+/** A measure of a node, optionally over a period of a time dimension and with filters. */
+export const metricWatchSchema = z
+  .object({
+    node: z.string().min(1).max(200),
+    measure: z.string().min(1).max(200).describe('the measure whose total is watched'),
+    time_field: z.string().min(1).max(200).optional().describe('the time dimension the period applies to (required with period)'),
+    period: z.string().min(1).max(50).optional().describe('a period token such as last_7_days, last_month, month_to_date'),
+    filters: filtersSchema.optional(),
+  })
+  .strict();
+
+export const watchSchema = z.union([sceneWatchSchema, metricWatchSchema]);
+export type SignalWatch = z.infer<typeof watchSchema>;
+export type MetricWatch = z.infer<typeof metricWatchSchema>;
+
+export function isSceneWatch(watch: SignalWatch): watch is z.infer<typeof sceneWatchSchema> {
+  return 'scene_id' in watch;
+}
+
+export const scheduleSchema = z.union([
+  z
+    .object({
+      cron: z.string().min(1).max(200).describe('a cron expression (5 or 6 fields)'),
+      timezone: z.string().min(1).max(100).optional().describe("IANA time zone of the cron expression; the workspace's by default"),
+    })
+    .strict(),
+  z.object({ interval_seconds: z.number().int().min(MIN_INTERVAL_SECONDS).max(31_536_000) }).strict(),
+]);
+export type SignalSchedule = z.infer<typeof scheduleSchema>;
+
+export const signalInputSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    vault: z.uuid().optional().describe('the vault the signal is kept in; your personal vault when omitted'),
+    watch: watchSchema,
+    condition: z.enum(SIGNAL_CONDITIONS),
+    threshold: z.number().finite(),
+    schedule: scheduleSchema,
+    enabled: z.boolean().default(true),
+  })
+  .strict();
+export type SignalInput = z.infer<typeof signalInputSchema>;
+
+export const signalPatchSchema = z
+  .object({
+    name: z.string().min(1).max(200).optional(),
+    vault: z.uuid().optional(),
+    watch: watchSchema.optional(),
+    condition: z.enum(SIGNAL_CONDITIONS).optional(),
+    threshold: z.number().finite().optional(),
+    schedule: scheduleSchema.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+export type SignalPatch = z.infer<typeof signalPatchSchema>;

@@ -1,0 +1,68 @@
+// Reads the value a signal watches, as its owner would see it: their data keys and the workspace time
+// zone, through the one governed pipeline (origin `signal:<id>`, never from or into the result cache:
+// an alert must look at fresh data).
+import type { Clock } from '../clock.js';
+import { BadRequestError } from '../core/errors.js';
+import { findPeriod } from '../core/answer/periods.js';
+import { compileQuery } from '../core/semantic/compile.js';
+import type { Filter, SemanticQuery } from '../core/semantic/query.js';
+import type { SavedQuery } from '../content/scene-definition.js';
+import type { SceneService } from '../content/scene-service.js';
+import type { Principal } from '../identity/principal.js';
+import type { GovernedQueryService } from '../querying/governed-query-service.js';
+import { isSceneWatch, type MetricWatch, type SignalWatch } from './signal-definition.js';
+
+/** A value that cannot be read: the evaluation records the message and the signal goes to `error`. */
+export class SignalValueError extends Error {}
+
+/** The filters a metric's period stands for, on its time field: [start, end) in the workspace zone. */
+export function periodFilters(watch: MetricWatch, now: Date, timezone: string): Filter[] {
+  if (!watch.period) return [];
+  if (!watch.time_field) throw new BadRequestError('watch.time_field is required with watch.period', 'invalid_signal');
+  const resolved = findPeriod(watch.period.replaceAll('_', ' '), { now, timezone });
+  if (!resolved || resolved.token !== watch.period) throw new BadRequestError(`watch.period "${watch.period}" is not a period token (e.g. last_7_days, last_month, month_to_date)`, 'invalid_signal');
+  return [
+    { field: watch.time_field, operator: 'onOrAfter', value: resolved.start },
+    { field: watch.time_field, operator: 'before', value: resolved.end },
+  ];
+}
+
+/** The query a watch runs: a scene's saved query, or the measure's total over the period and filters. */
+export async function watchQuery(scenes: SceneService, principal: Principal, watch: SignalWatch, now: Date): Promise<SemanticQuery> {
+  if (isSceneWatch(watch)) {
+    const scene = await scenes.get(principal, watch.scene_id);
+    const saved = scene.query as SavedQuery;
+    if (saved.measures.length === 0) throw new BadRequestError(`Scene "${scene.name}" has no measure to watch`, 'invalid_signal');
+    return { node: scene.node, dimensions: saved.dimensions, measures: saved.measures, filters: saved.filters, sorts: saved.sorts, limit: 1 };
+  }
+  return {
+    node: watch.node,
+    dimensions: [],
+    measures: [watch.measure],
+    filters: [...(watch.filters ?? []), ...periodFilters(watch, now, principal.workspace.timezone)],
+    sorts: [],
+    limit: 1,
+  };
+}
+
+export async function readWatchedValue(
+  deps: { governed: GovernedQueryService; scenes: SceneService; clock: Clock },
+  principal: Principal,
+  signalId: string,
+  watch: SignalWatch,
+): Promise<number> {
+  const query = await watchQuery(deps.scenes, principal, watch, deps.clock.now());
+  const live = await deps.governed.live(principal);
+  const node = live.model.nodes.get(query.node);
+  if (!node) throw new SignalValueError(`Unknown node "${query.node}"`);
+  const target = await deps.governed.target(principal, live, node);
+  const compiled = compileQuery(live.model, query, target.options);
+  const result = await deps.governed.run({ principal, target, compiled, maxRows: 1, surface: 'structured_api', origin: `signal:${signalId}`, cache: 'off' });
+  const row = result.rows[0] as Record<string, unknown> | undefined;
+  const column = query.measures[0]!;
+  const raw = row ? (row[column] ?? Object.values(row).at(query.dimensions.length)) : undefined;
+  if (raw === undefined || raw === null) throw new SignalValueError(`No value: the query returned ${row ? `null for ${column}` : 'no rows'}`);
+  const value = typeof raw === 'bigint' ? Number(raw) : Number(raw);
+  if (!Number.isFinite(value)) throw new SignalValueError(`The value of ${column} is not a number (${String(raw)})`);
+  return value;
+}

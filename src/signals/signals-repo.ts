@@ -1,0 +1,136 @@
+// Signals and their evaluation history in the metadata store: rows, keyset pages, the owner's member
+// row (whose data keys an evaluation uses), and the claim of due signals by the scheduler.
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Database, SignalEvaluationsTable, SignalsTable } from '../store/schema.js';
+import { MEMBER_COLUMNS, type MemberRow } from '../store/members.js';
+import type { PageAfter } from '../store/scenes-repo.js';
+
+export type SignalRow = Selectable<SignalsTable>;
+export type SignalEvaluationRow = Selectable<SignalEvaluationsTable>;
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface SignalValues {
+  vault_id: string;
+  name: string;
+  watch: Record<string, unknown>;
+  condition: string;
+  threshold: number;
+  cron: string | null;
+  timezone: string | null;
+  interval_seconds: number | null;
+  enabled: boolean;
+  next_run_at: Date | null;
+}
+
+export function signalsRepo(db: Kysely<Database>) {
+  const jsonOf = (values: Partial<SignalValues>) => (values.watch ? { ...values, watch: JSON.stringify(values.watch) } : (values as Omit<Partial<SignalValues>, 'watch'>));
+  return {
+    db,
+    async insert(workspaceId: string, ownerId: string, values: SignalValues, at: Date): Promise<SignalRow> {
+      return db
+        .insertInto('signals')
+        .values({ ...values, watch: JSON.stringify(values.watch), workspace_id: workspaceId, owner_id: ownerId, created_at: at, updated_at: at })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    async get(workspaceId: string, id: string, trx: Db = db): Promise<SignalRow | undefined> {
+      return trx.selectFrom('signals').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    },
+
+    /** The row locked for the transaction: evaluations of one signal apply one after the other. */
+    async lock(trx: Transaction<Database>, id: string): Promise<SignalRow | undefined> {
+      return trx.selectFrom('signals').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    },
+
+    async page(workspaceId: string, options: { vaultIds?: readonly string[]; after?: PageAfter; limit: number }): Promise<SignalRow[]> {
+      let query = db.selectFrom('signals').selectAll().where('workspace_id', '=', workspaceId);
+      if (options.vaultIds) {
+        if (options.vaultIds.length === 0) return [];
+        query = query.where('vault_id', 'in', options.vaultIds);
+      }
+      if (options.after) {
+        const { at, id } = options.after;
+        query = query.where((eb) => eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]));
+      }
+      return query.orderBy('created_at').orderBy('id').limit(options.limit).execute();
+    },
+
+    async update(workspaceId: string, id: string, values: Partial<SignalValues>, at: Date): Promise<SignalRow | undefined> {
+      return db.updateTable('signals').set({ ...jsonOf(values), updated_at: at }).where('workspace_id', '=', workspaceId).where('id', '=', id).returningAll().executeTakeFirst();
+    },
+
+    async remove(workspaceId: string, id: string): Promise<void> {
+      await db.deleteFrom('signals').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    },
+
+    /** The owner as a member of the signal's workspace, or undefined when they left it. */
+    async owner(workspaceId: string, userId: string): Promise<MemberRow | undefined> {
+      return db
+        .selectFrom('memberships as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
+        .select(MEMBER_COLUMNS)
+        .where('m.workspace_id', '=', workspaceId)
+        .where('m.user_id', '=', userId)
+        .executeTakeFirst() as Promise<MemberRow | undefined>;
+    },
+
+    async evaluations(signalId: string, options: { after?: PageAfter; limit: number }): Promise<SignalEvaluationRow[]> {
+      let query = db.selectFrom('signal_evaluations').selectAll().where('signal_id', '=', signalId);
+      if (options.after) {
+        const { at, id } = options.after;
+        // Newest first: the next page holds older evaluations.
+        query = query.where((eb) => eb.or([eb('evaluated_at', '<', at), eb.and([eb('evaluated_at', '=', at), eb('id', '<', id)])]));
+      }
+      return query.orderBy('evaluated_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+    },
+
+    async appendEvaluation(trx: Db, row: Omit<SignalEvaluationRow, 'id'>): Promise<void> {
+      await trx.insertInto('signal_evaluations').values(row).execute();
+    },
+
+    /**
+     * Claims up to `limit` runs: signals whose next_run_at is reached and that nobody holds, and
+     * signals whose holder's lease ran out (it crashed mid-evaluation: the run is retried). Rows another
+     * transaction is claiming are skipped (SKIP LOCKED); the claim sets the lease and advances
+     * next_run_at in the same transaction, so once it commits no other instance sees the run as due.
+     */
+    async claimDue(now: Date, leaseMs: number, limit: number, advance: (row: SignalRow) => Date | null): Promise<SignalRow[]> {
+      return db.transaction().execute(async (trx) => {
+        const due = await trx
+          .selectFrom('signals')
+          .selectAll()
+          .where('enabled', '=', true)
+          .where((eb) => eb.or([eb.and([eb('next_run_at', '<=', now), eb('claimed_until', 'is', null)]), eb('claimed_until', '<=', now)]))
+          .orderBy('next_run_at')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked()
+          .execute();
+        const claimed: SignalRow[] = [];
+        for (const row of due) {
+          const claimedUntil = new Date(now.getTime() + leaseMs);
+          // A retried run (expired lease) was advanced by its first claim already; it moves again only
+          // if that next run has passed meanwhile (missed runs are evaluated once, not replayed).
+          const nextRunAt = row.next_run_at !== null && row.next_run_at <= now ? advance(row) : row.next_run_at;
+          await trx.updateTable('signals').set({ claimed_until: claimedUntil, next_run_at: nextRunAt }).where('id', '=', row.id).execute();
+          claimed.push({ ...row, claimed_until: claimedUntil, next_run_at: nextRunAt });
+        }
+        return claimed;
+      });
+    },
+
+    /** Releases the claim of a run once its evaluation is recorded. */
+    async release(trx: Db, id: string): Promise<void> {
+      await trx.updateTable('signals').set({ claimed_until: null }).where('id', '=', id).execute();
+    },
+
+    async now(): Promise<Date> {
+      const result = await sql<{ now: Date }>`select now() as now`.execute(db);
+      return result.rows[0]!.now;
+    },
+  };
+}
+
+export type SignalsRepo = ReturnType<typeof signalsRepo>;
