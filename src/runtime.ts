@@ -35,6 +35,7 @@ export async function openRuntime(
       services,
       migrations: applied,
       async close() {
+        await services.deliveries.stop();
         await services.answers.close();
         await services.lastUsed.stop();
         await services.connections.close();

@@ -28,6 +28,8 @@ import { SceneService } from './content/scene-service.js';
 import { MosaicService } from './content/mosaic-service.js';
 import { sceneRevalidation } from './content/scene-revalidation.js';
 import { ContentGeneration } from './content/content-generation.js';
+import { WebhookService } from './events/webhook-service.js';
+import { DeliveryWorker } from './events/delivery-worker.js';
 
 /** Time limit of a raw SQL run on a warehouse. */
 export const RAW_SQL_TIMEOUT_MS = 30_000;
@@ -52,7 +54,8 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const keysRepo = apiKeysRepo(store.db);
   const members = membersRepo(store.db);
   const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
-  const connections = new ConnectionService(store, new SecretBox(secretKey), config.dataDir, shared);
+  const box = new SecretBox(secretKey);
+  const connections = new ConnectionService(store, box, config.dataDir, shared);
   // A deploy starts the new model's value indexes; the answer service is created below.
   const models = new ModelService(store, shared, clock);
   const history = historyRepo(store.db);
@@ -92,6 +95,9 @@ export function createServices({ config, secretKey, store, shared, clock, result
     vaults,
     scenes,
     sceneRows,
+    webhooks: new WebhookService(store, box, clock, config.events.allowHosts),
+    // Not started here: the server starts it (src/main.ts); CLI commands never deliver.
+    deliveries: new DeliveryWorker({ store, box, clock, allowHosts: config.events.allowHosts, pollMs: config.events.pollMs, ...(onBackgroundError ? { onError: onBackgroundError } : {}) }),
     mosaics: new MosaicService(mosaicsRepo(store.db), vaults, scenes, governed, clock),
     rawSql,
     schemas,
