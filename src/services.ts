@@ -29,7 +29,7 @@ import { MosaicService } from './content/mosaic-service.js';
 import { sceneRevalidation } from './content/scene-revalidation.js';
 import { ContentGeneration } from './content/content-generation.js';
 import { WebhookService } from './events/webhook-service.js';
-import { DeliveryWorker } from './events/delivery-worker.js';
+import { DeliveryWorker, type DeliveryWorkerOptions } from './events/delivery-worker.js';
 
 /** Time limit of a raw SQL run on a warehouse. */
 export const RAW_SQL_TIMEOUT_MS = 30_000;
@@ -75,6 +75,8 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const vaults = new VaultService(vaultsRepo(store.db), members, clock, contentGeneration);
   const scenes = new SceneService(sceneRows, vaults, governed, clock, contentGeneration);
   models.onDeploy(sceneRevalidation(sceneRows, contentGeneration));
+  const deliveryWorker = (overrides: Partial<DeliveryWorkerOptions> = {}) =>
+    new DeliveryWorker({ store, box, clock, allowHosts: config.events.allowHosts, pollMs: config.events.pollMs, ...(onBackgroundError ? { onError: onBackgroundError } : {}), ...overrides });
   return {
     config,
     store,
@@ -97,7 +99,9 @@ export function createServices({ config, secretKey, store, shared, clock, result
     sceneRows,
     webhooks: new WebhookService(store, box, clock, config.events.allowHosts),
     // Not started here: the server starts it (src/main.ts); CLI commands never deliver.
-    deliveries: new DeliveryWorker({ store, box, clock, allowHosts: config.events.allowHosts, pollMs: config.events.pollMs, ...(onBackgroundError ? { onError: onBackgroundError } : {}) }),
+    deliveries: deliveryWorker(),
+    /** Another delivery worker over the same secrets (tests: other stores, shorter schedules). */
+    deliveryWorker,
     mosaics: new MosaicService(mosaicsRepo(store.db), vaults, scenes, governed, clock),
     rawSql,
     schemas,
