@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 export type Answer = number | 'hang';
 
 export interface Received {
+  url: string;
   headers: Record<string, string>;
   body: string;
 }
@@ -21,7 +22,7 @@ export async function startReceiver(script: Answer[] = []) {
     request.on('end', () => {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(request.headers)) if (typeof v === 'string') headers[k] = v;
-      received.push({ headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({ url: request.url ?? '', headers, body: Buffer.concat(chunks).toString('utf8') });
       const answer = queue.shift() ?? 200;
       if (answer === 'hang') {
         hanging.push(response);
