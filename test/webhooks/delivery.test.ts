@@ -152,4 +152,33 @@ describe('delivery worker', () => {
     await worker.stop();
     expect(receiver.received).toHaveLength(1);
   });
+
+  it('checks the address again at delivery, and connects to the address it checked', async () => {
+    const { receiver, endpoint } = await setUp([]);
+    const port = new URL(receiver.url).port;
+    // The host now resolves to a private address (DNS changed since creation): refused, nothing sent.
+    await t.store.db.updateTable('webhook_endpoints').set({ url: `https://hooks.example.test:${port}/hook` }).where('id', '=', endpoint.id).execute();
+    const rebinding = t.services.deliveryWorker({ retryDelaysMs: [], resolve: async () => [{ address: '10.0.0.7', family: 4 }] });
+    const [refused] = await drain(rebinding, endpoint.id);
+    expect(refused).toMatchObject({ status: 'failed', attempts: 1, last_status_code: null });
+    expect(refused!.last_error).toMatch(/resolves to 10\.0\.0\.7/);
+    expect(receiver.received).toHaveLength(0);
+
+    // An allowed name that no DNS knows: the connection goes to the address the resolver gave, once.
+    await t.store.db.updateTable('webhook_endpoints').set({ url: `http://pinned.test:${port}/hook` }).where('id', '=', endpoint.id).execute();
+    let lookups = 0;
+    const pinned = t.services.deliveryWorker({
+      allowHosts: ['pinned.test'],
+      resolve: async () => {
+        lookups++;
+        return [{ address: '127.0.0.1', family: 4 }];
+      },
+    });
+    await t.services.webhooks.redeliver((await endpointRow(endpoint.id)).workspace_id, endpoint.id, refused!.id);
+    const [sent] = await drain(pinned, endpoint.id);
+    expect(sent).toMatchObject({ status: 'delivered', last_status_code: 200 });
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.headers.host).toBe(`pinned.test:${port}`);
+    expect(lookups).toBe(1);
+  });
 });
