@@ -57,6 +57,8 @@ const configSchema = z
     SVC_VALUES_REFRESH_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
     SVC_VALUES_MAX_SCOPES: z.coerce.number().int().min(1).default(200),
     SVC_VALUES_MAX_TOTAL: z.coerce.number().int().min(1).default(5_000_000),
+    SVC_EVENTS_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
+    SVC_WEBHOOK_ALLOW_HOSTS: z.string().default(''),
   })
   .refine((c) => Boolean(c.TLS_CERT_FILE) === Boolean(c.TLS_KEY_FILE), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
@@ -92,6 +94,11 @@ export interface Config {
    * index is rebuilt, and how many scopes and values are kept in memory.
    */
   readonly values: { readonly perDimension: number; readonly refreshSeconds: number; readonly maxScopes: number; readonly maxTotal: number };
+  /**
+   * Webhook delivery: how often the worker looks for new events and due deliveries, and the hosts a
+   * webhook may reach although they resolve to loopback or private addresses (and over plain http).
+   */
+  readonly events: { readonly pollMs: number; readonly allowHosts: readonly string[] };
 }
 
 export class ConfigError extends Error {}
@@ -131,6 +138,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refreshSeconds: c.SVC_VALUES_REFRESH_SECONDS,
       maxScopes: c.SVC_VALUES_MAX_SCOPES,
       maxTotal: c.SVC_VALUES_MAX_TOTAL,
+    }),
+    events: Object.freeze({
+      pollMs: c.SVC_EVENTS_POLL_MS,
+      allowHosts: Object.freeze(c.SVC_WEBHOOK_ALLOW_HOSTS.split(',').map((h) => h.trim()).filter(Boolean)),
     }),
   });
 }

@@ -25,6 +25,8 @@ export async function serve(config: Config): Promise<void> {
   // Plain HTTP to the HTTPS port gets 403 https_required (or a redirect, for a browser) instead of a dropped connection.
   if (tls) answerPlainHttpOnTlsPort(app.server);
   await app.listen({ port: config.port, host: config.host });
+  // Webhook deliveries: every server instance polls; row claims keep them from sending one twice.
+  runtime.services.deliveries.start();
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -36,6 +38,7 @@ export async function serve(config: Config): Promise<void> {
     closing = true;
     logger.info({ signal }, 'shutting down');
     await app.close();
+    await runtime.services.deliveries.stop();
     await runtime.close();
     process.exit(0);
   };

@@ -47,6 +47,7 @@ export async function openRuntime(
       migrations: applied,
       async close() {
         await scheduler?.stop();
+        await services.deliveries.stop();
         await services.answers.close();
         await services.lastUsed.stop();
         await services.connections.close();

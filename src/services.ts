@@ -30,6 +30,8 @@ import { sceneRevalidation } from './content/scene-revalidation.js';
 import { ContentGeneration } from './content/content-generation.js';
 import { SignalService } from './signals/signal-service.js';
 import { signalsRepo } from './signals/signals-repo.js';
+import { WebhookService } from './events/webhook-service.js';
+import { DeliveryWorker, type DeliveryWorkerOptions } from './events/delivery-worker.js';
 
 /** Time limit of a raw SQL run on a warehouse. */
 export const RAW_SQL_TIMEOUT_MS = 30_000;
@@ -54,7 +56,8 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const keysRepo = apiKeysRepo(store.db);
   const members = membersRepo(store.db);
   const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
-  const connections = new ConnectionService(store, new SecretBox(secretKey), config.dataDir, shared);
+  const box = new SecretBox(secretKey);
+  const connections = new ConnectionService(store, box, config.dataDir, shared);
   // A deploy starts the new model's value indexes; the answer service is created below.
   const models = new ModelService(store, shared, clock);
   const history = historyRepo(store.db);
@@ -75,6 +78,8 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const scenes = new SceneService(sceneRows, vaults, governed, clock, contentGeneration);
   models.onDeploy(sceneRevalidation(sceneRows, contentGeneration));
   const signalRows = signalsRepo(store.db);
+  const deliveryWorker = (overrides: Partial<DeliveryWorkerOptions> = {}) =>
+    new DeliveryWorker({ store, box, clock, allowHosts: config.events.allowHosts, pollMs: config.events.pollMs, ...(onBackgroundError ? { onError: onBackgroundError } : {}), ...overrides });
   return {
     config,
     store,
@@ -97,6 +102,11 @@ export function createServices({ config, secretKey, store, shared, clock, result
     sceneRows,
     signals: new SignalService(signalRows, vaults, scenes, governed, clock),
     signalRows,
+    webhooks: new WebhookService(store, box, clock, config.events.allowHosts),
+    // Not started here: the server starts it (src/main.ts); CLI commands never deliver.
+    deliveries: deliveryWorker(),
+    /** Another delivery worker over the same secrets (tests: other stores, shorter schedules). */
+    deliveryWorker,
     mosaics: new MosaicService(mosaicsRepo(store.db), vaults, scenes, governed, clock),
     rawSql,
     schemas,

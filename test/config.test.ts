@@ -60,6 +60,7 @@ describe('configuration', () => {
     [{ SVC_ADMIN_EMAIL: 'not-an-email' }, /SVC_ADMIN_EMAIL/],
     [{ TLS_CERT_FILE: '/tmp/cert.pem' }, /TLS_CERT_FILE and TLS_KEY_FILE must be set together/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ SVC_EVENTS_POLL_MS: '0' }, /SVC_EVENTS_POLL_MS/],
   ])('refuses %o with one clear line', (env, message) => {
     let error: unknown;
     try {
@@ -74,5 +75,13 @@ describe('configuration', () => {
 
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
+  });
+
+  it('reads the webhook settings: poll interval (1 s by default) and allowed hosts', () => {
+    expect(loadConfig({}).events).toEqual({ pollMs: 1000, allowHosts: [] });
+    expect(loadConfig({ SVC_EVENTS_POLL_MS: '250', SVC_WEBHOOK_ALLOW_HOSTS: ' 127.0.0.1, localhost ,' }).events).toEqual({
+      pollMs: 250,
+      allowHosts: ['127.0.0.1', 'localhost'],
+    });
   });
 });

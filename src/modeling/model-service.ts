@@ -11,6 +11,7 @@ import type { SemanticModel } from '../core/semantic/model.js';
 import type { SharedState } from '../shared-state/shared-state.js';
 import type { Store } from '../store/db.js';
 import { modelsRepo, type DeploymentRow, type ModelsRepo } from '../store/models-repo.js';
+import { recordEvent } from '../events/event-record.js';
 import { changedNodes } from './model-diff.js';
 
 export interface LiveModel {
@@ -124,7 +125,7 @@ export class ModelService {
         (await repo.findProject(by.workspaceId, projectSlug)) ??
         (await repo.createProject(by.workspaceId, projectSlug, options.projectName ?? projectSlug));
       await repo.replaceProjectFiles(project.id, files, now);
-      return repo.insertDeployment({
+      const row = await repo.insertDeployment({
         workspaceId: by.workspaceId,
         projectId: project.id,
         deployedAt: now,
@@ -134,6 +135,19 @@ export class ModelService {
         prUrl: options.prUrl ?? null,
         changedNodes: changedNodes(before.model, model),
       });
+      // In the deployment's own transaction: a deploy that commits always has its event, and a rolled
+      // back one never announces itself.
+      await recordEvent(trx, {
+        workspaceId: by.workspaceId,
+        type: 'model.deployed',
+        fields: {
+          deployed_at: row.deployed_at.toISOString(),
+          deployed_by: row.deployed_by_email,
+          changed_nodes: row.changed_nodes,
+          pr_url: row.pr_url,
+        },
+      });
+      return row;
     });
     await this.shared.bump(generationName(by.workspaceId));
     // The files are deployed whatever a listener does; a failing listener fails the request, and the

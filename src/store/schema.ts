@@ -197,6 +197,45 @@ export interface EventsTable {
   type: string;
   payload: Json<Record<string, unknown>>;
   created_at: CreatedAt;
+  /** Set once the event's webhook deliveries were created (migration 0008). */
+  fanned_out_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'gone'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** A receiver of events (migration 0008). Secrets are sealed with the SecretBox. */
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  workspace_id: string;
+  url: string;
+  events: Json<string[]>;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  disabled_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  description: ColumnType<string, string | undefined, string>;
+  secret_sealed: string;
+  previous_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_secret_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  failing_since: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** One event to one endpoint, with the state of its attempts (migration 0008). */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  event_id: string;
+  endpoint_id: string;
+  workspace_id: string;
+  status: ColumnType<DeliveryStatus, DeliveryStatus | undefined, DeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  last_status_code: ColumnType<number | null, number | null | undefined, number | null>;
+  last_duration_ms: ColumnType<number | null, number | null | undefined, number | null>;
+  last_response: ColumnType<string | null, string | null | undefined, string | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
 }
 
 /** An alert on one value (migration 0009). */
@@ -260,5 +299,7 @@ export interface Database {
   events: EventsTable;
   signals: SignalsTable;
   signal_evaluations: SignalEvaluationsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   schema_migrations: SchemaMigrationsTable;
 }

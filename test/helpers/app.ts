@@ -65,6 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     async close() {
       await app.close();
+      await services.deliveries.stop();
       await services.connections.close();
       await services.resultCache.close();
       await shared.close();

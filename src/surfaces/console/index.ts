@@ -10,6 +10,7 @@ import { consolePlace } from '../content/content-policy.js';
 import { mosaicRoutes } from '../content/mosaic-routes.js';
 import { sceneRoutes } from '../content/scene-routes.js';
 import { signalRoutes } from '../content/signal-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 import { workspaceRoutes } from './workspace-routes.js';
 
 /** The admin console's session-authenticated API, mounted at /api. */
@@ -21,6 +22,7 @@ export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async 
   await app.register(memberRoutes, { services });
   await app.register(workspaceRoutes, { services });
   await app.register(historyRoutes, { services });
+  await app.register(webhookRoutes, { services });
   await app.register(vaultRoutes, { services });
   await app.register(sceneRoutes, consolePlace(services));
   await app.register(mosaicRoutes, consolePlace(services));

@@ -1,0 +1,244 @@
+// The durable delivery loop. Every poll it (1) fans new events out into one delivery row per matching
+// enabled endpoint, and (2) claims due deliveries and POSTs them. The rows are the whole state: a
+// process killed at any point loses nothing, since an unfinished claim is a lease that simply ends.
+//
+// Why a home-made claim loop rather than pg-boss: the store is kysely over either node-postgres or
+// embedded PGlite; pg-boss 10 speaks to PostgreSQL through its own pg pool and would need an adapter for
+// PGlite, plus its own schema and maintenance jobs. `SELECT … FOR UPDATE SKIP LOCKED` in a short
+// transaction works the same on both stores and is all that claiming needs.
+//
+// A claim is a lease, not a held lock: the claiming transaction only moves `next_attempt_at` past the
+// attempt's time limit and commits, so no transaction stays open across the HTTP call (PGlite has a
+// single connection that every request shares). Two workers never claim the same row (the row lock and
+// the moved time), and a worker that dies mid-attempt leaves a row that becomes due when the lease ends.
+import type { Clock } from '../clock.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { Store } from '../store/db.js';
+import { checkWebhookUrl, parseAllowHosts, resolveWebhookTarget, systemResolver, type Resolver } from './webhook-address.js';
+import { postWebhook, type PostOutcome } from './webhook-post.js';
+import { webhookHeaders } from './webhook-signing.js';
+import { wants, type DeliveryRow, type EndpointRow } from './webhook-service.js';
+
+/** Waits after failed attempts 1, 2, …: the first attempt is immediate; ~27.6 h in all (more than 24 h). */
+export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** An endpoint whose deliveries have all failed for this long is disabled. */
+export const FAILING_DISABLE_MS = 3 * 24 * 3_600_000;
+const BATCH = 20;
+
+export interface DeliveryWorkerOptions {
+  store: Store;
+  box: SecretBox;
+  clock: Clock;
+  allowHosts: readonly string[];
+  pollMs: number;
+  retryDelaysMs?: readonly number[];
+  timeoutMs?: number;
+  /** How long a claimed attempt is reserved; after it, another worker may take the row. */
+  leaseMs?: number;
+  resolve?: Resolver;
+  onError?: (error: unknown) => void;
+}
+
+export class DeliveryWorker {
+  private readonly allowHosts: ReadonlySet<string>;
+  private readonly delays: readonly number[];
+  private readonly timeoutMs: number;
+  private readonly leaseMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+  /** Set by stop() and abandon(): a pass under way takes no new batch. */
+  private halted = false;
+  /** Set by abandon(): attempts under way finish nothing in the store, as if the process had died. */
+  private abandoned = false;
+
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.allowHosts = parseAllowHosts(options.allowHosts.join(','));
+    this.delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
+    this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    this.leaseMs = options.leaseMs ?? this.timeoutMs + 30_000;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.halted = false;
+    this.abandoned = false;
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the attempts under way to be recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.halted = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Stops at once without recording the attempts under way: what a `kill -9` does (for tests). */
+  abandon(): void {
+    this.abandoned = true;
+    this.stopped = true;
+    this.halted = true;
+    clearTimeout(this.timer);
+  }
+
+  /** One pass: fan out new events, then deliver everything due. Resolves when done. */
+  async runOnce(): Promise<void> {
+    while (!this.halted && (await this.fanOut())) {
+      /* until no event is left */
+    }
+    while (!this.halted) {
+      const claimed = await this.claim();
+      if (!claimed.length) break;
+      await Promise.all(claimed.map((d) => this.attempt(d)));
+    }
+  }
+
+  private schedule(delay: number): void {
+    this.timer = setTimeout(() => {
+      this.running = this.runOnce()
+        .catch((error: unknown) => this.options.onError?.(error))
+        .finally(() => {
+          this.running = undefined;
+          if (!this.stopped) this.schedule(this.options.pollMs);
+        });
+    }, delay);
+  }
+
+  /** Creates the deliveries of a batch of not yet fanned-out events; false when there was none. */
+  private async fanOut(): Promise<boolean> {
+    const now = this.options.clock.now();
+    return this.options.store.db.transaction().execute(async (trx) => {
+      const events = await trx
+        .selectFrom('events')
+        .select(['id', 'workspace_id', 'type'])
+        .where('fanned_out_at', 'is', null)
+        .orderBy('created_at')
+        .limit(BATCH)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      if (!events.length) return false;
+      const workspaces = [...new Set(events.map((e) => e.workspace_id))];
+      const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'workspace_id', 'events']).where('workspace_id', 'in', workspaces).where('enabled', '=', true).execute();
+      const rows = events.flatMap((event) =>
+        endpoints
+          .filter((e) => e.workspace_id === event.workspace_id && wants(e.events, event.type))
+          .map((e) => ({ event_id: event.id, endpoint_id: e.id, workspace_id: event.workspace_id, next_attempt_at: now })),
+      );
+      // Idempotent: a delivery exists once per (event, endpoint) whatever happens to this transaction.
+      if (rows.length) await trx.insertInto('webhook_deliveries').values(rows).onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing()).execute();
+      await trx
+        .updateTable('events')
+        .set({ fanned_out_at: now })
+        .where('id', 'in', events.map((e) => e.id))
+        .execute();
+      return true;
+    });
+  }
+
+  /** Takes due deliveries: counts the attempt and moves next_attempt_at to the end of the lease. */
+  private async claim(): Promise<DeliveryRow[]> {
+    const now = this.options.clock.now();
+    return this.options.store.db.transaction().execute(async (trx) => {
+      const due = await trx
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .orderBy('next_attempt_at')
+        .limit(BATCH)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      if (!due.length) return [];
+      return trx
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: new Date(now.getTime() + this.leaseMs), updated_at: now }))
+        .where('id', 'in', due.map((d) => d.id))
+        .returningAll()
+        .execute();
+    });
+  }
+
+  private async attempt(delivery: DeliveryRow): Promise<void> {
+    const db = this.options.store.db;
+    const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', delivery.endpoint_id).executeTakeFirst();
+    const event = await db.selectFrom('events').select(['id', 'payload']).where('id', '=', delivery.event_id).executeTakeFirst();
+    if (!endpoint || !event) return; // deleted with its endpoint (cascade)
+    if (!endpoint.enabled) {
+      await this.finish(delivery, { status: 'failed', outcome: { durationMs: 0, response: '', error: 'The endpoint is disabled' } });
+      return;
+    }
+    const outcome = await this.post(endpoint, event.id, JSON.stringify(event.payload));
+    if (this.abandoned) return;
+    const code = outcome.statusCode;
+    if (code !== undefined && code >= 200 && code < 300) {
+      await this.finish(delivery, { status: 'delivered', outcome });
+      await db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpoint.id).execute();
+    } else if (code === 410) {
+      // The receiver says it is gone for good: stop, and send it nothing more.
+      await this.finish(delivery, { status: 'gone', outcome });
+      await db.updateTable('webhook_endpoints').set({ enabled: false, disabled_reason: 'gone', updated_at: this.options.clock.now() }).where('id', '=', endpoint.id).execute();
+    } else {
+      const delay = this.delays[delivery.attempts - 1];
+      const next = delay === undefined ? undefined : new Date(this.options.clock.now().getTime() + jitter(delay));
+      await this.finish(delivery, next ? { status: 'pending', outcome, next } : { status: 'failed', outcome });
+      await this.noteFailure(endpoint);
+    }
+  }
+
+  private async post(endpoint: EndpointRow, eventId: string, body: string): Promise<PostOutcome> {
+    const now = this.options.clock.now();
+    try {
+      // Checked again at delivery: the host may resolve elsewhere than when the endpoint was saved.
+      const url = checkWebhookUrl(endpoint.url, this.allowHosts);
+      const target = await resolveWebhookTarget(url, this.allowHosts, this.options.resolve ?? systemResolver);
+      const secrets = [this.options.box.open(endpoint.secret_sealed)];
+      if (endpoint.previous_secret_sealed && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > now)
+        secrets.push(this.options.box.open(endpoint.previous_secret_sealed));
+      return await postWebhook(url, target, webhookHeaders(secrets, eventId, now, body), body, this.timeoutMs);
+    } catch (error) {
+      return { durationMs: 0, response: '', error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** Records an attempt, unless the lease was lost meanwhile (another worker took the row over). */
+  private async finish(delivery: DeliveryRow, result: { status: DeliveryRow['status']; outcome: PostOutcome; next?: Date }): Promise<void> {
+    const { outcome } = result;
+    await this.options.store.db
+      .updateTable('webhook_deliveries')
+      .set({
+        status: result.status,
+        next_attempt_at: result.next ?? null,
+        last_status_code: outcome.statusCode ?? null,
+        last_duration_ms: outcome.durationMs,
+        last_response: outcome.response.slice(0, 1024),
+        last_error: outcome.error ?? (outcome.statusCode !== undefined && (outcome.statusCode < 200 || outcome.statusCode >= 300) ? `HTTP ${outcome.statusCode}` : null),
+        updated_at: this.options.clock.now(),
+      })
+      .where('id', '=', delivery.id)
+      .where('status', '=', 'pending')
+      .where('attempts', '=', delivery.attempts)
+      .execute();
+  }
+
+  /** Starts or extends the endpoint's failure window; 3 days of nothing but failures disable it. */
+  private async noteFailure(endpoint: EndpointRow): Promise<void> {
+    const now = this.options.clock.now();
+    const since = endpoint.failing_since ?? now;
+    const disable = now.getTime() - since.getTime() >= FAILING_DISABLE_MS;
+    await this.options.store.db
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: since, ...(disable ? { enabled: false, disabled_reason: 'failing', updated_at: now } : {}) })
+      .where('id', '=', endpoint.id)
+      .execute();
+  }
+}
+
+/** ±20 %: receivers that failed together are not all retried in the same second. */
+function jitter(ms: number): number {
+  return Math.round(ms * (0.8 + Math.random() * 0.4));
+}

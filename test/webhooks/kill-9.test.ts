@@ -1,0 +1,97 @@
+// `kill -9` of a real `svc serve` mid-delivery loses nothing: the delivery row outlives the process,
+// and the next server delivers it (same webhook-id) once the dead process's lease on it has ended.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { systemClock } from '../../src/clock.js';
+import { SecretBox } from '../../src/crypto/secret-box.js';
+import { recordEvent } from '../../src/events/event-record.js';
+import { WebhookService } from '../../src/events/webhook-service.js';
+import { openStore, type Store } from '../../src/store/db.js';
+import { migrate } from '../../src/store/migrate.js';
+import { membersRepo } from '../../src/store/members-repo.js';
+import { createTestDatabase, hasService } from '../helpers/services.js';
+import { startReceiver } from './receiver.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const withPostgres = await hasService('postgres');
+const key = randomBytes(32);
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let store: Store;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+beforeAll(async () => {
+  if (!withPostgres) return;
+  db = await createTestDatabase();
+  store = await openStore({ kind: 'postgres', url: db.url });
+  await migrate(store);
+  receiver = await startReceiver(['hang', 200]);
+}, 60_000);
+afterAll(async () => {
+  if (!withPostgres) return;
+  await store.close();
+  await receiver.close();
+  await db.drop();
+});
+
+function serve() {
+  const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: db.url,
+      SVC_DATA_DIR: path.join('/tmp', `svc-kill9-${process.pid}`),
+      SVC_SECRET_KEY: key.toString('hex'),
+      SVC_DEMO: 'off',
+      PORT: '0',
+      TLS: 'off',
+      LOG_LEVEL: 'warn',
+      SVC_EVENTS_POLL_MS: '50',
+      SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+    },
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.skipIf(!withPostgres)('kill -9 mid-delivery', () => {
+  it('the next server delivers the event, once the lease ends', async () => {
+    const workspace = await membersRepo(store.db).createWorkspace({ name: 'Kill', plan: 'team' });
+    const { endpoint, secret } = await new WebhookService(store, new SecretBox(key), systemClock, ['127.0.0.1']).create(workspace.id, { url: receiver.url, events: ['*'] });
+    const event = await recordEvent(store.db, { workspaceId: workspace.id, type: 'model.deployed', fields: { pr_url: null } });
+
+    const first = serve();
+    await receiver.waitFor(1, 60_000); // the receiver holds the request without answering
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const row = () => store.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpoint.id).executeTakeFirstOrThrow();
+    expect(await row()).toMatchObject({ status: 'pending', attempts: 1 });
+
+    const second = serve();
+    try {
+      await until(async () => (await row()).status === 'delivered', 90_000, `the delivery (${second.output()})`);
+    } finally {
+      second.child.kill('SIGTERM');
+    }
+    expect(await second.exited).toBe(0);
+    expect(await row()).toMatchObject({ status: 'delivered', attempts: 2, last_status_code: 200 });
+    expect(receiver.received).toHaveLength(2);
+    const last = receiver.received[1]!;
+    expect(last.headers['webhook-id']).toBe(event.id);
+    expect(new Webhook(secret).verify(last.body, last.headers)).toEqual(event.payload);
+  }, 180_000);
+});
