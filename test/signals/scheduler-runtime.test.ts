@@ -40,7 +40,7 @@ it('evaluates due signals in the background and stops on close', async () => {
       state = (await services.signalRows.get(ws.id, signal.id))!.state;
     }
     expect(state).toBe('triggered');
-    const events = await services.store.db.selectFrom('events').select('id').where('workspace_id', '=', ws.id).execute();
+    const events = await services.store.db.selectFrom('events').select('id').where('workspace_id', '=', ws.id).where('type', '=', 'signal.triggered').execute();
     expect(events).toHaveLength(1);
   } finally {
     await runtime.close();
