@@ -3,7 +3,7 @@
 // delivery log. Deliveries themselves are made by the delivery worker from the rows written here.
 import { sql, type Selectable } from 'kysely';
 import type { Clock } from '../clock.js';
-import { NotFoundError } from '../core/errors.js';
+import { BadRequestError, NotFoundError } from '../core/errors.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Store } from '../store/db.js';
 import type { DeliveryStatus, WebhookDeliveriesTable, WebhookEndpointsTable } from '../store/schema.js';
@@ -265,8 +265,8 @@ function encodeCursor(at: Date, id: string): string {
   return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
 }
 
-function decodeCursor(cursor: string): { at: Date; id: string } | undefined {
+function decodeCursor(cursor: string): { at: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!at || !id || !UUID.test(id) || Number.isNaN(Date.parse(at))) return undefined;
+  if (!at || !id || !UUID.test(id) || Number.isNaN(Date.parse(at))) throw new BadRequestError('Invalid cursor: pass back the next_cursor of a previous page', 'invalid_cursor');
   return { at: new Date(at), id };
 }

@@ -134,6 +134,8 @@ describe('webhook endpoints', () => {
     expect(second.json().next_cursor).toBeNull();
     const all = [...first.json().deliveries, ...second.json().deliveries];
     expect(new Set(all.map((d: { id: string }) => d.id)).size).toBe(4);
+    const garbage = await send('GET', `/webhooks/${id}/deliveries?cursor=not-a-cursor`);
+    expect([garbage.statusCode, garbage.json().code]).toEqual([400, 'invalid_cursor']);
     const times = all.map((d: { created_at: string }) => d.created_at);
     expect([...times].sort().reverse()).toEqual(times);
   });
