@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { systemClock, type Clock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import { createServices, type Services } from '../src/services.js';
+import { closeServices, createServices, type Services } from '../src/services.js';
 import { memorySharedState } from '../src/shared-state/memory.js';
 import { openStore } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
@@ -37,7 +37,7 @@ export async function startBenchApp(options: { env?: Record<string, string>; bud
     dataDir,
     async close() {
       await app.close();
-      await services.connections.close();
+      await closeServices(services);
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,9 +1,10 @@
 // `npm run bench [section…]`: every benchmark of the service, or the named sections
-// (platform, compile, content, cml, demo, raw-sql, structured, ask, values). Each section prints its own figures and targets.
+// (platform, compile, content, events, cml, demo, raw-sql, structured, ask, values). Each section prints its own figures and targets.
 import { benchAsk } from './ask-bench.js';
 import { benchCml } from './cml-bench.js';
 import { benchCompile } from './compile-bench.js';
 import { benchContent } from './content-bench.js';
+import { benchEvents } from './events-bench.js';
 import { benchDemo } from './demo-bench.js';
 import { benchPlatform } from './platform-bench.js';
 import { benchRawQueries } from './raw-query-bench.js';
@@ -16,6 +17,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   cml: benchCml,
   compile: () => benchCompile(demoModel(), 'demo model'),
   content: benchContent,
+  events: benchEvents,
   demo: benchDemo,
   platform: benchPlatform,
   'raw-sql': benchRawQueries,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { loadSecretKey } from './runtime-files.js';
-import { createServices, type Services } from './services.js';
+import { closeServices, createServices, type Services } from './services.js';
 import { memorySharedState } from './shared-state/memory.js';
 import { redisSharedState } from './shared-state/redis.js';
 import { redisResultCache } from './querying/result-cache.js';
@@ -47,11 +47,7 @@ export async function openRuntime(
       migrations: applied,
       async close() {
         await scheduler?.stop();
-        await services.deliveries.stop();
-        await services.answers.close();
-        await services.lastUsed.stop();
-        await services.connections.close();
-        await services.resultCache.close();
+        await closeServices(services);
         await shared.close();
         await store.close();
       },

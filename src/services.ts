@@ -118,3 +118,16 @@ export function createServices({ config, secretKey, store, shared, clock, result
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/**
+ * Stops what the services run in the background, then closes their connections, in the order that keeps
+ * a background read off a closed warehouse: deliveries and value builds end before the drivers close.
+ * The store and the shared state belong to the caller.
+ */
+export async function closeServices(services: Services): Promise<void> {
+  await services.deliveries.stop();
+  await services.answers.close();
+  await services.lastUsed.stop();
+  await services.connections.close();
+  await services.resultCache.close();
+}

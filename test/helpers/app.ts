@@ -6,7 +6,7 @@ import { buildApp } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { hashPassword } from '../../src/identity/passwords.js';
-import { createServices, type Services } from '../../src/services.js';
+import { closeServices, createServices, type Services } from '../../src/services.js';
 import { memorySharedState } from '../../src/shared-state/memory.js';
 import { redisSharedState } from '../../src/shared-state/redis.js';
 import { redisResultCache } from '../../src/querying/result-cache.js';
@@ -65,9 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     async close() {
       await app.close();
-      await services.deliveries.stop();
-      await services.connections.close();
-      await services.resultCache.close();
+      await closeServices(services);
       await shared.close();
       if (ownsStore) await store.close();
     },
