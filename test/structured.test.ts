@@ -1,6 +1,7 @@
 // Surface C over the real stack: structured queries on the demo model (DuckDB) and on PostgreSQL and
 // MariaDB copies checked against hand-written SQL, the result cache, nodes and fields, model validate
 // and deploy (422 with lines and columns), deploy atomicity, and every status of spec section 7.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -290,7 +291,8 @@ describe('on PostgreSQL and MariaDB connections, against hand-written SQL', () =
   });
 
   it.runIf(withMysql)('MariaDB', async () => {
-    const database = `shop_c_${Date.now().toString(36)}`;
+    // The server-wide name other test files recognise as another file's scratch database (svc_test_<hex>).
+    const database = `svc_test_${randomBytes(6).toString('hex')}`;
     await loadMysql(MYSQL_URL, { orders: 800, now: NOW, database });
     cleanups.push(async () => {
       const admin = await mysql.createConnection(MYSQL_URL);

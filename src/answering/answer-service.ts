@@ -63,14 +63,12 @@ export class AnswerService {
   readonly values: ValueCatalog;
   private readonly llm: LanguageModel | undefined;
   private readonly models: ModelService;
-  private readonly connections: ConnectionService;
   private readonly governed: GovernedQueryService;
   private readonly clock: Clock;
   private readonly onNote: (note: string) => void;
 
   constructor(deps: AnswerServiceDeps) {
     this.models = deps.models;
-    this.connections = deps.connections;
     this.governed = deps.governed;
     this.clock = deps.clock;
     this.onNote = deps.onNote ?? (() => {});
