@@ -21,10 +21,17 @@ export interface BenchApp {
   close(): Promise<void>;
 }
 
-export async function startBenchApp(options: { env?: Record<string, string>; budgetWindowEvery?: { readings: number; windowMs: number } } = {}): Promise<BenchApp> {
+export interface BenchAppOptions {
+  env?: Record<string, string>;
+  budgetWindowEvery?: { readings: number; windowMs: number };
+  /** A PostgreSQL database for the metadata store (migrated here); embedded PGlite when omitted. */
+  databaseUrl?: string;
+}
+
+export async function startBenchApp(options: BenchAppOptions = {}): Promise<BenchApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
   const config = loadConfig({ TLS: 'off', SVC_DEMO: 'off', LOG_LEVEL: 'silent', SVC_DATA_DIR: dataDir, ...options.env });
-  const store = await openStore({ kind: 'pglite' });
+  const store = await openStore(options.databaseUrl ? { kind: 'postgres', url: options.databaseUrl } : { kind: 'pglite' });
   await migrate(store);
   let readings = 0;
   const every = options.budgetWindowEvery;

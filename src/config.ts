@@ -49,6 +49,7 @@ const configSchema = z
     SVC_SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(7 * 24),
     SVC_RESULT_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     SVC_SIGNALS_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+    SVC_SIGNALS_LEASE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(120),
     SVC_LLM_BASE_URL: url(['http', 'https']).optional(),
     OPENAI_API_KEY: z.string().min(1).optional(),
     SVC_LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
@@ -84,6 +85,11 @@ export interface Config {
   readonly resultCacheSeconds: number;
   /** How often the signal scheduler looks for due signals. */
   readonly signalsPollMs: number;
+  /**
+   * How long an instance's claim on a due signal run holds before another instance retries it: a run
+   * whose instance died mid-evaluation is evaluated again after this. Longer than an evaluation.
+   */
+  readonly signalsLeaseMs: number;
   /**
    * An OpenAI-compatible server for planning questions, when a base URL or an OpenAI key is given
    * (OpenAI itself when only the key is); otherwise questions are planned offline.
@@ -129,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     session: Object.freeze({ idleMinutes: c.SVC_SESSION_IDLE_MINUTES, maxHours: c.SVC_SESSION_MAX_HOURS }),
     resultCacheSeconds: c.SVC_RESULT_CACHE_SECONDS,
     signalsPollMs: c.SVC_SIGNALS_POLL_MS,
+    signalsLeaseMs: c.SVC_SIGNALS_LEASE_SECONDS * 1000,
     llm:
       c.SVC_LLM_BASE_URL || c.OPENAI_API_KEY
         ? Object.freeze({ baseUrl: c.SVC_LLM_BASE_URL ?? 'https://api.openai.com/v1', apiKey: c.OPENAI_API_KEY, model: c.SVC_LLM_MODEL, prose: c.SVC_LLM_PROSE === 'on' })

@@ -39,7 +39,7 @@ export async function openRuntime(
     const resultCache = config.redisUrl ? await redisResultCache(config.redisUrl, config.resultCacheSeconds * 1000) : undefined;
     const services = createServices({ config, secretKey, store, shared, clock, resultCache, onBackgroundError: options.onBackgroundError, onNote: options.onNote });
     const scheduler = options.signals
-      ? new SignalScheduler(services.signalRows, services.signals, clock, { pollMs: config.signalsPollMs, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) })
+      ? new SignalScheduler(services.signalRows, services.signals, clock, { pollMs: config.signalsPollMs, leaseMs: config.signalsLeaseMs, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) })
       : undefined;
     scheduler?.start();
     return {

@@ -177,7 +177,8 @@ export class DeliveryWorker {
     const code = outcome.statusCode;
     if (code !== undefined && code >= 200 && code < 300) {
       await this.finish(delivery, { status: 'delivered', outcome });
-      await db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpoint.id).execute();
+      // Only when it was failing: a write on every success would cost a commit per delivery.
+      if (endpoint.failing_since) await db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpoint.id).execute();
     } else if (code === 410) {
       // The receiver says it is gone for good: stop, and send it nothing more.
       await this.finish(delivery, { status: 'gone', outcome });

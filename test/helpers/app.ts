@@ -28,6 +28,8 @@ export interface TestAppOptions {
   logger?: Logger;
   tls?: { key: string; cert: string };
   clock?: Clock;
+  /** The key secrets are sealed with; random by default. Give one to share secrets with a spawned server. */
+  secretKey?: Buffer;
   /** Receives the notes the services log as warnings (a language model's output not used as is). */
   onNote?: (note: string) => void;
 }
@@ -50,7 +52,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = (options.clock as TestClock | undefined) ?? new TestClock();
   const shared = options.redisUrl ? await redisSharedState(options.redisUrl) : memorySharedState(clock);
   const resultCache = options.redisUrl ? await redisResultCache(options.redisUrl, config.resultCacheSeconds * 1000) : undefined;
-  const services = createServices({ config, secretKey: randomBytes(32), store, shared, clock, resultCache, ...(options.onNote ? { onNote: options.onNote } : {}) });
+  const services = createServices({ config, secretKey: options.secretKey ?? randomBytes(32), store, shared, clock, resultCache, ...(options.onNote ? { onNote: options.onNote } : {}) });
   const app = await buildApp({
     services,
     ...(options.logger ? { logger: options.logger } : {}),

@@ -1,6 +1,5 @@
 // `kill -9` of a real `svc serve` mid-delivery loses nothing: the delivery row outlives the process,
 // and the next server delivers it (same webhook-id) once the dead process's lease on it has ended.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +12,9 @@ import { openStore, type Store } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import { membersRepo } from '../../src/store/members-repo.js';
 import { createTestDatabase, hasService } from '../helpers/services.js';
+import { spawnServer, until } from '../helpers/spawned-server.js';
 import { startReceiver } from './receiver.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const withPostgres = await hasService('postgres');
 const key = randomBytes(32);
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -37,35 +36,13 @@ afterAll(async () => {
 });
 
 function serve() {
-  const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATABASE_URL: db.url,
-      SVC_DATA_DIR: path.join('/tmp', `svc-kill9-${process.pid}`),
-      SVC_SECRET_KEY: key.toString('hex'),
-      SVC_DEMO: 'off',
-      PORT: '0',
-      TLS: 'off',
-      LOG_LEVEL: 'warn',
-      SVC_EVENTS_POLL_MS: '50',
-      SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
-    },
+  return spawnServer({
+    DATABASE_URL: db.url,
+    SVC_DATA_DIR: path.join('/tmp', `svc-kill9-${process.pid}`),
+    SVC_SECRET_KEY: key.toString('hex'),
+    SVC_EVENTS_POLL_MS: '50',
+    SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
   });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
-
-async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe.skipIf(!withPostgres)('kill -9 mid-delivery', () => {

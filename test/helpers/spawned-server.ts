@@ -1,0 +1,27 @@
+// A real `svc serve` process on a given store, for tests that kill it (`kill -9`) and start another:
+// its output is kept for failure messages, and `exited` resolves with its exit code.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export function spawnServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, SVC_DEMO: 'off', PORT: '0', TLS: 'off', LOG_LEVEL: 'warn', ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+/** Polls `check` every 100 ms until it holds; throws naming `what` after `timeoutMs`. */
+export async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string | (() => string)): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
