@@ -1,7 +1,7 @@
 // POST /api/ask spends the signed-in user's own hourly budget of questions in the workspace (100, as a
 // question key's), so a session never asks without limit; the console's other routes spend none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, PASSWORD, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from '../helpers/app.js';
+import { consoleRequest, createKey, PASSWORD, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from '../helpers/app.js';
 
 const HOUR = 3_600_000;
 let t: TestApp;
@@ -13,8 +13,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => t.close());
 
-const ask = (cookie: string) =>
-  t.app.inject({ method: 'POST', url: '/api/ask', headers: { cookie, 'content-type': 'application/json' }, payload: JSON.stringify({ question: 'revenue last week' }) });
+const ask = (cookie: string) => consoleRequest(t.app, cookie, 'POST', '/api/ask', { question: 'revenue last week' });
 
 describe('the console question budget', () => {
   it('429 after 100 questions in the clock hour for one user; other users, keys and routes are not spent; the next hour starts afresh', async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpDemo } from '../../src/demo-setup.js';
-import { createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from '../helpers/app.js';
+import { consoleRequest, createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from '../helpers/app.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-console-mirror-'));
 let t: TestApp;
@@ -32,15 +32,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A console request as the console's own page sends it: the cookie, and JSON for writes. */
-function api(cookie: string, method: Method, url: string, payload?: unknown, headers: Record<string, string> = {}) {
-  return t.app.inject({
-    method,
-    url: `/api${url}`,
-    headers: { cookie, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-  });
-}
+const api = (cookie: string, method: Method, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+  consoleRequest(t.app, cookie, method, `/api${url}`, payload, headers);
 
 function withKey(key: string, method: Method, url: string, payload?: unknown) {
   return t.app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload !== undefined ? { payload: payload as object } : {}) });

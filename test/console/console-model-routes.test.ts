@@ -3,7 +3,7 @@
 // GET /api/model/deployments (and its twin GET /v1/model/deployments) paged newest first, and the
 // deployed files GET /api/model/projects; none of it crosses workspaces.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from '../helpers/app.js';
+import { consoleRequest, createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from '../helpers/app.js';
 
 const NODE = (name: string) => `node ${name} {\n  connection: warehouse\n  table: shop.${name}\n  dimension id { type: number  primary_key: true }\n  measure n { type: count }\n}\n`;
 const PR = 'https://git.example.com/acme/model/pull/42';
@@ -21,14 +21,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => t.close());
 
-function api(cookie: string, method: 'GET' | 'POST', url: string, payload?: unknown) {
-  return t.app.inject({
-    method,
-    url: `/api${url}`,
-    headers: { cookie, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-  });
-}
+const api = (cookie: string, method: 'GET' | 'POST', url: string, payload?: unknown) => consoleRequest(t.app, cookie, method, `/api${url}`, payload);
 
 async function deploy(cookie: string, project: string, nodes: string[], extra: { pr_url?: string; message?: string } = {}) {
   t.clock.advance(1_000); // each deployment its own time, so "newest first" is a real order
