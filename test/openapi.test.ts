@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from './helpers/app.js';
 
 interface Operation {
   operationId?: string;
+  requestBody?: { content?: unknown };
   summary?: string;
   tags?: string[];
   security?: Array<Record<string, string[]>>;
@@ -65,6 +66,22 @@ describe('/openapi.json', () => {
       expect(operation.tags!.every((tag) => declared.has(tag))).toBe(true);
     }
     expect(operations.length).toBeGreaterThanOrEqual(35);
+  });
+
+  it("shows the console's mirror of a key route (`consoleX` of `x`) with the key route's own parameters and bodies", () => {
+    const byId = new Map(operations.map((o) => [o.operation.operationId!, o]));
+    const mirrors = operations.filter(({ operation }) => {
+      const id = operation.operationId!;
+      return id.startsWith('console') && byId.has(id[7]!.toLowerCase() + id.slice(8));
+    });
+    const shape = (o: Operation) => JSON.stringify([o.parameters, o.requestBody?.content, o.responses['200']?.content]);
+    for (const { path, operation } of mirrors) {
+      const id = operation.operationId!;
+      const twin = byId.get(id[7]!.toLowerCase() + id.slice(8))!;
+      expect([path, twin.path, shape(operation)]).toEqual([path, twin.path, shape(twin.operation)]);
+    }
+    // Scenes, mosaics, signals, questions, nodes, queries, the model and users.
+    expect(mirrors.length).toBeGreaterThanOrEqual(30);
   });
 
   it('documents the error answers of every operation with the one Error schema', () => {

@@ -20,7 +20,7 @@ export interface Admission {
 }
 
 export function spenderOf(principal: Principal): Spender {
-  return { keyId: principal.key?.id, workspaceId: principal.workspace.id, keyLimit: principal.key?.rateLimit };
+  return { keyId: principal.key?.id, userId: principal.user.id, workspaceId: principal.workspace.id, keyLimit: principal.key?.rateLimit };
 }
 
 export async function admitKey(

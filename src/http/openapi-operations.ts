@@ -42,6 +42,7 @@ const CREDENTIAL: Record<Exclude<RoutePolicy['auth'], 'public'>, string> = {
 
 const BUDGET: Record<NonNullable<RoutePolicy['rateLimit']>, string> = {
   question: '100 requests per key per clock hour (a luminary may raise a key’s budget)',
+  session_question: '100 questions per signed-in user per workspace per clock hour',
   workspace: '60 requests per key per minute (a luminary may raise a key’s budget)',
   structured: '1000 requests per workspace per minute',
 };

@@ -36,7 +36,7 @@ const TAGS = [
   { name: 'B. workspace', description: 'Workspace, projects, nodes and read-only raw SQL (`/api/v1`, workspace keys, HTTPS, Team plan)' },
   { name: 'C. structured', description: 'Structured queries, nodes, model writes and users (`/v1` on the API host, structured keys with scopes)' },
   { name: 'D. studio', description: 'The SQL editor backend (`/api/studio`, console session, tracer role or above)' },
-  { name: 'console', description: 'Sign-in, API keys and warehouse connections (`/api`, console session)' },
+  { name: 'console', description: 'Sign-in, API keys, connections, members, history, webhooks and content, and the question and structured routes for the signed-in user (`/api`, console session)' },
   { name: 'operations', description: 'Liveness and readiness probes' },
 ];
 

@@ -14,8 +14,8 @@ import type { RateLimitPolicyName } from './route-policy.js';
 interface RateLimitPolicy {
   windowMs: number;
   limit: number;
-  /** Whose budget a request spends. */
-  per: 'key' | 'workspace';
+  /** Whose budget a request spends: a key's, a signed-in user's in one workspace, or a workspace's. */
+  per: 'key' | 'user' | 'workspace';
   describe(limit: number): string;
 }
 
@@ -25,6 +25,14 @@ export const RATE_LIMITS: Record<RateLimitPolicyName, RateLimitPolicy> = {
     limit: 100,
     per: 'key',
     describe: (limit) => `Rate limit exceeded: ${limit} requests per hour for this key; retry after the start of the next hour`,
+  },
+  // Questions asked in the console: the signed-in user's own hourly budget in the workspace, the same
+  // as one question key's, so a session never asks a language model without limit.
+  session_question: {
+    windowMs: 3_600_000,
+    limit: 100,
+    per: 'user',
+    describe: (limit) => `Rate limit exceeded: ${limit} questions per hour for you in this workspace; retry after the start of the next hour`,
   },
   workspace: {
     windowMs: 60_000,
@@ -43,6 +51,8 @@ export const RATE_LIMITS: Record<RateLimitPolicyName, RateLimitPolicy> = {
 /** Who is spending a budget: the key's id and workspace never change for a key, so a cached row will do. */
 export interface Spender {
   keyId: string | undefined;
+  /** The signed-in user of a session (per-user budgets). */
+  userId?: string | undefined;
   workspaceId: string;
   /** The key's own limit, replacing the policy's for per-key budgets. */
   keyLimit: number | null | undefined;
@@ -50,9 +60,13 @@ export interface Spender {
 
 /** Counts this request against its budget; `generationName` is read in the same round trip. */
 export function countRequest(shared: SharedState, policyName: RateLimitPolicyName, spender: Spender, generationName?: string) {
-  const policy = RATE_LIMITS[policyName];
-  const owner = policy.per === 'key' && spender.keyId ? `key:${spender.keyId}` : `ws:${spender.workspaceId}`;
-  return shared.hit(`${policyName}:${owner}`, policy.windowMs, generationName);
+  return shared.hit(`${policyName}:${budgetOwner(RATE_LIMITS[policyName], spender)}`, RATE_LIMITS[policyName].windowMs, generationName);
+}
+
+function budgetOwner(policy: RateLimitPolicy, spender: Spender): string {
+  if (policy.per === 'key' && spender.keyId) return `key:${spender.keyId}`;
+  if (policy.per === 'user' && spender.userId) return `user:${spender.workspaceId}:${spender.userId}`;
+  return `ws:${spender.workspaceId}`;
 }
 
 /** Sets the X-RateLimit headers for a counted request, and refuses it with 429 when over budget. */

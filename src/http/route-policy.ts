@@ -7,7 +7,7 @@ import type { Role } from '../store/schema.js';
 
 export type KeyAuth = 'question-key' | 'workspace-key' | 'structured-key';
 export type AuthPolicy = KeyAuth | 'session' | 'public';
-export type RateLimitPolicyName = 'question' | 'workspace' | 'structured';
+export type RateLimitPolicyName = 'question' | 'session_question' | 'workspace' | 'structured';
 
 export interface RoutePolicy {
   auth: AuthPolicy;

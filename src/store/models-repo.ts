@@ -1,5 +1,6 @@
 // Projects, their deployed CML files and the deployment history: the model aggregate.
 import type { Kysely } from 'kysely';
+import type { HistoryPage } from './history-repo.js';
 import type { Database } from './schema.js';
 
 export interface ProjectRow {
@@ -27,6 +28,11 @@ export interface DeploymentRow {
   message: string | null;
   pr_url: string | null;
   changed_nodes: string[];
+}
+
+/** A deployment as the deployment history lists it, with its project's slug. */
+export interface ListedDeploymentRow extends DeploymentRow {
+  project: string;
 }
 
 export function modelsRepo(db: Kysely<Database>) {
@@ -63,6 +69,20 @@ export function modelsRepo(db: Kysely<Database>) {
           .values(files.map((f) => ({ project_id: projectId, path: f.path, content: f.content, updated_at: at })))
           .execute();
       }
+    },
+
+    /** The workspace's deployments, newest first; `before` (a row's deployed_at and id) continues a previous page. */
+    async listDeployments(workspaceId: string, page: HistoryPage): Promise<ListedDeploymentRow[]> {
+      let query = db
+        .selectFrom('deployments as d')
+        .innerJoin('projects as p', 'p.id', 'd.project_id')
+        .select(['d.id', 'd.workspace_id', 'd.project_id', 'p.slug as project', 'd.deployed_at', 'd.deployed_by_email', 'd.message', 'd.pr_url', 'd.changed_nodes'])
+        .where('d.workspace_id', '=', workspaceId);
+      if (page.before) {
+        const { at, id } = page.before;
+        query = query.where((eb) => eb.or([eb('d.deployed_at', '<', at), eb.and([eb('d.deployed_at', '=', at), eb('d.id', '<', id)])]));
+      }
+      return query.orderBy('d.deployed_at', 'desc').orderBy('d.id', 'desc').limit(page.limit).execute();
     },
 
     async insertDeployment(values: {

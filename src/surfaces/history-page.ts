@@ -1,6 +1,6 @@
 // One page of the query history as the APIs show it: the editor's own runs (GET /api/studio/history)
-// and the admin's view of the workspace (GET /api/history). Pages are keyed by (created_at, id), so
-// runs recorded while someone pages never shift or repeat a row.
+// and the admin's view of the workspace (GET /api/history); the deployment history pages the same way.
+// Pages are keyed by (created_at, id), so runs recorded while someone pages never shift or repeat a row.
 import { z } from 'zod';
 import { BadRequestError } from '../core/errors.js';
 import type { HistoryRow, WorkspaceHistoryRow } from '../store/history-repo.js';
@@ -45,9 +45,18 @@ export function presentWorkspaceRun(r: WorkspaceHistoryRow): z.infer<typeof work
 
 /** Rows were read with `limit + 1`: the page, and the cursor of the next one when there is more. */
 export function historyPage<R extends HistoryRow, P>(rows: readonly R[], limit: number, present: (row: R) => P): { runs: P[]; next_cursor: string | null } {
+  const { items, next_cursor } = keysetPage(rows, limit, (row) => row.created_at, present);
+  return { runs: items, next_cursor };
+}
+
+/**
+ * Any list read newest first by (time, id) with `limit + 1` rows: the page, and the cursor of the next
+ * one when there is more (decodeCursor reads it back into the `before` of the next read).
+ */
+export function keysetPage<R extends { id: string }, P>(rows: readonly R[], limit: number, timeOf: (row: R) => Date, present: (row: R) => P): { items: P[]; next_cursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { runs: page.map(present), next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+  return { items: page.map(present), next_cursor: rows.length > limit && last ? encodeCursor(timeOf(last), last.id) : null };
 }
 
 function encodeCursor(at: Date, id: string): string {

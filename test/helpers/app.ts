@@ -124,3 +124,20 @@ export async function signIn(app: FastifyInstance, email: string, password = PAS
   const cookie = response.cookies.find((c) => c.name === 'svc_session');
   return `svc_session=${cookie!.value}`;
 }
+
+/** A console request as the console's own page sends it: the session cookie, and a JSON body if any. */
+export function consoleRequest(
+  app: FastifyInstance,
+  cookie: string,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) {
+  return app.inject({
+    method,
+    url,
+    headers: { cookie, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+  });
+}

@@ -5,15 +5,20 @@ import { connectionRoutes } from './connection-routes.js';
 import { historyRoutes } from './history-routes.js';
 import { keyRoutes } from './key-routes.js';
 import { memberRoutes } from './member-routes.js';
+import { modelProjectRoutes } from './model-project-routes.js';
 import { vaultRoutes } from './vault-routes.js';
 import { consolePlace } from '../content/content-policy.js';
-import { mosaicRoutes } from '../content/mosaic-routes.js';
-import { sceneRoutes } from '../content/scene-routes.js';
-import { signalRoutes } from '../content/signal-routes.js';
+import { questionRoutes } from '../question/question-routes.js';
+import { structuredRoutes } from '../structured/index.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { workspaceRoutes } from './workspace-routes.js';
 
-/** The admin console's session-authenticated API, mounted at /api. */
+/**
+ * The admin console's session-authenticated API, mounted at /api. Besides its own routes, it mounts the
+ * key surfaces' routes for the signed-in user: A's questions and reveals, and C's queries, nodes, model,
+ * users, scenes, mosaics and signals, with the same handlers and bodies and the console's policies
+ * (see ../route-place.ts).
+ */
 export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   // Pass only the services on: re-passing the whole options object would apply the prefix twice.
   await app.register(authRoutes, { services });
@@ -24,7 +29,8 @@ export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async 
   await app.register(historyRoutes, { services });
   await app.register(webhookRoutes, { services });
   await app.register(vaultRoutes, { services });
-  await app.register(sceneRoutes, consolePlace(services));
-  await app.register(mosaicRoutes, consolePlace(services));
-  await app.register(signalRoutes, consolePlace(services));
+  const place = consolePlace(services);
+  await app.register(structuredRoutes, place);
+  await app.register(questionRoutes, place);
+  await app.register(modelProjectRoutes, place);
 };

@@ -1,14 +1,16 @@
-// Model writes: POST /v1/model/validate and POST /v1/model/deploy (422 with line-and-column
-// diagnostics when the model has errors; nothing changes then).
+// The model: POST /model/validate and POST /model/deploy (422 with line-and-column diagnostics when the
+// model has errors; nothing changes then), and the deployment history GET /model/deployments. Mounted
+// on C at /v1 (scopes models:read and models:write) and in the console at /api, where the signed-in
+// user is the deployer; deploying needs the editor role in both.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RevalidationReport } from '../../content/scene-revalidation.js';
-import { SURFACE_POLICY } from '../../http/route-policy.js';
-import type { Services } from '../../services.js';
+import type { DeploymentRow, ListedDeploymentRow } from '../../store/models-repo.js';
+import { decodeCursor, historyPageQuery, keysetPage } from '../history-page.js';
+import { operationId, type RoutePlace } from '../route-place.js';
 
 /** Model files travel in one body; larger than the default limit of other routes. */
 const MODEL_BODY_LIMIT = 10 * 1024 * 1024;
-const tags = ['C. structured'];
 const diagnostic = z.object({
   file: z.string(),
   line: z.number().int(),
@@ -46,15 +48,43 @@ function sceneReport(reports: Record<string, unknown>) {
   };
 }
 
-export const modelRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+const deploymentSchema = z.object({
+  id: z.string(),
+  deployed_at: z.string(),
+  deployed_by: z.string().describe("the deployer's e-mail"),
+  changed_nodes: z.array(z.string()),
+  pr_url: z.string().nullable(),
+  message: z.string().nullable(),
+});
+const listedDeployment = deploymentSchema.extend({ project: z.string().describe("the project's slug") });
+
+function presentDeployment(d: DeploymentRow): z.infer<typeof deploymentSchema> {
+  return {
+    id: d.id,
+    deployed_at: d.deployed_at.toISOString(),
+    deployed_by: d.deployed_by_email,
+    changed_nodes: d.changed_nodes,
+    pr_url: d.pr_url,
+    message: d.message,
+  };
+}
+
+function presentListed(d: ListedDeploymentRow): z.infer<typeof listedDeployment> {
+  return { ...presentDeployment(d), project: d.project };
+}
+
+export const modelRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place) => {
+  const { services, tags } = place;
+  const id = (name: string) => operationId(place, name);
+
   app.post(
     '/model/validate',
     {
       bodyLimit: MODEL_BODY_LIMIT,
-      config: { ...SURFACE_POLICY.structured, scope: 'models:read' },
+      config: place.policy({ scope: 'models:read' }),
       schema: {
         tags,
-        operationId: 'validateModel',
+        operationId: id('validateModel'),
         summary: "Validates a project's CML files against the workspace model, without deploying",
         body: z.object({ project, files }).strict(),
         response: { 200: z.object({ valid: z.boolean(), diagnostics: z.array(diagnostic) }) },
@@ -70,10 +100,10 @@ export const modelRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     '/model/deploy',
     {
       bodyLimit: MODEL_BODY_LIMIT,
-      config: { ...SURFACE_POLICY.structured, scope: 'models:write', role: 'editor' },
+      config: place.policy({ scope: 'models:write', role: 'editor' }),
       schema: {
         tags,
-        operationId: 'deployModel',
+        operationId: id('deployModel'),
         summary: "Replaces a project's CML files and makes them live, atomically; 422 with diagnostics when the model has errors",
         errors: { 422: 'The model has errors; nothing was deployed (`cml_invalid`, with `diagnostics`)' },
         body: z
@@ -81,14 +111,7 @@ export const modelRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
           .strict(),
         response: {
           200: z.object({
-            deployment: z.object({
-              id: z.string(),
-              deployed_at: z.string(),
-              deployed_by: z.string(),
-              changed_nodes: z.array(z.string()),
-              pr_url: z.string().nullable(),
-              message: z.string().nullable(),
-            }),
+            deployment: deploymentSchema,
             broken_scenes: z
               .array(z.object({ id: z.string(), name: z.string(), vault: z.string(), reason: z.string() }))
               .describe('scenes that ran before this deploy and no longer do (now `broken`, with the reason)'),
@@ -105,17 +128,28 @@ export const modelRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
         request.body.files,
         { message: request.body.message, prUrl: request.body.pr_url },
       );
-      return {
-        deployment: {
-          id: deployment.id,
-          deployed_at: deployment.deployed_at.toISOString(),
-          deployed_by: deployment.deployed_by_email,
-          changed_nodes: deployment.changed_nodes,
-          pr_url: deployment.pr_url,
-          message: deployment.message,
-        },
-        ...sceneReport(deployment.reports),
-      };
+      return { deployment: presentDeployment(deployment), ...sceneReport(deployment.reports) };
+    },
+  );
+
+  app.get(
+    '/model/deployments',
+    {
+      config: place.policy({ scope: 'models:read' }),
+      schema: {
+        tags,
+        operationId: id('listModelDeployments'),
+        summary: 'Deployments of the workspace, newest first, with who deployed what; pass next_cursor back as cursor',
+        errors: { 400: 'Also: a cursor that is not a next_cursor of a previous page (`invalid_cursor`)' },
+        querystring: historyPageQuery.strict(),
+        response: { 200: z.object({ deployments: z.array(listedDeployment), next_cursor: z.string().nullable() }) },
+      },
+    },
+    async (request) => {
+      const { limit, cursor } = request.query;
+      const rows = await services.projects.listDeployments(request.principal!.workspace.id, { limit: limit + 1, ...(cursor ? { before: decodeCursor(cursor) } : {}) });
+      const { items, next_cursor } = keysetPage(rows, limit, (row) => row.deployed_at, presentListed);
+      return { deployments: items, next_cursor };
     },
   );
 };

@@ -1,14 +1,11 @@
-// Nodes of the live semantic layer: GET /v1/nodes, /v1/nodes/:node_id, /v1/nodes/:node_id/fields.
-// A node's id is its name, the identifier queries use.
+// Nodes of the live semantic layer: GET /nodes, /nodes/:node_id, /nodes/:node_id/fields. A node's id is
+// its name, the identifier queries use. Mounted on C at /v1 (scope models:read) and in the console at /api.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NotFoundError } from '../../core/errors.js';
 import type { SemanticNode } from '../../core/semantic/model.js';
-import { SURFACE_POLICY } from '../../http/route-policy.js';
-import type { Services } from '../../services.js';
+import { operationId, type RoutePlace } from '../route-place.js';
 
-const config = { ...SURFACE_POLICY.structured, scope: 'models:read' as const };
-const tags = ['C. structured'];
 const dimension = z.object({ id: z.string(), label: z.string(), type: z.string() });
 const measure = z.object({ id: z.string(), label: z.string(), type: z.string(), format: z.string().nullable() });
 const params = z.object({ node_id: z.string().min(1).max(200) });
@@ -25,7 +22,11 @@ function fields(node: SemanticNode) {
   };
 }
 
-export const nodeRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+export const nodeRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place) => {
+  const { services, tags } = place;
+  const config = place.policy({ scope: 'models:read' });
+  const id = (name: string) => operationId(place, name);
+
   async function nodeOf(workspaceId: string, id: string) {
     const live = await services.models.live(workspaceId);
     const node = live.model.nodes.get(id);
@@ -39,7 +40,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config,
       schema: {
         tags,
-        operationId: 'listNodes',
+        operationId: id('listNodes'),
         summary: 'Nodes of the live model; tags keeps nodes with any of the comma-separated tags, connection those on that connection',
         querystring: z.object({ tags: z.string().max(1000).optional(), connection: z.string().max(100).optional() }).strict(),
         response: { 200: z.object({ nodes: z.array(z.object({ id: z.string(), label: z.string(), description: z.string(), tags: z.array(z.string()) })) }) },
@@ -62,7 +63,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config,
       schema: {
         tags,
-        operationId: 'getNode',
+        operationId: id('getNode'),
         summary: 'Full metadata of a node: fields, joins, data keys, source',
         params,
         response: { 200: z.object({ node: z.any() }) },
@@ -109,7 +110,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config,
       schema: {
         tags,
-        operationId: 'getNodeFields',
+        operationId: id('getNodeFields'),
         summary: 'Visible dimensions and measures of a node',
         errors: { 404: 'No such node in the live model of your workspace (`unknown_node`)' },
         params,

@@ -1,13 +1,13 @@
-// POST /v1/query: a semantic query (spec 4.3.1) on the live model, compiled with the key user's data
-// keys and the workspace's time zone, run on the node's connection, results cached briefly.
+// POST /query: a semantic query (spec 4.3.1) on the live model, compiled with the asker's data keys
+// (the key's user on C at /v1, scope query; the signed-in user in the console at /api) and the
+// workspace's time zone, run on the node's connection, results cached briefly.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import { compileQuery } from '../../core/semantic/compile.js';
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT, semanticQuerySchema } from '../../core/semantic/query.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
-import { SURFACE_POLICY } from '../../http/route-policy.js';
-import type { Services } from '../../services.js';
+import { operationId, type RoutePlace } from '../route-place.js';
 
 export const DEFAULT_LIMIT = DEFAULT_QUERY_LIMIT;
 export const MAX_LIMIT = MAX_QUERY_LIMIT;
@@ -28,14 +28,15 @@ export const queryAnswerSchema = z.object({
 });
 type Answer = z.infer<typeof queryAnswerSchema>;
 
-export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+export const queryRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place) => {
+  const { services, tags } = place;
   app.post(
     '/query',
     {
-      config: { ...SURFACE_POLICY.structured, scope: 'query' },
+      config: place.policy({ scope: 'query' }),
       schema: {
-        tags: ['C. structured'],
-        operationId: 'runStructuredQuery',
+        tags,
+        operationId: operationId(place, 'runStructuredQuery'),
         summary: 'Runs a structured query against a node of the live model; Cache-Control: no-cache skips the result cache',
         body: semanticQuerySchema,
         response: { 200: queryAnswerSchema },

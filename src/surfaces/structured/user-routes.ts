@@ -1,9 +1,9 @@
-// Users of the key's workspace on surface C: GET /v1/users, GET /v1/users/:user_id and
-// PATCH /v1/users/:user_id/attributes. Luminary only; reading needs users:read, writing users:write.
+// Users of the workspace: GET /users, GET /users/:user_id and PATCH /users/:user_id/attributes.
+// Luminary only. Mounted on C at /v1 (reading needs users:read, writing users:write) and in the
+// console at /api.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SURFACE_POLICY } from '../../http/route-policy.js';
-import type { Services } from '../../services.js';
+import { operationId, type RoutePlace } from '../route-place.js';
 import { memberParams, memberSchema, presentMember } from '../member-schema.js';
 
 const ATTRIBUTE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -29,19 +29,20 @@ const attributePatch = z
   })
   .describe('Attribute names mapped to their new value; null removes the attribute');
 
-const tags = ['C. structured'];
-const readPolicy = { ...SURFACE_POLICY.structured, scope: 'users:read', role: 'luminary' } as const;
-const writePolicy = { ...SURFACE_POLICY.structured, scope: 'users:write', role: 'luminary' } as const;
+export const userRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place) => {
+  const { services, tags } = place;
+  const readPolicy = place.policy({ scope: 'users:read', role: 'luminary' });
+  const writePolicy = place.policy({ scope: 'users:write', role: 'luminary' });
+  const id = (name: string) => operationId(place, name);
 
-export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.get(
     '/users',
     {
       config: readPolicy,
       schema: {
         tags,
-        operationId: 'listUsers',
-        summary: "Members of the key's workspace, by e-mail",
+        operationId: id('listUsers'),
+        summary: 'Members of the workspace, by e-mail, with their attributes',
         response: { 200: z.object({ users: z.array(memberSchema) }) },
       },
     },
@@ -54,8 +55,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config: readPolicy,
       schema: {
         tags,
-        operationId: 'getUser',
-        summary: "One member of the key's workspace",
+        operationId: id('getUser'),
+        summary: 'One member of the workspace',
         errors: { 404: 'No such user in your workspace (`unknown_user`)' },
         params: memberParams,
         response: { 200: z.object({ user: memberSchema }) },
@@ -70,7 +71,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       config: writePolicy,
       schema: {
         tags,
-        operationId: 'updateUserAttributes',
+        operationId: id('updateUserAttributes'),
         summary: "Merges attributes into a member's; null removes one. Applies from the member's next request",
         errors: { 404: 'No such user in your workspace (`unknown_user`)' },
         params: memberParams,
