@@ -7,6 +7,7 @@ import { compileQuery } from '../../core/semantic/compile.js';
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT, semanticQuerySchema } from '../../core/semantic/query.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
+import { answerKey } from '../../querying/answer-key.js';
 import type { Services } from '../../services.js';
 
 export const DEFAULT_LIMIT = DEFAULT_QUERY_LIMIT;
@@ -27,6 +28,13 @@ export const queryAnswerSchema = z.object({
   metadata,
 });
 type Answer = z.infer<typeof queryAnswerSchema>;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The answer's text as the response schema's serializer writes it (checked against the schema). */
+function serializeAnswer(answer: Answer): string {
+  return JSON.stringify(queryAnswerSchema.parse(answer));
+}
 
 export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.post(
@@ -56,11 +64,21 @@ export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       const node = live.model.nodes.get(query.node);
       if (!node) throw new NotFoundError(`Unknown node "${query.node}"`, 'unknown_node');
       const target = await services.governed.target(principal, live, node);
-      const compiled = compileQuery(live.model, { ...query, limit }, target.options);
+      // no-cache or no-store: the answer is neither read from the cache nor kept in it.
       const bypass = /no-cache|no-store/i.test(request.headers['cache-control'] ?? '');
-      const result = await services.governed.run({ principal, target, compiled, maxRows: limit, surface: 'structured_api', origin: 'structured', cache: bypass ? 'refresh' : 'use' });
+      const key = bypass ? undefined : answerKey({ principal, live, connection: target.connection, request: { ...query, limit }, nowMs: target.options.now.getTime() });
+      if (key) {
+        // A hit is sent as stored: the bytes the schema's serializer produced when it was kept.
+        const stored = await services.governed.cachedAnswer(key);
+        services.metrics.cacheLookup(stored !== undefined);
+        // (A string with a JSON content type skips the serializer; the type provider only knows objects.)
+        if (stored !== undefined) return reply.header('X-Cache', 'hit').type(JSON_TYPE).send(stored as unknown as Answer);
+      }
+
+      const compiled = compileQuery(live.model, { ...query, limit }, target.options);
+      const result = await services.governed.run({ principal, target, compiled, maxRows: limit, surface: 'structured_api', origin: 'structured', cache: key ? 'use' : 'off' });
       void reply.header('X-Cache', result.cached ? 'hit' : bypass ? 'bypass' : 'miss');
-      return {
+      const answer = {
         data: [...result.rows],
         sql: compiled.sql,
         metadata: {
@@ -72,6 +90,8 @@ export const queryRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
           truncated: result.truncated,
         },
       } satisfies Answer;
+      if (key) await services.governed.keepAnswer(key, serializeAnswer({ ...answer, metadata: { ...answer.metadata, cached: true } }));
+      return answer;
     },
   );
 };
