@@ -122,3 +122,13 @@ export async function signIn(app: FastifyInstance, email: string, password = PAS
   const cookie = response.cookies.find((c) => c.name === 'svc_session');
   return `svc_session=${cookie!.value}`;
 }
+
+/** A console request with a session cookie; writes are JSON, a DELETE without a body included (the CSRF rule). */
+export function consoleCall(t: TestApp, cookie: string, method: 'GET' | 'PATCH' | 'DELETE' | 'POST', url: string, payload?: object) {
+  return t.app.inject({
+    method,
+    url,
+    headers: { cookie, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
+    ...(payload ? { payload } : {}),
+  });
+}
