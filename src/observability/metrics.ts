@@ -23,7 +23,7 @@ export class ServiceMetrics {
   private readonly requests: Histogram<'method' | 'route' | 'status'>;
   private readonly warehouseRuns: Histogram<'engine' | 'outcome'>;
   private readonly cacheLookups: Counter<'result'>;
-  private readonly rateLimited: Counter<'policy'>;
+  private readonly rateLimited: Counter<'route'>;
   private readonly guardRefused: Counter<'engine'>;
 
   constructor() {
@@ -43,7 +43,7 @@ export class ServiceMetrics {
       registers,
     });
     this.cacheLookups = new Counter({ name: 'svc_result_cache_lookups_total', help: 'Result cache lookups of structured queries, by result (hit or miss)', labelNames: ['result'], registers });
-    this.rateLimited = new Counter({ name: 'svc_rate_limit_refusals_total', help: 'Requests refused with 429, by rate-limit policy', labelNames: ['policy'], registers });
+    this.rateLimited = new Counter({ name: 'svc_rate_limit_refusals_total', help: 'Requests refused with 429 (a spent budget or sign-in throttle), by route pattern', labelNames: ['route'], registers });
     this.guardRefused = new Counter({ name: 'svc_sql_guard_refusals_total', help: 'Statements the read-only SQL guard refused, by engine', labelNames: ['engine'], registers });
     for (const result of ['hit', 'miss']) this.cacheLookups.inc({ result }, 0);
   }
@@ -80,8 +80,8 @@ export class ServiceMetrics {
     this.cacheLookups.inc({ result: hit ? 'hit' : 'miss' });
   }
 
-  rateLimitRefused(policy: string): void {
-    this.rateLimited.inc({ policy });
+  rateLimitRefused(route: string): void {
+    this.rateLimited.inc({ route });
   }
 
   guardRefusal(engine: string): void {
