@@ -24,7 +24,7 @@ export interface GovernedTarget {
 
 /**
  * `use`: answer from the cache when it holds the result, store a fresh one; `refresh`: always run, store
- * the result (Cache-Control: no-cache, a scene run); `off`: neither read nor store.
+ * the result (a scene run); `off`: neither read nor store (a request with Cache-Control: no-cache).
  */
 export type CacheUse = 'use' | 'refresh' | 'off';
 

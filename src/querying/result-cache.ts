@@ -50,7 +50,8 @@ export function memoryResultCache(limits: ResultCacheLimits, now: () => number):
   if (limits.ttlMs <= 0) return disabledCache();
   const entries = new LRUCache<string, string>({
     maxSize: limits.maxBytes,
-    maxEntrySize: limits.maxEntryBytes,
+    // (An entry limit above the whole bound could never be met anyway.)
+    maxEntrySize: Math.min(limits.maxEntryBytes, limits.maxBytes),
     sizeCalculation: sizeOf,
     ttl: limits.ttlMs,
     // Read the clock on every check: the service's clock (a test's) decides what has expired.
