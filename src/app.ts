@@ -1,6 +1,5 @@
 // buildApp(deps) → a Fastify instance with the shared hooks and every surface mounted. main.ts and
 // every test call it; nothing here reads the environment.
-import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -10,9 +9,11 @@ import { answerClientError, answerFrameworkError, answerWhileClosing, MAX_PATH_P
 import { guardPlugin } from './http/guard.js';
 import { inputGuardPlugin } from './http/input-guard.js';
 import { openapiPlugin } from './http/openapi.js';
+import { requestIdOf } from './http/request-id.js';
 import type { Services } from './services.js';
 import { consoleSurface } from './surfaces/console/index.js';
 import { healthRoutes } from './surfaces/health.js';
+import { metricsRoutes } from './surfaces/metrics.js';
 import { questionSurface } from './surfaces/question/index.js';
 import { studioSurface } from './surfaces/studio/index.js';
 import { structuredSurface } from './surfaces/structured/index.js';
@@ -37,7 +38,7 @@ export async function buildApp({ services, logger, tls, extraRoutes }: AppDeps):
     // A hop count is valid at run time (proxy-addr), though Fastify's types omit it.
     trustProxy: services.config.trustProxy as boolean | string,
     bodyLimit: BODY_LIMIT_BYTES,
-    genReqId: () => randomUUID(),
+    genReqId: requestIdOf,
     // Requests that arrive while closing are answered by the hook below, in our error shape.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_CHARS },
@@ -58,6 +59,13 @@ export async function buildApp({ services, logger, tls, extraRoutes }: AppDeps):
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  // Every answer is counted under its route's pattern (never its raw URL: ids would make a series
+  // each), 404s for unknown routes under one label.
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    services.metrics.request(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    if (reply.statusCode === 429) services.metrics.rateLimitRefused(route);
+  });
 
   await app.register(errorsPlugin, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(cookie, { hook: false });
@@ -66,6 +74,7 @@ export async function buildApp({ services, logger, tls, extraRoutes }: AppDeps):
   await app.register(inputGuardPlugin);
 
   await app.register(healthRoutes, { services });
+  await app.register(metricsRoutes, { services });
   await app.register(consoleSurface, { services, prefix: '/api' });
   await app.register(questionSurface, { services, prefix: '/api/v1' });
   await app.register(workspaceSurface, { services, prefix: '/api/v1' });

@@ -48,6 +48,9 @@ const configSchema = z
     SVC_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(12 * 60),
     SVC_SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(7 * 24),
     SVC_RESULT_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    SVC_RESULT_CACHE_MAX_MB: z.coerce.number().int().min(1).max(65_536).default(128),
+    SVC_RESULT_CACHE_MAX_ENTRY_KB: z.coerce.number().int().min(1).max(1_048_576).default(2048),
+    SVC_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     SVC_SIGNALS_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
     SVC_SIGNALS_LEASE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(120),
     SVC_LLM_BASE_URL: url(['http', 'https']).optional(),
@@ -81,8 +84,13 @@ export interface Config {
   readonly logLevel: RawConfig['LOG_LEVEL'];
   readonly secretKeyHex: string | undefined;
   readonly session: { readonly idleMinutes: number; readonly maxHours: number };
-  /** How long structured query results are reused; 0 turns the cache off. */
-  readonly resultCacheSeconds: number;
+  /**
+   * Governed query results: how long they are reused (0 turns the cache off), the most the in-process
+   * cache holds in bytes, and the largest answer it stores.
+   */
+  readonly resultCache: { readonly seconds: number; readonly maxBytes: number; readonly maxEntryBytes: number };
+  /** The bearer token GET /metrics takes; without one, the route answers 404. */
+  readonly metricsToken: string | undefined;
   /** How often the signal scheduler looks for due signals. */
   readonly signalsPollMs: number;
   /**
@@ -133,7 +141,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: c.LOG_LEVEL,
     secretKeyHex: c.SVC_SECRET_KEY,
     session: Object.freeze({ idleMinutes: c.SVC_SESSION_IDLE_MINUTES, maxHours: c.SVC_SESSION_MAX_HOURS }),
-    resultCacheSeconds: c.SVC_RESULT_CACHE_SECONDS,
+    resultCache: Object.freeze({
+      seconds: c.SVC_RESULT_CACHE_SECONDS,
+      maxBytes: c.SVC_RESULT_CACHE_MAX_MB * 1024 * 1024,
+      maxEntryBytes: c.SVC_RESULT_CACHE_MAX_ENTRY_KB * 1024,
+    }),
+    metricsToken: c.SVC_METRICS_TOKEN,
     signalsPollMs: c.SVC_SIGNALS_POLL_MS,
     signalsLeaseMs: c.SVC_SIGNALS_LEASE_SECONDS * 1000,
     llm:

@@ -7,7 +7,7 @@ import { loadSecretKey } from './runtime-files.js';
 import { closeServices, createServices, type Services } from './services.js';
 import { memorySharedState } from './shared-state/memory.js';
 import { redisSharedState } from './shared-state/redis.js';
-import { redisResultCache } from './querying/result-cache.js';
+import { redisResultCache, resultCacheLimits } from './querying/result-cache.js';
 import { openStore, type StoreLocation } from './store/db.js';
 import { migrate } from './store/migrate.js';
 import { SignalScheduler } from './signals/signal-scheduler.js';
@@ -36,7 +36,7 @@ export async function openRuntime(
     if (location.kind === 'pglite') applied.push(...(await migrate(store)).applied);
     const shared = config.redisUrl ? await redisSharedState(config.redisUrl) : memorySharedState(clock);
     const secretKey = await loadSecretKey(config);
-    const resultCache = config.redisUrl ? await redisResultCache(config.redisUrl, config.resultCacheSeconds * 1000) : undefined;
+    const resultCache = config.redisUrl ? await redisResultCache(config.redisUrl, resultCacheLimits(config)) : undefined;
     const services = createServices({ config, secretKey, store, shared, clock, resultCache, onBackgroundError: options.onBackgroundError, onNote: options.onNote });
     const scheduler = options.signals
       ? new SignalScheduler(services.signalRows, services.signals, clock, { pollMs: config.signalsPollMs, leaseMs: config.signalsLeaseMs, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) })

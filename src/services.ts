@@ -14,12 +14,15 @@ import type { SharedState } from './shared-state/shared-state.js';
 import { apiKeysRepo } from './store/api-keys.js';
 import type { Store } from './store/db.js';
 import { historyRepo } from './store/history-repo.js';
+import { HistoryWriter } from './store/history-writer.js';
+import { ServiceMetrics } from './observability/metrics.js';
+import { scrapeSources } from './observability/scrape-sources.js';
 import { membersRepo } from './store/members-repo.js';
 import { modelsRepo } from './store/models-repo.js';
 import { GovernedQueryService } from './querying/governed-query-service.js';
 import { RawSqlService } from './querying/raw-sql-service.js';
 import { SchemaCache } from './connections/schema-cache.js';
-import { memoryResultCache, type ResultCache } from './querying/result-cache.js';
+import { memoryResultCache, resultCacheLimits, type ResultCache } from './querying/result-cache.js';
 import { sessionsRepo } from './store/sessions.js';
 import { mosaicsRepo, scenesRepo } from './store/scenes-repo.js';
 import { vaultsRepo } from './store/vaults-repo.js';
@@ -35,6 +38,8 @@ import { DeliveryWorker, type DeliveryWorkerOptions } from './events/delivery-wo
 
 /** Time limit of a raw SQL run on a warehouse. */
 export const RAW_SQL_TIMEOUT_MS = 30_000;
+/** History rows are written together every so often, or as soon as this many wait (history-writer.ts). */
+const HISTORY_BATCH = { flushMs: 50, maxRows: 200 };
 /** Connection schemas (the editor's schema browser, the SQL fallback's table choice) are kept this long. */
 const SCHEMA_CACHE_MS = 60_000;
 
@@ -60,11 +65,13 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const connections = new ConnectionService(store, box, config.dataDir, shared);
   // A deploy starts the new model's value indexes; the answer service is created below.
   const models = new ModelService(store, shared, clock);
-  const history = historyRepo(store.db);
-  const rawSql = new RawSqlService(connections, history, clock, RAW_SQL_TIMEOUT_MS, onBackgroundError);
+  const metrics = new ServiceMetrics();
+  const history = new HistoryWriter(historyRepo(store.db), { ...HISTORY_BATCH, ...(onBackgroundError ? { onError: onBackgroundError } : {}) });
+  const rawSql = new RawSqlService(connections, history, clock, RAW_SQL_TIMEOUT_MS, metrics);
   const schemas = new SchemaCache(SCHEMA_CACHE_MS, () => clock.now().getTime());
-  const cache = resultCache ?? memoryResultCache(config.resultCacheSeconds * 1000, () => clock.now().getTime());
+  const cache = resultCache ?? memoryResultCache(resultCacheLimits(config), () => clock.now().getTime());
   const governed = new GovernedQueryService(models, connections, rawSql, cache, clock);
+  metrics.watch(scrapeSources(store, cache, clock));
   const values = { perDimension: config.values.perDimension, refreshMs: config.values.refreshSeconds * 1000, maxScopes: config.values.maxScopes, maxValues: config.values.maxTotal };
   const answers = new AnswerService({ models, connections, rawSql, governed, schemas, clock, llm: config.llm, values, ...(onNote ? { onNote } : {}), ...(onBackgroundError ? { onBackgroundError } : {}) });
   // A deploy starts building the new model's value indexes in the background; nothing waits for them.
@@ -95,6 +102,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
     connections,
     projects: modelsRepo(store.db),
     history,
+    metrics,
     resultCache: cache,
     governed,
     vaults,
@@ -128,6 +136,7 @@ export async function closeServices(services: Services): Promise<void> {
   await services.deliveries.stop();
   await services.answers.close();
   await services.lastUsed.stop();
+  await services.rawSql.flush();
   await services.connections.close();
   await services.resultCache.close();
 }

@@ -84,4 +84,13 @@ describe('configuration', () => {
       allowHosts: ['127.0.0.1', 'localhost'],
     });
   });
+
+  it('reads the result cache limits (128 MiB, 2 MiB an answer by default) and the metrics token', () => {
+    expect(loadConfig({})).toMatchObject({ resultCache: { seconds: 60, maxBytes: 128 * 1024 * 1024, maxEntryBytes: 2048 * 1024 }, metricsToken: undefined });
+    const config = loadConfig({ SVC_RESULT_CACHE_SECONDS: '30', SVC_RESULT_CACHE_MAX_MB: '16', SVC_RESULT_CACHE_MAX_ENTRY_KB: '256', SVC_METRICS_TOKEN: 'a-scraper-token-of-length' });
+    expect(config).toMatchObject({ resultCache: { seconds: 30, maxBytes: 16 * 1024 * 1024, maxEntryBytes: 256 * 1024 }, metricsToken: 'a-scraper-token-of-length' });
+    expect(() => loadConfig({ SVC_RESULT_CACHE_MAX_MB: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ SVC_RESULT_CACHE_MAX_ENTRY_KB: 'lots' })).toThrow(/SVC_RESULT_CACHE_MAX_ENTRY_KB/);
+    expect(() => loadConfig({ SVC_METRICS_TOKEN: 'short' })).toThrow(/SVC_METRICS_TOKEN must be at least 16 characters/);
+  });
 });

@@ -4,6 +4,7 @@
 // after the store is back succeeds.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_CACHE_MAX_AGE_MS } from '../src/identity/session-service.js';
 import { STORE_LIMITS } from '../src/store/db.js';
 import { createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
 import { behindProxy, countBy, mixWithinBudget, expectUnavailable, ownClientAddress, sleep, startLoad, timed } from './helpers/outage.js';
@@ -20,6 +21,16 @@ const CONNECT_BOUND_MS = STORE_LIMITS.connectMs + 1_500;
 const STATEMENT_BOUND_MS = STORE_LIMITS.queryMs + 1_500;
 
 const available = (await hasService('postgres')) && (await hasService('redis'));
+
+/**
+ * A console request whose session must be read from the store: sessions are cached as keys are, for
+ * SESSION_CACHE_MAX_AGE_MS at most, so the clock is moved past that first (as for a session this
+ * instance has not seen lately).
+ */
+function sessionRequest(t: TestApp, cookie: string, url = '/api/auth/me') {
+  t.clock.advance(SESSION_CACHE_MAX_AGE_MS);
+  return t.app.inject({ url, headers: { cookie } });
+}
 
 describe.skipIf(!available)('the metadata PostgreSQL store, through a proxy', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -59,8 +70,8 @@ describe.skipIf(!available)('the metadata PostgreSQL store, through a proxy', ()
   function surfaces(keys: Awaited<ReturnType<typeof freshKeys>>) {
     const withKey = (url: string, key: string) => () => t.app.inject({ url, remoteAddress, headers: { ...HTTPS, authorization: `Bearer ${key}` } });
     return {
-      'session (console)': () => t.app.inject({ url: '/api/auth/me', headers: { cookie } }),
-      'session (editor)': () => t.app.inject({ url: PROBES.studio, headers: { cookie } }),
+      'session (console)': () => sessionRequest(t, cookie),
+      'session (editor)': () => sessionRequest(t, cookie, PROBES.studio),
       'key A': withKey(PROBES.question, keys.question),
       'key B': withKey(PROBES.workspace, keys.workspace),
       'key C': withKey(PROBES.structured, keys.structured),
@@ -100,15 +111,15 @@ describe.skipIf(!available)('the metadata PostgreSQL store, through a proxy', ()
   });
 
   it('hung under open connections: 503 within the query time limit, and the hung connection is never reused', async () => {
-    expect((await t.app.inject({ url: '/api/auth/me', headers: { cookie } })).statusCode).toBe(200);
+    expect((await sessionRequest(t, cookie)).statusCode).toBe(200);
     proxy.hangAll(); // the pooled connections stay open and never answer again
     proxy.setMode('blackhole'); // nor do new ones
-    const hung = await timed(() => t.app.inject({ url: '/api/auth/me', headers: { cookie } }));
+    const hung = await timed(() => sessionRequest(t, cookie));
     expectUnavailable(hung, STATEMENT_BOUND_MS, 'hung query');
     expect(hung.ms).toBeGreaterThanOrEqual(STORE_LIMITS.connectMs - 100);
     proxy.setMode('forward');
     // Were the hung connection handed out again, this would wait out the query limit once more.
-    const next = await timed(() => t.app.inject({ url: '/api/auth/me', headers: { cookie } }));
+    const next = await timed(() => sessionRequest(t, cookie));
     expect([next.result.statusCode, next.ms < FAST_MS]).toEqual([200, true]);
   });
 
@@ -118,7 +129,7 @@ describe.skipIf(!available)('the metadata PostgreSQL store, through a proxy', ()
     try {
       // Holds the session lookup inside the server, so that the cut lands while it is running.
       await blocker.query('begin; lock table sessions in access exclusive mode');
-      const pending = timed(() => t.app.inject({ url: '/api/auth/me', headers: { cookie } }));
+      const pending = timed(() => sessionRequest(t, cookie));
       await sleep(300);
       proxy.cutAll();
       expectUnavailable(await pending, FAST_MS + 300, 'cut mid-query');
@@ -126,7 +137,7 @@ describe.skipIf(!available)('the metadata PostgreSQL store, through a proxy', ()
       await blocker.query('rollback');
       await blocker.end();
     }
-    expect((await t.app.inject({ url: '/api/auth/me', headers: { cookie } })).statusCode).toBe(200);
+    expect((await sessionRequest(t, cookie)).statusCode).toBe(200);
   });
 
   it('a statement stuck behind a lock answers 503 once the statement time limit passes', async () => {
@@ -134,23 +145,24 @@ describe.skipIf(!available)('the metadata PostgreSQL store, through a proxy', ()
     await blocker.connect();
     try {
       await blocker.query('begin; lock table sessions in access exclusive mode');
-      const stuck = await timed(() => t.app.inject({ url: '/api/auth/me', headers: { cookie } }));
+      const stuck = await timed(() => sessionRequest(t, cookie));
       expectUnavailable(stuck, STATEMENT_BOUND_MS, 'stuck statement');
       expect(stuck.ms).toBeGreaterThanOrEqual(STORE_LIMITS.statementMs - 100);
     } finally {
       await blocker.query('rollback');
       await blocker.end();
     }
-    expect((await t.app.inject({ url: '/api/auth/me', headers: { cookie } })).statusCode).toBe(200);
+    expect((await sessionRequest(t, cookie)).statusCode).toBe(200);
   });
 
-  it('keys seen before keep working while the store is down: admitting them needs only Redis', async () => {
+  it('keys and sessions seen lately keep working while the store is down: admitting them needs only Redis', async () => {
     const keys = await freshKeys();
     await expectEverySurfaceServing(keys);
     proxy.cutAll();
     proxy.setMode('refuse');
     const { 'key A': a, 'key B': b, 'key C': c } = surfaces(keys);
     for (const send of [a, b, c]) expect((await send()).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/auth/me', headers: { cookie } })).statusCode).toBe(200);
   });
 
   it('survives twelve quick restarts under concurrent load: no 500, and serving at once afterwards', async () => {
@@ -185,7 +197,7 @@ describe('the embedded PGlite store closed under a running app', () => {
     const cookie = await signIn(t.app, ws.members.luminary.email);
     const key = await createKey(t.services, ws, 'luminary', 'question');
     await t.store.close();
-    expectUnavailable(await timed(() => t.app.inject({ url: '/api/auth/me', headers: { cookie } })), FAST_MS, 'session');
+    expectUnavailable(await timed(() => sessionRequest(t, cookie)), FAST_MS, 'session');
     expectUnavailable(await timed(() => t.app.inject({ url: PROBES.question, headers: { authorization: `Bearer ${key.value}` } })), FAST_MS, 'key A');
     const ready = await t.app.inject('/readyz');
     expect(ready.statusCode).toBe(503);

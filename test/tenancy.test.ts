@@ -8,20 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../src/services.js';
 import { acquireStoreLock } from '../src/store/store-lock.js';
-import { createKey, PASSWORD, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
+import { consoleCall, createKey, PASSWORD, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
 import { createTestDatabase, hasService, REDIS_URL } from './helpers/services.js';
-
-type Method = 'GET' | 'PATCH' | 'DELETE' | 'POST';
-
-function consoleCall(t: TestApp, cookie: string, method: Method, url: string, payload?: object) {
-  return t.app.inject({
-    method,
-    url,
-    // Console writes are JSON, a DELETE without a body included (the CSRF rule).
-    headers: { cookie, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
-    ...(payload ? { payload } : {}),
-  });
-}
 
 const keyCall = (t: TestApp, method: 'GET' | 'POST', url: string, key: string, payload?: object) =>
   t.app.inject({

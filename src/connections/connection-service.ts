@@ -130,9 +130,22 @@ export class ConnectionService {
    * unless asked for, is as absent as none.
    */
   async warehouse(workspaceId: string, name: string, options: InternalOption = {}): Promise<{ connection: ConnectionView; warehouse: Warehouse }> {
+    const row = await this.rowNamed(workspaceId, name, options);
+    return { connection: view(row), warehouse: this.driverOf(row) };
+  }
+
+  /**
+   * A connection by name, without its driver: nothing is decrypted or opened (what a cached answer
+   * needs to know of its connection). Same visibility as `warehouse`.
+   */
+  async named(workspaceId: string, name: string, options: InternalOption = {}): Promise<ConnectionView> {
+    return view(await this.rowNamed(workspaceId, name, options));
+  }
+
+  private async rowNamed(workspaceId: string, name: string, options: InternalOption): Promise<ConnectionRow> {
     const row = (await this.cachedRows(workspaceId)).find((r) => r.name === name);
     if (!row || (row.name.startsWith(INTERNAL_PREFIX) && !options.internal)) throw new NotFoundError(`Unknown connection "${name}"`, 'unknown_connection');
-    return { connection: view(row), warehouse: this.driverOf(row) };
+    return row;
   }
 
   /** The same, by id (internal connections hidden unless asked for). */

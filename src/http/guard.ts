@@ -77,6 +77,8 @@ function guardFor(policy: RoutePolicy, services: Services): onRequestAsyncHookHa
     }
     const { principal, window } = admission;
     request.principal = principal;
+    // From here on, every line logged for the request names who made it (the key's id, never its value).
+    request.log = reply.log = request.log.child({ workspaceId: principal.workspace.id, ...(principal.key ? { keyId: principal.key.id } : { userId: principal.user.id }) });
     const now = services.clock.now();
     if (principal.key) services.lastUsed.touch(principal.key.id, now);
     if (policy.rateLimit && window) applyRateLimit(reply, policy.rateLimit, spenderOf(principal), window, now.getTime());

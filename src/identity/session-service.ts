@@ -4,7 +4,9 @@ import type { Clock } from '../clock.js';
 import { ForbiddenError, RateLimitedError, UnauthenticatedError } from '../core/errors.js';
 import type { SharedState } from '../shared-state/shared-state.js';
 import type { MembersRepo } from '../store/members-repo.js';
-import type { SessionsRepo } from '../store/sessions.js';
+import type { ResolvedSessionRow, SessionsRepo } from '../store/sessions.js';
+import { IDENTITY_GENERATION } from './generations.js';
+import { KEY_CACHE_MAX_AGE_MS } from './key-resolver.js';
 import { verifyPassword } from './passwords.js';
 import { principalOf, type Principal } from './principal.js';
 import { hashToken, randomUrlToken } from './tokens.js';
@@ -28,7 +30,14 @@ export interface SignIn {
   principal: Principal;
 }
 
+/** Signed-in sessions read from the store, kept as API keys are (see key-resolver.ts). */
+const MAX_CACHED_SESSIONS = 10_000;
+/** However current its generation, a session is read again at least this often (as keys are). */
+export const SESSION_CACHE_MAX_AGE_MS = KEY_CACHE_MAX_AGE_MS;
+
 export class SessionService {
+  private readonly cache = new Map<string, { generation: number; row: ResolvedSessionRow; loadedAtMs: number }>();
+
   constructor(
     private readonly members: MembersRepo,
     private readonly sessions: SessionsRepo,
@@ -86,19 +95,52 @@ export class SessionService {
 
   /** The principal of a live session, or undefined when the token is unknown or the session expired. */
   async resolve(token: string): Promise<Principal | undefined> {
-    const row = await this.sessions.findByHash(hashToken(token));
-    if (!row) return undefined;
+    const hash = hashToken(token);
+    // As for API keys (key-resolver.ts): the generation is read before the row, and a cached row is
+    // trusted only under the generation it was read with, and for a few seconds at most.
+    const generation = await this.shared.generation(IDENTITY_GENERATION);
     const now = this.clock.now().getTime();
-    if (row.expires_at.getTime() <= now || row.last_seen_at.getTime() + this.policy.idleMs <= now) {
+    let row = this.cachedRow(hash, generation, now);
+    // A cached row that looks expired is read again before the session is ended: another instance may
+    // have seen it in use since.
+    if (row && this.expired(row, now)) row = undefined;
+    row ??= await this.load(hash, generation, now);
+    if (!row) return undefined;
+    if (this.expired(row, now)) {
+      this.cache.delete(hash);
       await this.sessions.delete(row.session_id);
       return undefined;
     }
-    if (now - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) await this.sessions.touch(row.session_id, new Date(now));
+    if (now - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) {
+      await this.sessions.touch(row.session_id, new Date(now));
+      this.cache.set(hash, { generation, row: { ...row, last_seen_at: new Date(now) }, loadedAtMs: now });
+    }
     return principalOf(row, 'session', { sessionId: row.session_id });
   }
 
+  /** Ends a session on every instance: the bump makes each drop the copy it keeps. */
   async logout(sessionId: string): Promise<void> {
     await this.sessions.delete(sessionId);
+    for (const [hash, cached] of this.cache) if (cached.row?.session_id === sessionId) this.cache.delete(hash);
+    await this.shared.bump(IDENTITY_GENERATION);
+  }
+
+  private cachedRow(hash: string, generation: number, now: number): ResolvedSessionRow | undefined {
+    const cached = this.cache.get(hash);
+    if (!cached || cached.generation !== generation || now - cached.loadedAtMs >= SESSION_CACHE_MAX_AGE_MS) return undefined;
+    return cached.row;
+  }
+
+  private async load(hash: string, generation: number, now: number): Promise<ResolvedSessionRow | undefined> {
+    const row = await this.sessions.findByHash(hash);
+    if (this.cache.size >= MAX_CACHED_SESSIONS) this.cache.delete(this.cache.keys().next().value!);
+    // Unknown tokens are not kept: they cost a lookup each, as for keys the address budget bounds them.
+    if (row) this.cache.set(hash, { generation, row, loadedAtMs: now });
+    return row;
+  }
+
+  private expired(row: ResolvedSessionRow, now: number): boolean {
+    return row.expires_at.getTime() <= now || row.last_seen_at.getTime() + this.policy.idleMs <= now;
   }
 
   async sweepExpired(): Promise<void> {

@@ -13,7 +13,7 @@ import type { Principal } from '../identity/principal.js';
 import type { LiveModel, ModelService } from '../modeling/model-service.js';
 import type { HistoryOrigin, HistorySurface } from '../store/schema.js';
 import type { RawSqlService } from './raw-sql-service.js';
-import { resultCacheKey, type ResultCache } from './result-cache.js';
+import { cacheKeyOf, type ResultCache } from './result-cache.js';
 
 /** Where a governed query runs, and the options its SQL must be compiled with for this principal. */
 export interface GovernedTarget {
@@ -24,7 +24,7 @@ export interface GovernedTarget {
 
 /**
  * `use`: answer from the cache when it holds the result, store a fresh one; `refresh`: always run, store
- * the result (Cache-Control: no-cache, a scene run); `off`: neither read nor store.
+ * the result (a scene run); `off`: neither read nor store (a request with Cache-Control: no-cache).
  */
 export type CacheUse = 'use' | 'refresh' | 'off';
 
@@ -59,7 +59,8 @@ export class GovernedQueryService {
 
   /** The connection `node` reads from, and the compile options for the principal (data keys, zone, dialect). */
   async target(principal: Principal, live: LiveModel, node: SemanticNode): Promise<GovernedTarget> {
-    const { connection } = await this.connections.warehouse(principal.workspace.id, node.connection, MODEL_CONNECTION);
+    // The connection's view only: its password is opened by the run, and a cached answer needs none.
+    const connection = await this.connections.named(principal.workspace.id, node.connection, MODEL_CONNECTION);
     return {
       live,
       connection,
@@ -67,17 +68,27 @@ export class GovernedQueryService {
     };
   }
 
+  /** A serialized answer stored under `key` (see answer-key.ts), or undefined. */
+  cachedAnswer(key: string): Promise<string | undefined> {
+    return this.cache.get(key);
+  }
+
+  /** Keeps a serialized answer under `key`, for as long as results are kept. */
+  keepAnswer(key: string, text: string): Promise<void> {
+    return this.cache.set(key, text);
+  }
+
   async run(request: GovernedRunRequest): Promise<GovernedResult> {
     const { principal, target, compiled } = request;
     // The key covers what decides the rows: SQL, bound values (data-key values among them), the
-    // connection, the model version and the row cap.
+    // connection as last saved, the model version and the row cap.
     const key =
       request.cache === 'off'
         ? undefined
-        : resultCacheKey({ workspaceId: principal.workspace.id, connectionId: target.connection.id, modelVersion: target.live.version, sql: compiled.sql, params: [...compiled.params, request.maxRows] });
+        : cacheKeyOf(['result', principal.workspace.id, target.connection.id, target.connection.updated_at, target.live.version, compiled.sql, compiled.params, request.maxRows]);
     if (key && request.cache === 'use') {
-      const hit = await this.cache.get<GovernedResult>(key);
-      if (hit) return { ...hit, cached: true };
+      const hit = await this.cache.get(key);
+      if (hit !== undefined) return { ...(JSON.parse(hit) as GovernedResult), cached: true };
     }
     const ranAt = this.clock.now().toISOString();
     const result = await this.rawSql.runCompiled({
@@ -100,7 +111,7 @@ export class GovernedQueryService {
       ranAt,
       cached: false,
     };
-    if (key) await this.cache.set(key, fresh);
+    if (key) await this.cache.set(key, JSON.stringify(fresh));
     return fresh;
   }
 }

@@ -6,7 +6,8 @@ import { MODEL_CONNECTION, type ConnectionService, type ConnectionView } from '.
 import { AppError } from '../core/errors.js';
 import { assertReadOnly } from '../core/sql/guard/index.js';
 import type { RunResult } from '../core/warehouse/types.js';
-import type { HistoryRepo } from '../store/history-repo.js';
+import type { ServiceMetrics } from '../observability/metrics.js';
+import type { HistoryWriter } from '../store/history-writer.js';
 import type { HistoryOrigin, HistoryStatus, HistorySurface } from '../store/schema.js';
 
 /** What the history records as the source of runs the service makes for its users. */
@@ -31,10 +32,10 @@ export interface RawSqlResult extends RunResult {
 export class RawSqlService {
   constructor(
     private readonly connections: ConnectionService,
-    private readonly history: HistoryRepo,
+    private readonly history: HistoryWriter,
     private readonly clock: Clock,
     private readonly timeoutMs: number,
-    private readonly onHistoryError: (error: unknown) => void = () => {},
+    private readonly metrics?: ServiceMetrics,
   ) {}
 
   /** SQL written by a user: through the read-only guard first. */
@@ -65,50 +66,44 @@ export class RawSqlService {
         await assertReadOnly(connection.engine, request.sql);
       } catch (error) {
         record('refused', { error: messageOf(error) });
+        this.metrics?.guardRefusal(connection.engine);
         throw error;
       }
     }
     try {
       const result = await warehouse.run(request.sql, params, { maxRows: request.maxRows, timeoutMs: this.timeoutMs, timeZone });
       record('success', { rowCount: result.rowCount });
+      this.metrics?.warehouseRun(connection.engine, 'success', (performance.now() - started) / 1000);
       return { ...result, connection };
     } catch (error) {
       record('error', { error: messageOf(error) });
+      this.metrics?.warehouseRun(connection.engine, 'error', (performance.now() - started) / 1000);
       throw error;
     }
   }
 
-  /** History writes still running; `flush()` waits for them (at shutdown, and in tests). */
-  private readonly pending = new Set<Promise<void>>();
-
-  async flush(): Promise<void> {
-    await Promise.all([...this.pending]);
+  /** Writes the history rows still buffered: before they are listed, and at shutdown. */
+  flush(): Promise<void> {
+    return this.history.flush();
   }
 
-  /**
-   * Writes the history row off the response path: the answer does not wait for it, shutdown does.
-   * A write that fails must not turn a good answer into an error; it is logged instead.
-   */
+  /** Buffers the history row (see history-writer.ts): the answer does not wait for it. */
   private record(request: RawSqlRequest, connection: ConnectionView, status: HistoryStatus, fields: { error?: string; rowCount?: number }, durationMs: number): void {
-    const write = this.history
-      .insert({
-        workspaceId: request.workspaceId,
-        userId: request.userId,
-        connectionId: connection.id,
-        connectionName: connection.name,
-        source: HISTORY_SOURCE,
-        surface: request.surface,
-        origin: request.origin ?? 'sql',
-        sql: request.sql,
-        status,
-        error: fields.error ?? null,
-        rowCount: fields.rowCount ?? null,
-        durationMs,
-        at: this.clock.now(),
-      })
-      .catch(this.onHistoryError)
-      .finally(() => this.pending.delete(write));
-    this.pending.add(write);
+    this.history.add({
+      workspaceId: request.workspaceId,
+      userId: request.userId,
+      connectionId: connection.id,
+      connectionName: connection.name,
+      source: HISTORY_SOURCE,
+      surface: request.surface,
+      origin: request.origin ?? 'sql',
+      sql: request.sql,
+      status,
+      error: fields.error ?? null,
+      rowCount: fields.rowCount ?? null,
+      durationMs,
+      at: this.clock.now(),
+    });
   }
 }
 

@@ -17,6 +17,8 @@ export interface Store {
   readonly db: Kysely<Database>;
   /** True when the store answers a trivial query (within the store's time limits). */
   ping(): Promise<boolean>;
+  /** The connection pool's counts, where the store has a pool (PostgreSQL). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ async function openPostgres(url: string, { unbounded = false }: StoreOptions): P
     kind: 'postgres',
     db,
     ping: () => pingWith(db),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     // The pool, not kysely, is closed: a straggling query (a background write at shutdown) then fails
     // as "store unavailable" in the driver, instead of with kysely's own "destroyed" error.
     close: () => (closed ??= pool.end()),

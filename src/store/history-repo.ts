@@ -44,24 +44,28 @@ function storable(text: string): string {
 
 export function historyRepo(db: Kysely<Database>) {
   return {
-    async insert(entry: HistoryEntry): Promise<void> {
+    /** Writes runs in one statement (the buffered writer's batches, see history-writer.ts). */
+    async insertMany(entries: readonly HistoryEntry[]): Promise<void> {
+      if (entries.length === 0) return;
       await db
         .insertInto('query_history')
-        .values({
-          workspace_id: entry.workspaceId,
-          user_id: entry.userId,
-          connection_id: entry.connectionId,
-          connection_name: storable(entry.connectionName),
-          source: storable(entry.source),
-          surface: entry.surface,
-          origin: storable(entry.origin),
-          sql: storable(entry.sql),
-          status: entry.status,
-          error: entry.error === null ? null : storable(entry.error),
-          row_count: entry.rowCount,
-          duration_ms: entry.durationMs,
-          created_at: entry.at,
-        })
+        .values(
+          entries.map((entry) => ({
+            workspace_id: entry.workspaceId,
+            user_id: entry.userId,
+            connection_id: entry.connectionId,
+            connection_name: storable(entry.connectionName),
+            source: storable(entry.source),
+            surface: entry.surface,
+            origin: storable(entry.origin),
+            sql: storable(entry.sql),
+            status: entry.status,
+            error: entry.error === null ? null : storable(entry.error),
+            row_count: entry.rowCount,
+            duration_ms: entry.durationMs,
+            created_at: entry.at,
+          })),
+        )
         .execute();
     },
 

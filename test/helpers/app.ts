@@ -9,7 +9,7 @@ import { hashPassword } from '../../src/identity/passwords.js';
 import { closeServices, createServices, type Services } from '../../src/services.js';
 import { memorySharedState } from '../../src/shared-state/memory.js';
 import { redisSharedState } from '../../src/shared-state/redis.js';
-import { redisResultCache } from '../../src/querying/result-cache.js';
+import { redisResultCache, resultCacheLimits } from '../../src/querying/result-cache.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import type { KeySurface, Plan, Role } from '../../src/store/schema.js';
@@ -51,7 +51,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   if (ownsStore) await migrate(store);
   const clock = (options.clock as TestClock | undefined) ?? new TestClock();
   const shared = options.redisUrl ? await redisSharedState(options.redisUrl) : memorySharedState(clock);
-  const resultCache = options.redisUrl ? await redisResultCache(options.redisUrl, config.resultCacheSeconds * 1000) : undefined;
+  const resultCache = options.redisUrl ? await redisResultCache(options.redisUrl, resultCacheLimits(config)) : undefined;
   const services = createServices({ config, secretKey: options.secretKey ?? randomBytes(32), store, shared, clock, resultCache, ...(options.onNote ? { onNote: options.onNote } : {}) });
   const app = await buildApp({
     services,
@@ -140,4 +140,9 @@ export function consoleRequest(
     headers: { cookie, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
   });
+}
+
+/** A console request on a test app; writes are JSON, a DELETE without a body included (the CSRF rule). */
+export function consoleCall(t: TestApp, cookie: string, method: 'GET' | 'PATCH' | 'DELETE' | 'POST', url: string, payload?: object) {
+  return consoleRequest(t.app, cookie, method, url, payload, method === 'GET' || payload ? {} : { 'content-type': 'application/json' });
 }

@@ -164,7 +164,8 @@ describe('evaluating signals', () => {
     expect(page2.evaluations).toHaveLength(2);
     expect(page2.next_cursor).toBeNull();
     expect(page2.evaluations.map((e: { fired: boolean }) => e.fired)).toEqual([true, false]);
-    // Every run is recorded in the query history with the signal as its origin.
+    // Every run is recorded in the query history with the signal as its origin (written in batches).
+    await t.services.rawSql.flush();
     const runs = await t.store.db.selectFrom('query_history').select('id').where('origin', '=', `signal:${signal.id}`).execute();
     expect(runs.length).toBeGreaterThanOrEqual(6);
   });

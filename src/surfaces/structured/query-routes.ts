@@ -7,6 +7,7 @@ import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import { compileQuery } from '../../core/semantic/compile.js';
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT, semanticQuerySchema } from '../../core/semantic/query.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
+import { answerKey } from '../../querying/answer-key.js';
 import { operationId, type RoutePlace } from '../route-place.js';
 
 export const DEFAULT_LIMIT = DEFAULT_QUERY_LIMIT;
@@ -27,6 +28,13 @@ export const queryAnswerSchema = z.object({
   metadata,
 });
 type Answer = z.infer<typeof queryAnswerSchema>;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The answer's text as the response schema's serializer writes it (checked against the schema). */
+function serializeAnswer(answer: Answer): string {
+  return JSON.stringify(queryAnswerSchema.parse(answer));
+}
 
 export const queryRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place) => {
   const { services, tags } = place;
@@ -57,11 +65,22 @@ export const queryRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place)
       const node = live.model.nodes.get(query.node);
       if (!node) throw new NotFoundError(`Unknown node "${query.node}"`, 'unknown_node');
       const target = await services.governed.target(principal, live, node);
-      const compiled = compileQuery(live.model, { ...query, limit }, target.options);
+      // no-cache or no-store: the answer is neither read from the cache nor kept in it.
       const bypass = /no-cache|no-store/i.test(request.headers['cache-control'] ?? '');
-      const result = await services.governed.run({ principal, target, compiled, maxRows: limit, surface: 'structured_api', origin: 'structured', cache: bypass ? 'refresh' : 'use' });
-      void reply.header('X-Cache', result.cached ? 'hit' : bypass ? 'bypass' : 'miss');
-      return {
+      const key = bypass ? undefined : answerKey({ principal, live, connection: target.connection, request: { ...query, limit }, nowMs: target.options.now.getTime() });
+      if (key) {
+        // A hit is sent as stored: the bytes the schema's serializer produced when it was kept.
+        const stored = await services.governed.cachedAnswer(key);
+        services.metrics.cacheLookup(stored !== undefined);
+        // (A string with a JSON content type skips the serializer; the type provider only knows objects.)
+        if (stored !== undefined) return reply.header('X-Cache', 'hit').type(JSON_TYPE).send(stored as unknown as Answer);
+      }
+
+      const compiled = compileQuery(live.model, { ...query, limit }, target.options);
+      // The answer key is kept instead of the compiled query's: one copy of the rows in the cache.
+      const result = await services.governed.run({ principal, target, compiled, maxRows: limit, surface: 'structured_api', origin: 'structured', cache: 'off' });
+      void reply.header('X-Cache', bypass ? 'bypass' : 'miss');
+      const answer = {
         data: [...result.rows],
         sql: compiled.sql,
         metadata: {
@@ -73,6 +92,8 @@ export const queryRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place)
           truncated: result.truncated,
         },
       } satisfies Answer;
+      if (key) await services.governed.keepAnswer(key, serializeAnswer({ ...answer, metadata: { ...answer.metadata, cached: true } }));
+      return answer;
     },
   );
 };

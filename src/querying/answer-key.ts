@@ -1,0 +1,47 @@
+// The cache key of a structured query's whole answer, computed before the query is compiled, so that
+// a hit costs neither compilation nor the connection's driver. It names everything the answer depends
+// on, so that a hit never crosses:
+// - workspaces (the workspace id),
+// - users who see different rows (their data-key attributes, every one of them, in a fixed order),
+// - model deployments (the live model's version, which every deploy moves on),
+// - connection changes (the connection's id and when it was last saved: a new host, database, user or
+//   password is a new key),
+// - time zones (the workspace's, the request's own is part of the request),
+// - and, for filters relative to now ("in the past 7 days"), the quarter hour: every day, week, month
+//   or year boundary of every time zone falls on a quarter hour of UTC, so within one the compiled
+//   query is the same.
+// The request is the validated body with its defaults and limit filled in, so equivalent bodies share
+// an entry whatever optional fields they spelled out.
+import type { ConnectionView } from '../connections/connection-service.js';
+import type { Principal } from '../identity/principal.js';
+import type { LiveModel } from '../modeling/model-service.js';
+import { cacheKeyOf } from './result-cache.js';
+
+const QUARTER_HOUR_MS = 15 * 60_000;
+const RELATIVE_TO_NOW = /"(inThePast|inTheCurrent)"/;
+
+export interface AnswerKeyParts {
+  readonly principal: Principal;
+  readonly live: LiveModel;
+  readonly connection: ConnectionView;
+  /** The validated request, limit included. */
+  readonly request: { readonly filters: readonly unknown[] } & Record<string, unknown>;
+  readonly nowMs: number;
+}
+
+export function answerKey({ principal, live, connection, request, nowMs }: AnswerKeyParts): string {
+  const filters = JSON.stringify(request.filters);
+  const quarter = RELATIVE_TO_NOW.test(filters) ? Math.floor(nowMs / QUARTER_HOUR_MS) : null;
+  const attributes = Object.entries(principal.attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return cacheKeyOf([
+    'answer',
+    principal.workspace.id,
+    principal.workspace.timezone,
+    attributes,
+    live.version,
+    connection.id,
+    connection.updated_at,
+    quarter,
+    request,
+  ]);
+}
