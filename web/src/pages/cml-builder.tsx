@@ -1,0 +1,3 @@
+export function CmlBuilderPage() {
+  return <h1>cml-builder</h1>;
+}

@@ -1,0 +1,3 @@
+export function ConnectionsPage() {
+  return <h1>connections</h1>;
+}

@@ -1,0 +1,3 @@
+export function ModelPage() {
+  return <h1>model</h1>;
+}
