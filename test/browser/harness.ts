@@ -58,6 +58,8 @@ export async function startConsole(options: { orders?: number } = {}): Promise<C
   // The certificate is the self-signed one `svc serve` generates on first start.
   const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
+  // Fails a step well inside the test's own time limit, so the failure names the step.
+  page.setDefaultTimeout(8000);
   const messages: string[] = [];
   page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
   page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`));

@@ -10,8 +10,18 @@ import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers, pl
 import { useEffect, useRef } from 'preact/hooks';
 import { pageNonce } from '../nonce';
 
+/**
+ * Replaces the editor's text (reopening a run, loading a file). The editor owns its text: `value` is
+ * only the first one, since pushing every render's value back in races fast typing (a render still
+ * carrying the previous keystroke's text would undo the next one, and the two would loop).
+ */
+export function setDoc(view: EditorView | undefined, text: string): void {
+  if (view && view.state.doc.toString() !== text) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}
+
 interface Props {
   label: string;
+  /** The initial text. */
   value: string;
   onChange: (value: string) => void;
   /** Ctrl/Cmd+Enter. */
@@ -67,19 +77,12 @@ export function CodeEditor({ label, value, onChange, onRun, extensions = [], pla
       onView?.(undefined);
       editor.destroy();
     };
-    // The editor is created once; value and extensions are pushed in by the effects below.
+    // The editor is created once; extensions are pushed in by the effect below, text by setDoc.
   }, []);
 
   useEffect(() => {
     view.current?.dispatch({ effects: dynamic.current.reconfigure(extensions) });
   }, [extensions]);
-
-  useEffect(() => {
-    const editor = view.current;
-    if (editor && editor.state.doc.toString() !== value) {
-      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
-    }
-  }, [value]);
 
   return <div class="code-editor" ref={host} />;
 }

@@ -5,7 +5,7 @@ import { sql, StandardSQL, PostgreSQL, MySQL, type SQLDialect } from '@codemirro
 import type { EditorView } from '@codemirror/view';
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, get, post, query } from '../api';
-import { CodeEditor } from '../components/code-editor';
+import { CodeEditor, setDoc } from '../components/code-editor';
 import { DataGrid } from '../components/data-grid';
 import { ErrorBox, Loading } from '../components/feedback';
 import { SelectField } from '../components/field';
@@ -142,7 +142,7 @@ export function SqlEditorPage() {
         <ul class="history">
           {(history.data?.runs ?? []).map((r) => (
             <li key={r.id}>
-              <button type="button" onClick={() => { setChosen(r.connection); setText(r.sql); }} aria-label={`Reopen: ${r.sql.slice(0, 60)}`}>Reopen</button>{' '}
+              <button type="button" onClick={() => { setChosen(r.connection); setDoc(view.current, r.sql); }} aria-label={`Reopen: ${r.sql.slice(0, 60)}`}>Reopen</button>{' '}
               <span class={`status ${r.status}`}>{r.status}</span> <code>{r.sql.length > 120 ? `${r.sql.slice(0, 117)}…` : r.sql}</code>{' '}
               <small class="muted">{r.connection} · {new Date(r.created_at).toLocaleString()}{r.row_count !== null ? ` · ${r.row_count} rows` : ''}</small>
             </li>
