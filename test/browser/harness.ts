@@ -1,10 +1,10 @@
 // The real app on loopback over HTTPS (surface B's keys need it) with the demo's warehouse and model in a
 // seeded workspace, and Debian's Chromium driven by playwright-core. Collects the page's console
 // messages (CSP violations show up there) and saves screenshots under test-artifacts/browser/.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { setUpDemo } from '../../src/demo-setup.js';
 import { answerPlainHttpOnTlsPort } from '../../src/http/plain-http-on-tls-port.js';
@@ -18,10 +18,9 @@ if (!hasChromium) console.warn(`Browser tests skipped: ${CHROMIUM} is absent (ap
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
 
-/** Builds the console once when it is missing (later runs reuse web/dist, rebuilt when stale). */
+/** The console is built by the global setup (global-setup.ts); a missing build fails loudly here. */
 export function ensureConsoleBuilt(): void {
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build-console.mjs'), '--strict'], { stdio: 'inherit' });
-  if (!existsSync(path.join(ROOT, 'web', 'dist', 'index.html'))) throw new Error('the console did not build');
+  if (!existsSync(path.join(ROOT, 'web', 'dist', 'index.html'))) throw new Error('web/dist is missing: the console did not build (npm run build:console)');
 }
 
 export interface ConsoleHarness {
@@ -95,4 +94,17 @@ export async function signInThroughPage(h: ConsoleHarness, email: string, path =
 /** Messages that say the Content-Security-Policy blocked something. */
 export function cspViolations(messages: string[]): string[] {
   return messages.filter((m) => /Content Security Policy|Content-Security-Policy/i.test(m));
+}
+
+/** A console for the enclosing describe, signed in as its luminary: started before its tests, closed after. */
+export function signedInConsole(): () => ConsoleHarness {
+  let h: ConsoleHarness | undefined;
+  beforeAll(async () => {
+    h = await startConsole();
+    await signInThroughPage(h, h.ws.members.luminary.email);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  return () => h!;
 }

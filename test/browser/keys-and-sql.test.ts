@@ -1,18 +1,15 @@
 // Keys and the SQL editor in Chromium: a key created on the page works over HTTPS until it is revoked on
 // the page; SQL typed into CodeMirror reaches the server exactly as typed (ordinary spaces), runs, and a
 // write is refused with the read-only explanation; 10,000 rows stay a few dozen DOM rows.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { request } from '../helpers/http-client.js';
-import { cspViolations, hasChromium, signInThroughPage, startConsole, type ConsoleHarness } from './harness.js';
+import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
 
 describe.skipIf(!hasChromium)('keys and SQL editor in Chromium', () => {
+  const harness = signedInConsole();
   let h: ConsoleHarness;
-  beforeAll(async () => {
-    h = await startConsole();
-    await signInThroughPage(h, h.ws.members.luminary.email);
-  });
-  afterAll(async () => {
-    await h?.close();
+  beforeEach(() => {
+    h = harness();
   });
 
   it('creates a workspace key shown once, which answers over HTTPS until it is revoked on the page', async () => {

@@ -13,3 +13,17 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
   useEffect(run, [run]);
   return { ...state, reload: run };
 }
+
+/** Runs an action and keeps its error (cleared when the next one starts) for the page to show. */
+export function useAction() {
+  const [error, setError] = useState<unknown>();
+  const run = async (work: () => Promise<unknown>) => {
+    setError(undefined);
+    try {
+      await work();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return { error, run };
+}

@@ -1,0 +1,83 @@
+// Connections, Ask and the CML editor in Chromium. Ask and CML validation use the session routes
+// POST /api/ask and POST /api/model/validate: where this build lacks them, those tests say so and skip.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
+
+describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
+  const harness = signedInConsole();
+  let h: ConsoleHarness;
+  const routes = { ask: false, validate: false, projects: false };
+  beforeAll(() => {
+    h = harness();
+    routes.ask = h.t.app.hasRoute({ method: 'POST', url: '/api/ask' });
+    routes.validate = h.t.app.hasRoute({ method: 'POST', url: '/api/model/validate' });
+    routes.projects = h.t.app.hasRoute({ method: 'GET', url: '/api/model/projects' });
+    for (const [name, present] of Object.entries(routes)) if (!present) console.warn(`The session route for ${name} is absent: its browser test skips.`);
+  });
+
+  it('creates a DuckDB connection, tests it, and never shows a password', async () => {
+    const { page } = h;
+    await page.goto(`${h.base}/connections`);
+    const form = page.getByRole('form', { name: 'New connection' });
+    await form.getByLabel('Connection name').fill('copy_of_demo');
+    await form.getByLabel('Engine').selectOption('duckdb');
+    await form.getByLabel(/File path/).fill('warehouse.duckdb');
+    await form.getByRole('button', { name: 'Create connection' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connection copy_of_demo created.' }).waitFor();
+    const row = page.getByRole('row', { name: /copy_of_demo/ });
+    await row.getByRole('button', { name: 'Test copy_of_demo' }).click();
+    await page.getByRole('status').filter({ hasText: 'copy_of_demo: connected' }).waitFor();
+    await h.screenshot('connections');
+
+    // A postgres form offers a password field that starts empty, on create and on edit.
+    await form.getByLabel('Engine').selectOption('postgres');
+    expect(await form.getByLabel('Password').inputValue()).toBe('');
+    await row.getByRole('button', { name: 'Edit copy_of_demo' }).click();
+    const edit = page.getByRole('form', { name: 'Edit copy_of_demo' });
+    expect(await edit.getByLabel(/File path/).inputValue()).toBe('warehouse.duckdb');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('asks a question and shows the answer with its provenance', async (context) => {
+    if (!routes.ask) return context.skip();
+    const { page } = h;
+    await page.goto(`${h.base}/ask`);
+    await page.getByLabel('Question').fill('How many orders were there?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    const provenance = page.getByRole('region', { name: 'Provenance' });
+    await provenance.waitFor();
+    const text = (await provenance.textContent())!;
+    expect(text).toMatch(/Reveal/);
+    expect(text).toMatch(/Freshness/);
+    expect(text).toMatch(/Confidence(high|medium)/);
+    expect(text).toMatch(/Assumptions/);
+    await h.screenshot('ask');
+  });
+
+  it('underlines a CML error at its line while typing, and lists it', async (context) => {
+    if (!routes.validate || !routes.projects) return context.skip();
+    const { page } = h;
+    await page.goto(`${h.base}/model`);
+    await page.getByLabel('File').selectOption('orders.cml');
+    const editor = page.getByRole('textbox', { name: 'CML' });
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nnode broken {\n  table: shop.orders\n  dimension x { type: nonsense }\n}\n');
+    const list = page.getByRole('list', { name: 'Diagnostics' });
+    await list.waitFor();
+    expect(await list.textContent()).toMatch(/orders\.cml:\d+:\d+ error/);
+    // The underline sits on the line the diagnostic names, one of the lines just typed.
+    const listed = Number(/orders\.cml:(\d+):/.exec((await list.textContent())!)![1]);
+    // The line number shown beside the underlined line (the gutter element at the same height).
+    const { number, text } = await page.evaluate(() => {
+      const line = document.querySelector('.cm-lintRange-error')!.closest('.cm-line')!;
+      const top = line.getBoundingClientRect().top;
+      const gutter = [...document.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].find((g) => Math.abs(g.getBoundingClientRect().top - top) < 2);
+      return { number: Number(gutter?.textContent), text: line.textContent };
+    });
+    expect(number).toBe(listed);
+    expect(['node broken {', '  table: shop.orders', '  dimension x { type: nonsense }', '}']).toContain(text);
+    await h.screenshot('model-cml-diagnostic');
+    expect(cspViolations(h.messages)).toEqual([]);
+  });
+});
