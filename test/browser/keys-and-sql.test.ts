@@ -81,6 +81,23 @@ describe.skipIf(!hasChromium)('keys and SQL editor in Chromium', () => {
     await h.screenshot('sql-refused');
   });
 
+  it("shows an engine error at its line and column, selecting the word it points at", async () => {
+    const { page } = h;
+    await page.goto(`${h.base}/sql`);
+    await page.getByLabel('Schema browser').getByText('shop.orders', { exact: true }).waitFor();
+    await page.getByRole('textbox', { name: 'SQL' }).click();
+    await page.keyboard.type('SELECT 1,');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('nosuchcol FROM shop.orders');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+Enter');
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/nosuchcol/);
+    await page.getByText(/At line 2, column \d+/).waitFor();
+    expect(await page.evaluate(() => window.getSelection()?.toString())).toBe('nosuchcol');
+    await h.screenshot('sql-error-position');
+  });
+
   it('keeps 10,000 rows to a few dozen DOM rows and scrolls to the last one', async () => {
     const { page } = h;
     await page.goto(`${h.base}/sql`);

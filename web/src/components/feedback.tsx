@@ -9,7 +9,7 @@ export function ErrorBox({ error }: { error: unknown }) {
   const reason = typeof body?.reason === 'string' ? body.reason : undefined;
   return (
     <div class="error" role="alert">
-      <strong>{message}</strong>
+      {message.includes('\n') ? <pre class="error-text">{message}</pre> : <strong>{message}</strong>}
       {reason ? <p>Why: {reason}</p> : null}
       {error instanceof ApiError && error.code ? <p class="muted">code: {error.code}</p> : null}
     </div>

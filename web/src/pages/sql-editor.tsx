@@ -73,7 +73,10 @@ export function SqlEditorPage() {
     if (!editor || !position || position.line > editor.state.doc.lines) return;
     const line = editor.state.doc.line(position.line);
     const at = Math.min(line.to, line.from + Math.max(0, (position.column ?? 1) - 1));
-    editor.dispatch({ selection: { anchor: at, head: position.column ? at : line.to }, scrollIntoView: true });
+    // The word the engine points at, or the whole line when it names only the line.
+    const word = position.column ? (/^\w+/.exec(line.text.slice(at - line.from))?.[0].length ?? 0) : line.length;
+    editor.dispatch({ selection: { anchor: position.column ? at : line.from, head: at + word }, scrollIntoView: true });
+    editor.focus();
   };
 
   const isReadOnlyRefusal = error instanceof ApiError && error.code === 'read_only_violation';
