@@ -25,13 +25,27 @@ export function Chart({ data, title, height = 260 }: { data: ChartData; title: s
     const numeric = data.x.every((v) => typeof v === 'number');
     const xs = times ?? (numeric ? (data.x as number[]) : data.x.map((_, i) => i));
     const labels = times || numeric ? undefined : data.x.map((v) => String(v));
+    // Categories (labels) are bars at whole positions, one tick each; times and numbers are lines.
+    const bars = labels ? uPlot.paths.bars!({ size: [0.7 / data.series.length, 80], align: 0 }) : undefined;
     const options: uPlot.Options = {
       title,
       width: Math.max(280, el.clientWidth || 600),
       height,
-      scales: { x: { time: Boolean(times) } },
-      axes: [labels ? { values: (_u, ticks) => ticks.map((t) => labels[Math.round(t)] ?? '') } : {}, {}],
-      series: [{}, ...data.series.map((s, i) => ({ label: s.name, stroke: COLORS[i % COLORS.length], width: 2, points: { show: data.x.length < 60 } }))],
+      scales: {
+        x: labels ? { time: false, range: [-0.5, xs.length - 0.5] } : { time: Boolean(times) },
+        // Bars stand on zero, or their heights would mislead.
+        ...(labels ? { y: { range: (_u: uPlot, min: number, max: number): uPlot.Range.MinMax => [Math.min(0, min), max > 0 ? max * 1.05 : 0] } } : {}),
+      },
+      axes: [labels ? { splits: () => xs.map((_, i) => i), values: (_u, ticks) => ticks.map((t) => labels[t] ?? '') } : {}, {}],
+      series: [
+        {},
+        ...data.series.map((s, i) => {
+          const color = COLORS[i % COLORS.length]!;
+          return bars
+            ? { label: s.name, stroke: color, fill: `${color}cc`, width: 1, paths: bars, points: { show: false } }
+            : { label: s.name, stroke: color, width: 2, points: { show: data.x.length < 60 } };
+        }),
+      ],
     };
     const plot = new uPlot(options, [xs, ...data.series.map((s) => s.values)] as uPlot.AlignedData, el);
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height }));
