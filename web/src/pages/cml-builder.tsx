@@ -78,7 +78,7 @@ export function CmlBuilderPage() {
       <ErrorBox error={error} />
       {preview ? (
         <Section title="SQL preview">
-          <pre aria-label="SQL preview"><code>{preview.sql}</code></pre>
+          <pre aria-label="Compiled SQL"><code>{preview.sql}</code></pre>
           <p class="muted">on connection {preview.connection}</p>
         </Section>
       ) : null}
