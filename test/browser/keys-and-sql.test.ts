@@ -66,6 +66,20 @@ describe.skipIf(!hasChromium)('keys and SQL editor in Chromium', () => {
     expect(ran).not.toMatch(/\u00a0/);
   });
 
+  it('completes table and column names from the schema browser', async () => {
+    const { page } = h;
+    await page.goto(`${h.base}/sql`);
+    await page.getByLabel('Schema browser').getByText('shop.orders', { exact: true }).waitFor();
+    await page.getByRole('textbox', { name: 'SQL' }).click();
+    await page.keyboard.type('SELECT * FROM shop.ord');
+    await page.getByRole('option', { name: /orders/ }).first().waitFor();
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('ers WHERE orders.ship_reg');
+    await page.getByRole('option', { name: /ship_region/ }).first().waitFor();
+    await h.screenshot('sql-completion');
+    await page.keyboard.press('Escape');
+  });
+
   it('refuses a write and explains why', async () => {
     const { page } = h;
     await page.goto(`${h.base}/sql`);

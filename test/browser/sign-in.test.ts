@@ -2,6 +2,7 @@
 // showing the user, workspace and role, every page rendering without a CSP violation, and sign-out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_ROUTES } from '../../src/surfaces/web/client-routes.js';
+import { PASSWORD } from '../helpers/app.js';
 import { cspViolations, hasChromium, signInThroughPage, startConsole, type ConsoleHarness } from './harness.js';
 
 describe.skipIf(!hasChromium)('console shell in Chromium', () => {
@@ -67,6 +68,24 @@ describe.skipIf(!hasChromium)('console shell in Chromium', () => {
     await h.page.getByRole('heading', { name: 'API keys' }).waitFor();
     await h.screenshot('narrow-keys');
     await h.page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('offers a viewer only the pages its role can use', async () => {
+    const context = await h.browser.newContext({ ignoreHTTPSErrors: true });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${h.base}/`);
+      await page.getByLabel('E-mail').fill(h.ws.members.viewer.email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const nav = page.getByRole('navigation', { name: 'Pages' });
+      await nav.getByRole('link', { name: 'Keys' }).waitFor();
+      expect(await nav.getByRole('link', { name: 'Ask' }).isVisible()).toBe(true);
+      for (const hidden of ['Connections', 'SQL editor', 'Users']) expect(await nav.getByRole('link', { name: hidden }).count()).toBe(0);
+      expect(await page.getByLabel('Signed in as').textContent()).toContain('viewer');
+    } finally {
+      await context.close();
+    }
   });
 
   it('signs out: the page asks to sign in again and the API refuses the old session', async () => {
