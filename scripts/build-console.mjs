@@ -21,7 +21,13 @@ function newestSource(dir) {
   return newest;
 }
 
-const sources = [newestSource(web), statSync(path.join(root, 'src', 'surfaces', 'web', 'client-routes.ts')).mtimeMs];
+const shared = path.join(root, 'src', 'surfaces', 'web', 'client-routes.ts');
+if (!existsSync(path.join(web, 'index.html')) || !existsSync(shared)) {
+  // An install without the sources (the production dependencies of an image): nothing to build.
+  console.warn('The console sources (web/, src/) are not here: the console is not built.');
+  process.exit(0);
+}
+const sources = [newestSource(web), statSync(shared).mtimeMs];
 if (!force && existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources)) process.exit(0);
 
 let vite;
