@@ -6,7 +6,7 @@ export interface ErrorPosition {
 }
 
 export function errorPosition(message: string): ErrorPosition | undefined {
-  const lineCol = /line (\d+)[,:]? (?:column|col\.?|position) (\d+)/i.exec(message);
+  const lineCol = /line (\d+)[,:]? (?:at )?(?:column|col\.?|position) (\d+)/i.exec(message);
   if (lineCol) return { line: Number(lineCol[1]), column: Number(lineCol[2]) };
   const caret = /LINE (\d+): (.*)\n( *)\^/.exec(message);
   if (caret) return { line: Number(caret[1]), column: caret[3]!.length - `LINE ${caret[1]}: `.length + 1 };
