@@ -29,10 +29,21 @@ function Diagnostics({ result }: { result: CmlDiagnostic[] | Error | undefined }
   );
 }
 
-function CmlWorkbench({ projects, canDeploy, onDeployed }: { projects: Project[]; canDeploy: boolean; onDeployed: () => void }) {
-  const [projectName, setProjectName] = useState(projects[0]?.project ?? '');
+interface Selection { project: string; file: string }
+
+interface WorkbenchProps {
+  projects: Project[];
+  selection: Selection;
+  onSelect: (selection: Selection) => void;
+  canDeploy: boolean;
+  onDeployed: () => void;
+}
+
+function CmlWorkbench({ projects, selection, onSelect, canDeploy, onDeployed }: WorkbenchProps) {
+  const projectName = selection.project || projects[0]?.project || '';
   const project = projects.find((p) => p.project === projectName);
-  const [filePath, setFilePath] = useState(project?.files[0]?.path ?? '');
+  const filePath = selection.file || project?.files[0]?.path || '';
+  const setFilePath = (file: string) => onSelect({ project: projectName, file });
   const edits = useRef(new Map<string, string>());
   const [result, setResult] = useState<CmlDiagnostic[] | Error>();
   const [message, setMessage] = useState('');
@@ -59,7 +70,7 @@ function CmlWorkbench({ projects, canDeploy, onDeployed }: { projects: Project[]
   return (
     <div>
       <div class="row">
-        <SelectField label="Project" value={projectName} options={projects.map((p) => p.project)} onChange={(v) => { setProjectName(v); setFilePath(projects.find((p) => p.project === v)?.files[0]?.path ?? ''); }} />
+        <SelectField label="Project" value={projectName} options={projects.map((p) => p.project)} onChange={(v) => onSelect({ project: v, file: projects.find((p) => p.project === v)?.files[0]?.path ?? '' })} />
         <SelectField label="File" value={filePath} options={project.files.map((f) => f.path)} onChange={setFilePath} />
       </div>
       {file ? (
@@ -80,6 +91,19 @@ function CmlWorkbench({ projects, canDeploy, onDeployed }: { projects: Project[]
 }
 
 export function ModelPage({ me }: { me: Me }) {
+  const [selection, setSelection] = useState<Selection>({ project: '', file: '' });
+  const [openError, setOpenError] = useState<unknown>();
+  // A node's CML: its project and file, from the live model.
+  const openNode = async (id: string) => {
+    try {
+      setOpenError(undefined);
+      const { node } = await get<{ node: { project: string | null; file: string } }>(`/api/nodes/${encodeURIComponent(id)}`);
+      if (node.project) setSelection({ project: node.project, file: node.file });
+      document.getElementById('cml-editor')?.scrollIntoView();
+    } catch (e) {
+      setOpenError(e);
+    }
+  };
   const projects = useLoad(() => get<{ projects: Project[] }>('/api/model/projects'));
   const deployments = useLoad(() => get<{ deployments: Deployment[] }>(`/api/model/deployments${query({ limit: 20 })}`));
   const nodes = useLoad(() => get<{ nodes: NodeItem[] }>('/api/nodes'));
@@ -87,14 +111,22 @@ export function ModelPage({ me }: { me: Me }) {
   return (
     <div>
       <h1>Model</h1>
+      <div id="cml-editor" />
       <Section title="CML editor">
         {projects.loading && !projects.data ? <Loading what="projects" /> : null}
         <ErrorBox error={projects.error} />
-        {projects.data ? <CmlWorkbench projects={projects.data.projects} canDeploy={atLeast(me, 'editor')} onDeployed={() => { deployments.reload(); nodes.reload(); }} /> : null}
+        {projects.data ? <CmlWorkbench projects={projects.data.projects} selection={selection} onSelect={setSelection} canDeploy={atLeast(me, 'editor')} onDeployed={() => { deployments.reload(); nodes.reload(); }} /> : null}
       </Section>
       <Section title="Nodes">
-        <ErrorBox error={nodes.error} />
-        <ul>{(nodes.data?.nodes ?? []).map((n) => <li key={n.id}><strong>{n.label}</strong> <code>{n.id}</code> <span class="muted">{n.description}</span></li>)}</ul>
+        <ErrorBox error={nodes.error ?? openError} />
+        <ul>
+          {(nodes.data?.nodes ?? []).map((n) => (
+            <li key={n.id}>
+              <button type="button" onClick={() => openNode(n.id)} aria-label={`Open the CML of ${n.label}`}>CML</button> <strong>{n.label}</strong> <code>{n.id}</code>{' '}
+              <span class="muted">{n.description}</span>
+            </li>
+          ))}
+        </ul>
       </Section>
       <Section title="Reveals">
         <ErrorBox error={reveals.error} />
