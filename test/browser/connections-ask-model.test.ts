@@ -15,7 +15,7 @@ describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
     for (const [name, present] of Object.entries(routes)) if (!present) console.warn(`The session route for ${name} is absent: its browser test skips.`);
   });
 
-  it('creates a DuckDB connection, tests it, and never shows a password', async () => {
+  it('creates a DuckDB connection, tests it, edits and deletes it, and never shows a password', async () => {
     const { page } = h;
     await page.goto(`${h.base}/connections`);
     const form = page.getByRole('form', { name: 'New connection' });
@@ -35,6 +35,39 @@ describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
     await row.getByRole('button', { name: 'Edit copy_of_demo' }).click();
     const edit = page.getByRole('form', { name: 'Edit copy_of_demo' });
     expect(await edit.getByLabel(/File path/).inputValue()).toBe('warehouse.duckdb');
+    await edit.getByLabel('Connection name').fill('demo_copy');
+    await edit.getByRole('button', { name: 'Save connection' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connection demo_copy saved.' }).waitFor();
+
+    const renamed = page.getByRole('row', { name: /demo_copy/ });
+    await renamed.getByRole('button', { name: 'Delete demo_copy' }).click();
+    await renamed.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connection demo_copy deleted.' }).waitFor();
+    expect(await page.getByRole('row', { name: /demo_copy/ }).count()).toBe(0);
+    const left = await h.t.services.connections.list(h.ws.id);
+    expect(left.map((c) => c.name)).toEqual(['warehouse']);
+  });
+
+  it('keeps a password write-only: saved, never shown, the edit field empty', async () => {
+    const { page } = h;
+    await page.goto(`${h.base}/connections`);
+    const form = page.getByRole('form', { name: 'New connection' });
+    await form.getByLabel('Connection name').fill('pg');
+    await form.getByLabel('Engine').selectOption('postgres');
+    await form.getByLabel('Host').fill('127.0.0.1');
+    await form.getByLabel('Database').fill('postgres');
+    await form.getByLabel('User').fill('reader');
+    await form.getByLabel('Password').fill('pw-that-must-not-show');
+    await form.getByRole('button', { name: 'Create connection' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connection pg created.' }).waitFor();
+    const row = page.getByRole('row', { name: /^pg / });
+    expect(await row.getByRole('cell', { name: 'saved' }).isVisible()).toBe(true);
+    await row.getByRole('button', { name: 'Edit pg' }).click();
+    const edit = page.getByRole('form', { name: 'Edit pg' });
+    expect(await edit.getByLabel('Password', { exact: true }).inputValue()).toBe('');
+    expect(await edit.getByText(/A password is saved/).isVisible()).toBe(true);
+    expect(await page.content()).not.toContain('pw-that-must-not-show');
+    await h.screenshot('connections-edit');
     await edit.getByRole('button', { name: 'Cancel' }).click();
   });
 
