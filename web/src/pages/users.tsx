@@ -8,7 +8,7 @@ import { useLoad } from '../components/use-load';
 
 interface User { id: string; email: string; name: string; role: string; attributes: Record<string, string> }
 
-const asLines = (attributes: Record<string, string>) => Object.entries(attributes).map(([k, v]) => `${k} = ${v}`).join('\n');
+const asLines = (attributes: Record<string, string>) => Object.entries(attributes).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k} = ${v}`).join('\n');
 
 export function parseAttributes(text: string): Record<string, string> {
   const attributes: Record<string, string> = {};
