@@ -6,12 +6,13 @@ import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from
 describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
   const harness = signedInConsole();
   let h: ConsoleHarness;
-  const routes = { ask: false, validate: false, projects: false };
+  const routes = { ask: false, validate: false, projects: false, deploy: false };
   beforeAll(() => {
     h = harness();
     routes.ask = h.t.app.hasRoute({ method: 'POST', url: '/api/ask' });
     routes.validate = h.t.app.hasRoute({ method: 'POST', url: '/api/model/validate' });
     routes.projects = h.t.app.hasRoute({ method: 'GET', url: '/api/model/projects' });
+    routes.deploy = h.t.app.hasRoute({ method: 'POST', url: '/api/model/deploy' });
     for (const [name, present] of Object.entries(routes)) if (!present) console.warn(`The session route for ${name} is absent: its browser test skips.`);
   });
 
@@ -112,5 +113,29 @@ describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
     expect(['node broken {', '  table: shop.orders', '  dimension x { type: nonsense }', '}']).toContain(text);
     await h.screenshot('model-cml-diagnostic');
     expect(cspViolations(h.messages)).toEqual([]);
+  });
+
+  it('deploys an edited file, and refuses to deploy a broken one with its diagnostics', async (context) => {
+    if (!routes.projects || !routes.deploy) return context.skip();
+    const { page } = h;
+    await page.goto(`${h.base}/model`);
+    await page.getByLabel('File').selectOption('products.cml');
+    await page.getByRole('textbox', { name: 'CML' }).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\n# Reviewed in the console.\n');
+    await page.getByLabel('Deploy message').fill('A comment');
+    await page.getByRole('button', { name: 'Deploy project' }).click();
+    await page.getByRole('status').filter({ hasText: /^Deployed:/ }).waitFor();
+    const files = await h.t.services.store.db.selectFrom('cml_files').select(['path', 'content']).where('path', '=', 'products.cml').execute();
+    expect(files.some((f) => f.content.includes('# Reviewed in the console.'))).toBe(true);
+
+    await page.getByRole('textbox', { name: 'CML' }).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('node {');
+    await page.getByRole('button', { name: 'Deploy project' }).click();
+    const refusal = page.getByRole('region', { name: 'CML editor' }).getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/cml_invalid/);
+    expect(await page.getByRole('list', { name: 'Diagnostics' }).textContent()).toMatch(/products\.cml:\d+:\d+ error/);
   });
 });

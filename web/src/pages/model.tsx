@@ -1,7 +1,7 @@
 // The model: deployments, the live nodes and reveals, and a CML editor per project file that validates
 // as you type (diagnostics underlined at their line and column) and deploys the project.
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { get, post, query } from '../api';
+import { ApiError, get, post, query } from '../api';
 import { CodeEditor } from '../components/code-editor';
 import { ErrorBox, Loading, Notice } from '../components/feedback';
 import { Section, SelectField, TextField } from '../components/field';
@@ -63,6 +63,8 @@ function CmlWorkbench({ projects, selection, onSelect, canDeploy, onDeployed }: 
       onDeployed();
     } catch (e) {
       setDeployError(e);
+      // A refused deploy (422) lists what is wrong, in every file: shown as the validation list.
+      if (e instanceof ApiError && Array.isArray(e.body.diagnostics)) setResult(e.body.diagnostics as CmlDiagnostic[]);
     }
   };
 
