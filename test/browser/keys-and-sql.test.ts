@@ -36,7 +36,7 @@ describe.skipIf(!hasChromium)('keys and SQL editor in Chromium', () => {
     await row.getByRole('button', { name: 'Revoke browser key' }).click();
     await page.getByRole('button', { name: 'Yes, revoke' }).click();
     await page.getByRole('status').filter({ hasText: 'is revoked' }).waitFor();
-    expect(await row.getByText('revoked').isVisible()).toBe(true);
+    await row.getByText('revoked').waitFor(); // the list reloads after the notice
     await h.screenshot('keys-revoked');
 
     const refused = await request(`${h.base}/api/v1/workspace`, { headers: auth, ca: h.cert });
