@@ -5,6 +5,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { request } from '../helpers/http-client.js';
 import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
 
+/** The SQL editor with the demo schema loaded and the cursor in the statement. */
+async function openEditor(h: ConsoleHarness): Promise<void> {
+  await h.page.goto(`${h.base}/sql`);
+  await h.page.getByLabel('Schema browser').getByText('shop.orders', { exact: true }).waitFor();
+  await h.page.getByRole('textbox', { name: 'SQL' }).click();
+}
+
 describe.skipIf(!hasChromium)('keys and SQL editor in Chromium', () => {
   const harness = signedInConsole();
   let h: ConsoleHarness;
@@ -45,10 +52,7 @@ describe.skipIf(!hasChromium)('keys and SQL editor in Chromium', () => {
 
   it('runs SQL typed with spaces exactly as typed, and shows the rows', async () => {
     const { page } = h;
-    await page.goto(`${h.base}/sql`);
-    await page.getByLabel('Schema browser').getByText('shop.orders', { exact: true }).waitFor();
-    const editor = page.getByRole('textbox', { name: 'SQL' });
-    await editor.click();
+    await openEditor(h);
     const typed = 'SELECT   status,  count(*) AS n FROM shop.orders GROUP BY status ORDER BY status';
     await page.keyboard.type(typed);
     await page.keyboard.press('Escape'); // closes a completion list, if one is open
@@ -68,9 +72,7 @@ describe.skipIf(!hasChromium)('keys and SQL editor in Chromium', () => {
 
   it('completes table and column names from the schema browser', async () => {
     const { page } = h;
-    await page.goto(`${h.base}/sql`);
-    await page.getByLabel('Schema browser').getByText('shop.orders', { exact: true }).waitFor();
-    await page.getByRole('textbox', { name: 'SQL' }).click();
+    await openEditor(h);
     await page.keyboard.type('SELECT * FROM shop.ord');
     await page.getByRole('option', { name: /orders/ }).first().waitFor();
     await page.keyboard.press('Escape');
@@ -82,9 +84,7 @@ describe.skipIf(!hasChromium)('keys and SQL editor in Chromium', () => {
 
   it('refuses a write and explains why', async () => {
     const { page } = h;
-    await page.goto(`${h.base}/sql`);
-    await page.getByLabel('Schema browser').getByText('shop.orders', { exact: true }).waitFor();
-    await page.getByRole('textbox', { name: 'SQL' }).click();
+    await openEditor(h);
     await page.keyboard.type('DELETE FROM shop.orders');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     const alert = page.getByRole('alert');
@@ -97,9 +97,7 @@ describe.skipIf(!hasChromium)('keys and SQL editor in Chromium', () => {
 
   it("shows an engine error at its line and column, selecting the word it points at", async () => {
     const { page } = h;
-    await page.goto(`${h.base}/sql`);
-    await page.getByLabel('Schema browser').getByText('shop.orders', { exact: true }).waitFor();
-    await page.getByRole('textbox', { name: 'SQL' }).click();
+    await openEditor(h);
     await page.keyboard.type('SELECT 1,');
     await page.keyboard.press('Enter');
     await page.keyboard.type('nosuchcol FROM shop.orders');
@@ -114,8 +112,7 @@ describe.skipIf(!hasChromium)('keys and SQL editor in Chromium', () => {
 
   it('keeps 10,000 rows to a few dozen DOM rows and scrolls to the last one', async () => {
     const { page } = h;
-    await page.goto(`${h.base}/sql`);
-    await page.getByLabel('Schema browser').getByText('shop.orders', { exact: true }).waitFor();
+    await openEditor(h);
     await page.getByLabel('Row limit').selectOption('10000');
     await page.getByRole('textbox', { name: 'SQL' }).click();
     await page.keyboard.type('SELECT i FROM range(20000) t(i)');

@@ -7,17 +7,16 @@ import { Checkbox, Section, SelectField, TextField } from '../components/field';
 import { useLoad } from '../components/use-load';
 import type { Me } from '../session';
 
+/** What this page reads of a key in GET /api/keys. */
 interface Key {
   id: string;
   name: string;
   surface: 'question' | 'workspace' | 'structured';
   prefix: string;
   scopes: string[];
-  rate_limit: number | null;
-  created_at: string;
+  status: 'active' | 'revoked' | 'expired';
   last_used_at: string | null;
   expires_at: string | null;
-  status: 'active' | 'revoked' | 'expired';
 }
 
 const SURFACES = [
