@@ -75,11 +75,27 @@ describe.skipIf(!hasChromium)('console shell in Chromium', () => {
     try {
       const page = await context.newPage();
       await page.goto(`${h.base}/`);
-      await page.getByLabel('E-mail').fill(h.ws.members.viewer.email);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      // By keyboard only: type, Tab to the password, Enter submits.
+      await page.getByLabel('E-mail').focus();
+      await page.keyboard.type(h.ws.members.viewer.email);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(PASSWORD);
+      await page.keyboard.press('Enter');
       const nav = page.getByRole('navigation', { name: 'Pages' });
       await nav.getByRole('link', { name: 'Keys' }).waitFor();
+      // Tab reaches the links, and the focused one shows a visible outline.
+      await nav.getByRole('link', { name: 'Keys' }).focus();
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        const style = getComputedStyle(el);
+        return { text: el.textContent, outline: `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}` };
+      });
+      expect(focused.text).toBe('Ask');
+      // The console's own focus ring (styles.css), thicker and of higher contrast than the browser's.
+      expect(focused.outline).toBe('solid 3px rgb(240, 160, 0)');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Ask', level: 1 }).waitFor();
       expect(await nav.getByRole('link', { name: 'Ask' }).isVisible()).toBe(true);
       for (const hidden of ['Connections', 'SQL editor', 'Users']) expect(await nav.getByRole('link', { name: hidden }).count()).toBe(0);
       expect(await page.getByLabel('Signed in as').textContent()).toContain('viewer');
