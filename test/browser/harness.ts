@@ -11,7 +11,8 @@ import { answerPlainHttpOnTlsPort } from '../../src/http/plain-http-on-tls-port.
 import { generateSelfSigned } from '../../src/runtime-files.js';
 import { PASSWORD, seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from '../helpers/app.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/** Debian's Chromium; TEST_CHROMIUM names another build of it. */
+export const CHROMIUM = process.env.TEST_CHROMIUM ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`Browser tests skipped: ${CHROMIUM} is absent (apt-get install -y chromium).`);
 
