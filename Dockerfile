@@ -1,17 +1,21 @@
 # syntax=docker/dockerfile:1
-# Build: compile TypeScript with the full dependency set.
+# Build: compile TypeScript and the browser console (web/ → web/dist) with the full dependency set.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build
+COPY web ./web
+RUN npm run build && npm run build:console
 
 # Production dependencies only, installed apart so that no build tool reaches the final image.
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# `prepare` runs the console build script, which says there is nothing to build here.
+COPY scripts ./scripts
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # Runtime: compiled code, production dependencies, migrations; runs as the unprivileged `node` user.
@@ -23,6 +27,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
 COPY package.json ./
 COPY migrations ./migrations
 COPY demo ./demo

@@ -1,8 +1,9 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/'] },
+  { ignores: ['dist/', 'web/dist/', 'node_modules/', '.data/', 'coverage/', 'test-artifacts/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,5 +19,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { paths: ['fastify', 'pino', 'fastify-plugin'], patterns: ['@fastify/*', '../http/*', '../surfaces/*'] }],
     },
+  },
+  {
+    // The browser console: DOM globals, and nothing from the server but the shared page list.
+    files: ['web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    rules: { 'no-restricted-imports': ['error', { patterns: ['**/src/core/*', '**/src/http/*', 'fastify', 'node:*'] }] },
   },
 );

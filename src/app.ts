@@ -16,6 +16,7 @@ import { healthRoutes } from './surfaces/health.js';
 import { metricsRoutes } from './surfaces/metrics.js';
 import { questionSurface } from './surfaces/question/index.js';
 import { studioSurface } from './surfaces/studio/index.js';
+import { webConsole } from './surfaces/web/index.js';
 import { structuredSurface } from './surfaces/structured/index.js';
 import { workspaceSurface } from './surfaces/workspace/index.js';
 
@@ -27,11 +28,13 @@ export interface AppDeps {
   logger?: Logger;
   /** PEM key and certificate: the app listens with TLS when given. */
   tls?: { key: string; cert: string };
+  /** Where the built console is (web/dist of the package by default). */
+  consoleDir?: string;
   /** Extra routes (tests and benchmarks mount probe routes through this). */
   extraRoutes?: (app: FastifyInstance) => Promise<void> | void;
 }
 
-export async function buildApp({ services, logger, tls, extraRoutes }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ services, logger, tls, consoleDir, extraRoutes }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     ...(tls ? { https: tls } : {}),
@@ -80,6 +83,7 @@ export async function buildApp({ services, logger, tls, extraRoutes }: AppDeps):
   await app.register(workspaceSurface, { services, prefix: '/api/v1' });
   await app.register(studioSurface, { services, prefix: '/api/studio' });
   await app.register(structuredSurface, { services, prefix: '/v1' });
+  await app.register(webConsole, consoleDir ? { dir: consoleDir } : {});
   if (extraRoutes) await app.register(async (child) => extraRoutes(child));
 
   services.lastUsed.start();

@@ -54,6 +54,7 @@ function printBanner(config: Config, port: number, tls: TlsMaterial | undefined,
   const lines = [
     '',
     `  Governed Analytics Service is listening on ${base}`,
+    `    Console:       ${base}/   (sign in in a browser)`,
     `    API docs:      ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
     `    Health:        ${base}/healthz, ${base}/readyz`,
     `    Store:         ${runtimeStore(config)}; shared state: ${config.redisUrl ? 'Redis' : 'in-process'}`,

@@ -1,0 +1,141 @@
+// Connections, Ask and the CML editor in Chromium. Ask and CML validation use the session routes
+// POST /api/ask and POST /api/model/validate: where this build lacks them, those tests say so and skip.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
+
+describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
+  const harness = signedInConsole();
+  let h: ConsoleHarness;
+  const routes = { ask: false, validate: false, projects: false, deploy: false };
+  beforeAll(() => {
+    h = harness();
+    routes.ask = h.t.app.hasRoute({ method: 'POST', url: '/api/ask' });
+    routes.validate = h.t.app.hasRoute({ method: 'POST', url: '/api/model/validate' });
+    routes.projects = h.t.app.hasRoute({ method: 'GET', url: '/api/model/projects' });
+    routes.deploy = h.t.app.hasRoute({ method: 'POST', url: '/api/model/deploy' });
+    for (const [name, present] of Object.entries(routes)) if (!present) console.warn(`The session route for ${name} is absent: its browser test skips.`);
+  });
+
+  it('creates a DuckDB connection, tests it, edits and deletes it, and never shows a password', async () => {
+    const { page } = h;
+    await page.goto(`${h.base}/connections`);
+    const form = page.getByRole('form', { name: 'New connection' });
+    await form.getByLabel('Connection name').fill('copy_of_demo');
+    await form.getByLabel('Engine').selectOption('duckdb');
+    await form.getByLabel(/File path/).fill('warehouse.duckdb');
+    await form.getByRole('button', { name: 'Create connection' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connection copy_of_demo created.' }).waitFor();
+    const row = page.getByRole('row', { name: /copy_of_demo/ });
+    await row.getByRole('button', { name: 'Test copy_of_demo' }).click();
+    await page.getByRole('status').filter({ hasText: 'copy_of_demo: connected' }).waitFor();
+    await h.screenshot('connections');
+
+    // A postgres form offers a password field that starts empty, on create and on edit.
+    await form.getByLabel('Engine').selectOption('postgres');
+    expect(await form.getByLabel('Password').inputValue()).toBe('');
+    await row.getByRole('button', { name: 'Edit copy_of_demo' }).click();
+    const edit = page.getByRole('form', { name: 'Edit copy_of_demo' });
+    expect(await edit.getByLabel(/File path/).inputValue()).toBe('warehouse.duckdb');
+    await edit.getByLabel('Connection name').fill('demo_copy');
+    await edit.getByRole('button', { name: 'Save connection' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connection demo_copy saved.' }).waitFor();
+
+    const renamed = page.getByRole('row', { name: /demo_copy/ });
+    await renamed.getByRole('button', { name: 'Delete demo_copy' }).click();
+    await renamed.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connection demo_copy deleted.' }).waitFor();
+    await page.getByRole('row', { name: /demo_copy/ }).waitFor({ state: 'detached' });
+    const left = await h.t.services.connections.list(h.ws.id);
+    expect(left.map((c) => c.name)).toEqual(['warehouse']);
+  });
+
+  it('keeps a password write-only: saved, never shown, the edit field empty', async () => {
+    const { page } = h;
+    await page.goto(`${h.base}/connections`);
+    const form = page.getByRole('form', { name: 'New connection' });
+    await form.getByLabel('Connection name').fill('pg');
+    await form.getByLabel('Engine').selectOption('postgres');
+    await form.getByLabel('Host').fill('127.0.0.1');
+    await form.getByLabel('Database').fill('postgres');
+    await form.getByLabel('User').fill('reader');
+    await form.getByLabel('Password').fill('pw-that-must-not-show');
+    await form.getByRole('button', { name: 'Create connection' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connection pg created.' }).waitFor();
+    const row = page.getByRole('row', { name: /^pg / });
+    await row.getByRole('cell', { name: 'saved' }).waitFor(); // the list reloads after the notice
+    await row.getByRole('button', { name: 'Edit pg' }).click();
+    const edit = page.getByRole('form', { name: 'Edit pg' });
+    expect(await edit.getByLabel('Password', { exact: true }).inputValue()).toBe('');
+    expect(await edit.getByText(/A password is saved/).isVisible()).toBe(true);
+    expect(await page.content()).not.toContain('pw-that-must-not-show');
+    await h.screenshot('connections-edit');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('asks a question and shows the answer with its provenance', async (context) => {
+    if (!routes.ask) return context.skip();
+    const { page } = h;
+    await page.goto(`${h.base}/ask`);
+    await page.getByLabel('Question').fill('How many orders were there?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    const provenance = page.getByRole('region', { name: 'Provenance' });
+    await provenance.waitFor();
+    const text = (await provenance.textContent())!;
+    expect(text).toMatch(/Reveal/);
+    expect(text).toMatch(/Freshness/);
+    expect(text).toMatch(/Confidence(high|medium)/);
+    expect(text).toMatch(/Assumptions/);
+    await h.screenshot('ask');
+  });
+
+  it('underlines a CML error at its line while typing, and lists it', async (context) => {
+    if (!routes.validate || !routes.projects) return context.skip();
+    const { page } = h;
+    await page.goto(`${h.base}/model`);
+    await page.getByLabel('File').selectOption('orders.cml');
+    const editor = page.getByRole('textbox', { name: 'CML' });
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nnode broken {\n  table: shop.orders\n  dimension x { type: nonsense }\n}\n');
+    const list = page.getByRole('list', { name: 'Diagnostics' });
+    await list.waitFor();
+    expect(await list.textContent()).toMatch(/orders\.cml:\d+:\d+ error/);
+    // The underline sits on the line the diagnostic names, one of the lines just typed.
+    const listed = Number(/orders\.cml:(\d+):/.exec((await list.textContent())!)![1]);
+    // The line number shown beside the underlined line (the gutter element at the same height).
+    const { number, text } = await page.evaluate(() => {
+      const line = document.querySelector('.cm-lintRange-error')!.closest('.cm-line')!;
+      const top = line.getBoundingClientRect().top;
+      const gutter = [...document.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].find((g) => Math.abs(g.getBoundingClientRect().top - top) < 2);
+      return { number: Number(gutter?.textContent), text: line.textContent };
+    });
+    expect(number).toBe(listed);
+    expect(['node broken {', '  table: shop.orders', '  dimension x { type: nonsense }', '}']).toContain(text);
+    await h.screenshot('model-cml-diagnostic');
+    expect(cspViolations(h.messages)).toEqual([]);
+  });
+
+  it('deploys an edited file, and refuses to deploy a broken one with its diagnostics', async (context) => {
+    if (!routes.projects || !routes.deploy) return context.skip();
+    const { page } = h;
+    await page.goto(`${h.base}/model`);
+    await page.getByLabel('File').selectOption('products.cml');
+    await page.getByRole('textbox', { name: 'CML' }).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\n# Reviewed in the console.\n');
+    await page.getByLabel('Deploy message').fill('A comment');
+    await page.getByRole('button', { name: 'Deploy project' }).click();
+    await page.getByRole('status').filter({ hasText: /^Deployed:/ }).waitFor();
+    const files = await h.t.services.store.db.selectFrom('cml_files').select(['path', 'content']).where('path', '=', 'products.cml').execute();
+    expect(files.some((f) => f.content.includes('# Reviewed in the console.'))).toBe(true);
+
+    await page.getByRole('textbox', { name: 'CML' }).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('node {');
+    await page.getByRole('button', { name: 'Deploy project' }).click();
+    const refusal = page.getByRole('region', { name: 'CML editor' }).getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/cml_invalid/);
+    expect(await page.getByRole('list', { name: 'Diagnostics' }).textContent()).toMatch(/products\.cml:\d+:\d+ error/);
+  });
+});

@@ -1,0 +1,111 @@
+// The real app on loopback over HTTPS (surface B's keys need it) with the demo's warehouse and model in a
+// seeded workspace, and Debian's Chromium driven by playwright-core. Collects the page's console
+// messages (CSP violations show up there) and saves screenshots under test-artifacts/browser/.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { setUpDemo } from '../../src/demo-setup.js';
+import { answerPlainHttpOnTlsPort } from '../../src/http/plain-http-on-tls-port.js';
+import { generateSelfSigned } from '../../src/runtime-files.js';
+import { PASSWORD, seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from '../helpers/app.js';
+
+/** Debian's Chromium; TEST_CHROMIUM names another build of it. */
+export const CHROMIUM = process.env.TEST_CHROMIUM ?? '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`Browser tests skipped: ${CHROMIUM} is absent (apt-get install -y chromium).`);
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
+
+/** The console is built by the global setup (global-setup.ts); a missing build fails loudly here. */
+export function ensureConsoleBuilt(): void {
+  if (!existsSync(path.join(ROOT, 'web', 'dist', 'index.html'))) throw new Error('web/dist is missing: the console did not build (npm run build:console)');
+}
+
+export interface ConsoleHarness {
+  t: TestApp;
+  ws: SeededWorkspace;
+  base: string;
+  cert: string;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Every console message of the page, as "type: text". */
+  messages: string[];
+  screenshot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startConsole(options: { orders?: number } = {}): Promise<ConsoleHarness> {
+  ensureConsoleBuilt();
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-browser-'));
+  const pems = await generateSelfSigned();
+  const t = await startTestApp({ env: { SVC_DATA_DIR: dataDir }, tls: { key: pems.private, cert: pems.cert } });
+  answerPlainHttpOnTlsPort(t.app.server);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as { port: number };
+  const ws = await seedWorkspace(t.services);
+  const lum = ws.members.luminary;
+  await setUpDemo(t.services, { workspaceId: ws.id, userId: lum.id, email: lum.email }, { orders: options.orders ?? 400 });
+
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  // The certificate is the self-signed one `svc serve` generates on first start.
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  // Fails a step well inside the test's own time limit, so the failure names the step.
+  page.setDefaultTimeout(8000);
+  const messages: string[] = [];
+  page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
+  page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`));
+  return {
+    t,
+    ws,
+    base: `https://127.0.0.1:${port}`,
+    cert: pems.cert,
+    browser,
+    context,
+    page,
+    messages,
+    async screenshot(name) {
+      await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+    },
+    async close() {
+      await browser.close();
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the page as a member of the seeded workspace. */
+export async function signInThroughPage(h: ConsoleHarness, email: string, path = '/'): Promise<void> {
+  await h.page.goto(`${h.base}${path}`);
+  await h.page.getByLabel('E-mail').fill(email);
+  await h.page.getByLabel('Password').fill(PASSWORD);
+  await h.page.getByRole('button', { name: 'Sign in' }).click();
+  await h.page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** Messages that say the Content-Security-Policy blocked something. */
+export function cspViolations(messages: string[]): string[] {
+  return messages.filter((m) => /Content Security Policy|Content-Security-Policy/i.test(m));
+}
+
+/** A console for the enclosing describe, signed in as its luminary: started before its tests, closed after. */
+export function signedInConsole(): () => ConsoleHarness {
+  let h: ConsoleHarness | undefined;
+  beforeAll(async () => {
+    h = await startConsole();
+    await signInThroughPage(h, h.ws.members.luminary.email);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  return () => h!;
+}

@@ -1,0 +1,97 @@
+// The console's frame: who is signed in (user, workspace, role), the page list, and the page itself.
+// Until /api/auth/me answers, the sign-in page is shown; a 401 anywhere ends the session in view.
+import { useEffect, useState } from 'preact/hooks';
+import { CLIENT_ROUTES } from '../../src/surfaces/web/client-routes';
+import { get, post } from './api';
+import { ErrorBox, Loading } from './components/feedback';
+import { AskPage } from './pages/ask';
+import { CmlBuilderPage } from './pages/cml-builder';
+import { ConnectionsPage } from './pages/connections';
+import { ContentPage } from './pages/content';
+import { ExplorePage } from './pages/explore';
+import { HomePage } from './pages/home';
+import { KeysPage } from './pages/keys';
+import { ModelPage } from './pages/model';
+import { SignInPage } from './pages/sign-in';
+import { SqlEditorPage } from './pages/sql-editor';
+import { UsersPage } from './pages/users';
+import { onLinkClick, usePath } from './router';
+import { atLeast, type Me } from './session';
+
+const PAGES: Record<string, (props: { me: Me }) => preact.JSX.Element> = {
+  '/': HomePage,
+  '/keys': KeysPage,
+  '/connections': ConnectionsPage,
+  '/sql': SqlEditorPage,
+  '/cml-builder': CmlBuilderPage,
+  '/ask': AskPage,
+  '/model': ModelPage,
+  '/explore': ExplorePage,
+  '/content': ContentPage,
+  '/users': UsersPage,
+};
+
+/** Pages a role cannot use are not offered (the server refuses them anyway). */
+function offered(me: Me, path: string): boolean {
+  if (path === '/connections' || path === '/users') return me.role === 'luminary';
+  if (path === '/sql' || path === '/cml-builder') return atLeast(me, 'tracer');
+  return true;
+}
+
+export function App() {
+  const path = usePath();
+  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const [error, setError] = useState<unknown>();
+
+  useEffect(() => {
+    get<Me>('/api/auth/me').then(setMe, () => setMe(null));
+    const ended = () => setMe(null);
+    window.addEventListener('session-ended', ended);
+    return () => window.removeEventListener('session-ended', ended);
+  }, []);
+
+  useEffect(() => {
+    const title = CLIENT_ROUTES.find((r) => r.path === path)?.title ?? 'Console';
+    document.title = `${title} · Analytics console`;
+  }, [path]);
+
+  if (me === undefined) return <Loading what="the console" />;
+  if (me === null) return <SignInPage onSignedIn={setMe} />;
+
+  const signOut = async () => {
+    try {
+      await post('/api/auth/logout');
+      setMe(null);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const Page = PAGES[path] ?? HomePage;
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="top">
+        <span class="brand">Analytics console</span>
+        <span class="who" aria-label="Signed in as">
+          <span>{me.user.email}</span> · <span>{me.workspace.name}</span> · <span class="role">{me.role}</span>
+        </span>
+        <button type="button" onClick={signOut}>Sign out</button>
+      </header>
+      <nav aria-label="Pages">
+        <ul>
+          {CLIENT_ROUTES.filter((r) => offered(me, r.path)).map((r) => (
+            <li key={r.path}>
+              <a href={r.path} aria-current={r.path === path ? 'page' : undefined} onClick={(e) => onLinkClick(e, r.path)}>
+                {r.title}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <ErrorBox error={error} />
+        <Page me={me} />
+      </main>
+    </div>
+  );
+}
