@@ -57,9 +57,9 @@ export function installedCube(dir: string | undefined): string | undefined {
 }
 
 /** An HS256 JWT with no claims beyond its issue time: Cube's default check of CUBEJS_API_SECRET. */
-function signToken(secret: string): string {
+export function signToken(secret: string, issuedAt = Math.floor(Date.now() / 1000)): string {
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ iat: Math.floor(Date.now() / 1000) })}`;
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ iat: issuedAt })}`;
   return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
 }
 
