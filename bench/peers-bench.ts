@@ -22,6 +22,8 @@ const CUBE_PORT = Number(process.env.BENCH_CUBE_PORT ?? 4011);
 const CONNECTIONS = [10, 32];
 const TARGET_RATIO = 40;
 const TARGET_CPU_US = 150;
+// An idle backend sends its statistics at least every 10 s (PostgreSQL 15 and later).
+const STATS_FLUSH_MS = 11_000;
 const OURS = { node: 'orders', dimensions: ['status', 'channel'], measures: ['order_count', 'gross_revenue'] };
 const CUBES = { query: { dimensions: ['orders.status', 'orders.channel'], measures: ['orders.order_count', 'orders.gross_revenue'] } };
 
@@ -37,6 +39,7 @@ interface Round {
   p50: number;
   p99: number;
   cpuUsPerHit: number | undefined;
+  requests: number;
 }
 
 const median = (values: number[]) => {
@@ -58,7 +61,7 @@ async function load(target: Target, connections: number, seconds = SECONDS): Pro
   if (result.non2xx || result.errors) throw new Error(`${target.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   const hits = result.requests.total;
   const cpuUsPerHit = before !== undefined && after !== undefined && hits ? (after - before) / hits : undefined;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerHit };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerHit, requests: hits };
 }
 
 function startOurs(warehouseUrl: string): Promise<{ child: ChildProcess; port: number; key: string }> {
@@ -69,6 +72,12 @@ function startOurs(warehouseUrl: string): Promise<{ child: ChildProcess; port: n
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   return firstJsonLine<{ port: number; key: string }>(child).then((ready) => ({ child, ...ready }));
+}
+
+/** Committed transactions of a database so far, as PostgreSQL's statistics have them. */
+async function warehouseTransactions(admin: pg.Client, database: string): Promise<number> {
+  const { rows } = await admin.query<{ n: string }>('select xact_commit::text as n from pg_stat_database where datname = $1', [database]);
+  return Number(rows[0]!.n);
 }
 
 function childCpu(child: ChildProcess): Promise<number> {
@@ -131,12 +140,16 @@ export async function benchPeers(): Promise<string[]> {
     // Warm-up of both servers (JIT, pools) before the measured rounds.
     for (const target of [oursTarget, cubeTarget]) if (target) await load(target, 32, 2);
     const results: Record<string, unknown> = {};
+    await new Promise((resolve) => setTimeout(resolve, STATS_FLUSH_MS)); // the warm-up's misses counted before
+    const transactionsBefore = await warehouseTransactions(admin, dbName);
+    let requests = 0;
     for (const connections of CONNECTIONS) {
       const rounds: { ours: Round[]; cube: Round[] } = { ours: [], cube: [] };
       for (let round = 0; round < ROUNDS; round++) {
         rounds.ours.push(await load(oursTarget, connections));
         if (cubeTarget) rounds.cube.push(await load(cubeTarget, connections));
       }
+      requests += [...rounds.ours, ...rounds.cube].reduce((sum, r) => sum + r.requests, 0);
       const summary = (list: Round[]): Round | undefined =>
         list.length
           ? {
@@ -144,6 +157,7 @@ export async function benchPeers(): Promise<string[]> {
               p50: median(list.map((r) => r.p50)),
               p99: median(list.map((r) => r.p99)),
               cpuUsPerHit: list.every((r) => r.cpuUsPerHit !== undefined) ? median(list.map((r) => r.cpuUsPerHit!)) : undefined,
+              requests: list.reduce((sum, r) => sum + r.requests, 0),
             }
           : undefined;
       const mine = summary(rounds.ours)!;
@@ -165,8 +179,23 @@ export async function benchPeers(): Promise<string[]> {
       }
       results[`c${connections}`] = { ours: mine, cube: theirs ?? null, ratio: ratio ?? null, cpuRatio: cpuRatio ?? null, rounds };
     }
+    // A hit never reaches the warehouse: the scratch database's transactions over all measured rounds,
+    // both servers together, stay a handful (pools' checks, Cube's refresh key) beside the requests.
+    await new Promise((resolve) => setTimeout(resolve, STATS_FLUSH_MS));
+    const warehouseTx = (await warehouseTransactions(admin, dbName)) - transactionsBefore;
+    lines.push(`  warehouse transactions during the measured rounds: ${warehouseTx} for ${requests} requests`);
     mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-    const report = { measuredAt: new Date().toISOString(), seconds: SECONDS, rounds: ROUNDS, orders: ORDERS, cubeVersion: cubeVersion ?? null, node: process.version, results };
+    const report = {
+      measuredAt: new Date().toISOString(),
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      orders: ORDERS,
+      cubeVersion: cubeVersion ?? null,
+      node: process.version,
+      warehouseTransactions: warehouseTx,
+      requests,
+      results,
+    };
     writeFileSync(path.join(ROOT, 'bench/results/peers.json'), `${JSON.stringify(report, null, 2)}\n`);
     lines.push('  (figures in bench/results/peers.json)');
   } finally {
