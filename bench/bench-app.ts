@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { systemClock, type Clock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
+import { hashPassword } from '../src/identity/passwords.js';
 import { closeServices, createServices, type Services } from '../src/services.js';
 import { memorySharedState } from '../src/shared-state/memory.js';
 import { openStore } from '../src/store/db.js';
@@ -49,4 +50,14 @@ export async function startBenchApp(options: BenchAppOptions = {}): Promise<Benc
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A team workspace, its luminary and a key of the given surface, for a benchmark to call as. */
+export async function benchWorkspace(services: Services, name: string, surface: 'structured' | 'question') {
+  const passwordHash = await hashPassword('bench password');
+  const ws = await services.members.createWorkspace({ name, plan: 'team' });
+  const user = await services.members.createUser({ email: `${name.toLowerCase()}@example.com`, name, passwordHash });
+  await services.members.addMembership({ workspaceId: ws.id, userId: user.id, role: 'luminary' });
+  const key = (await services.keys.create({ workspace: { id: ws.id, plan: 'team' }, user: { id: user.id }, role: 'luminary' }, { name: 'bench', surface })).value;
+  return { ws, user, key };
 }

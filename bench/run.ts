@@ -6,6 +6,7 @@ import { benchCompile } from './compile-bench.js';
 import { benchContent } from './content-bench.js';
 import { benchEvents } from './events-bench.js';
 import { benchDemo } from './demo-bench.js';
+import { benchPeers } from './peers-bench.js';
 import { benchPlatform } from './platform-bench.js';
 import { benchRawQueries } from './raw-query-bench.js';
 import { benchStructured } from './structured-bench.js';
@@ -19,6 +20,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   content: benchContent,
   events: benchEvents,
   demo: benchDemo,
+  peers: benchPeers,
   platform: benchPlatform,
   'raw-sql': benchRawQueries,
   structured: benchStructured,

@@ -3,14 +3,13 @@
 // second with 32 requests in flight. On the demo warehouse (DuckDB) and a PostgreSQL copy.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { startBenchApp } from './bench-app.js';
+import { benchWorkspace, startBenchApp } from './bench-app.js';
 import { latency } from './timing.js';
 import { loadPostgres } from '../src/core/demo/index.js';
 import { compileQuery } from '../src/core/semantic/compile.js';
 import { semanticQuerySchema } from '../src/core/semantic/query.js';
 import { DIALECTS } from '../src/core/sql/dialects.js';
 import { setUpDemo } from '../src/demo-setup.js';
-import { hashPassword } from '../src/identity/passwords.js';
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
@@ -35,14 +34,7 @@ export async function benchStructured(): Promise<string[]> {
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   const lines = [`Structured queries: ${RUNS} runs, in process (app.inject); ms p50 / p99; ${JSON.stringify(QUERY)}`];
   try {
-    const passwordHash = await hashPassword('bench password');
-    async function workspace(name: string) {
-      const ws = await services.members.createWorkspace({ name, plan: 'team' });
-      const user = await services.members.createUser({ email: `${name.toLowerCase()}@example.com`, name, passwordHash });
-      await services.members.addMembership({ workspaceId: ws.id, userId: user.id, role: 'luminary' });
-      const key = (await services.keys.create({ workspace: { id: ws.id, plan: 'team' }, user: { id: user.id }, role: 'luminary' }, { name: 'bench', surface: 'structured' })).value;
-      return { ws, user, key };
-    }
+    const workspace = (name: string) => benchWorkspace(services, name, 'structured');
     const duck = await workspace('Duck');
     await setUpDemo(services, { workspaceId: duck.ws.id, userId: duck.user.id, email: duck.user.email });
     const targets = [{ label: 'DuckDB demo (100k orders)', ...duck }];
