@@ -1,11 +1,12 @@
 // `npm run bench [section…]`: every benchmark of the service, or the named sections
-// (platform, compile, content, events, cml, demo, raw-sql, structured, ask, values). Each section prints its own figures and targets.
+// (platform, overhead, compile, content, events, cml, demo, raw-sql, structured, ask, values). Each section prints its own figures and targets.
 import { benchAsk } from './ask-bench.js';
 import { benchCml } from './cml-bench.js';
 import { benchCompile } from './compile-bench.js';
 import { benchContent } from './content-bench.js';
 import { benchEvents } from './events-bench.js';
 import { benchDemo } from './demo-bench.js';
+import { benchOverhead } from './overhead-bench.js';
 import { benchPlatform } from './platform-bench.js';
 import { benchRawQueries } from './raw-query-bench.js';
 import { benchStructured } from './structured-bench.js';
@@ -19,6 +20,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   content: benchContent,
   events: benchEvents,
   demo: benchDemo,
+  overhead: benchOverhead,
   platform: benchPlatform,
   'raw-sql': benchRawQueries,
   structured: benchStructured,
