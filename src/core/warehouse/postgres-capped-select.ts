@@ -10,8 +10,10 @@
 import { parseSync } from 'libpg-query';
 import { loadPostgresParser } from '../sql/guard/postgres.js';
 
-// Recent answers, by text: compiled queries and editor reruns repeat the same statements.
+// Recent answers, by text: compiled queries and editor reruns repeat the same statements. Only
+// statements of ordinary length are kept, so the memo stays small.
 const MEMO_SIZE = 500;
+const MEMO_MAX_CHARS = 8_000;
 const memo = new Map<string, string | null>();
 
 /** The statement's text without a trailing `;`, when it is one plain SELECT; null otherwise. */
@@ -25,6 +27,7 @@ export async function plainSelectText(sql: string): Promise<string | null> {
   } catch {
     text = null;
   }
+  if (sql.length > MEMO_MAX_CHARS) return text;
   if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
   memo.set(sql, text);
   return text;
