@@ -2,15 +2,18 @@
 // in full (the caller pays for the whole answer, as a real client would).
 import http from 'node:http';
 
-export type Post = (path: string, headers: Record<string, string>, body: unknown) => Promise<string>;
+export type Post = (path: string, headers: Record<string, string>, body?: unknown) => Promise<string>;
 
-export function keepAlivePost(port: number): { post: Post; close(): void } {
+/** `post` sends a JSON body; `get` the same request without one. */
+export function keepAlivePost(port: number): { post: Post; get(path: string): Promise<string>; close(): void } {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const post: Post = (path, headers, body) =>
     new Promise((resolve, reject) => {
-      const payload = JSON.stringify(body);
+      const payload = body === undefined ? '' : JSON.stringify(body);
+      const method = body === undefined ? 'GET' : 'POST';
+      const sent = body === undefined ? headers : { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
       const req = http.request(
-        { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+        { host: '127.0.0.1', port, path, method, agent, headers: sent },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -25,5 +28,5 @@ export function keepAlivePost(port: number): { post: Post; close(): void } {
       req.on('error', reject);
       req.end(payload);
     });
-  return { post, close: () => agent.destroy() };
+  return { post, get: (path) => post(path, {}), close: () => agent.destroy() };
 }

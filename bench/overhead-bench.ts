@@ -144,7 +144,9 @@ export async function benchOverhead(): Promise<string[]> {
     await raw('D', 'raw SQL, 1 row', ONE_ROW_SQL);
     await raw('B', 'raw SQL, 1,000 rows', THOUSAND_ROWS_SQL);
     await raw('D', 'raw SQL, 1,000 rows', THOUSAND_ROWS_SQL);
-    await raw('B', `grouped scan of ${(BIG_ROWS / 1e6).toFixed(0)}M rows`, GROUPED_SQL, Math.max(3, Math.round(PER_ROUND / 10)));
+    await raw('B', `grouped scan of ${BIG_ROWS.toLocaleString('en')} rows`, GROUPED_SQL, Math.max(3, Math.round(PER_ROUND / 10)));
+    // The floor: what a request that does nothing costs through the same client and server.
+    const floor = await interleaved({ client: () => client.query({ text: ONE_ROW_SQL, rowMode: 'array' }), http: () => http.get('/healthz') }, { rounds: ROUNDS, perRound: PER_ROUND });
     http.close();
     duckConnection.closeSync();
 
@@ -154,12 +156,13 @@ export async function benchOverhead(): Promise<string[]> {
       lines.push(`  ${row.label.padEnd(34)} ${row.target.padEnd(8)} client ${fmt(row.client)}`);
       lines.push(`    driver ${fmt(row.driver)} ${ratio(row.driver, row.client)}   inject ${fmt(row.inProcess)} ${ratio(row.inProcess, row.client)}   HTTP ${fmt(row.http)} ${ratio(row.http, row.client)}`);
     }
+    lines.push(`  HTTP floor: GET /healthz (no work) ${floor.http.p50.toFixed(2)} ms, ${(floor.http.p50 / floor.client.p50).toFixed(2)}× the pg 1-row lookup (${floor.client.p50.toFixed(2)} ms)`);
     mkdirSync(path.dirname(RESULTS), { recursive: true });
     const json = rows.map((row) => ({
       ...row,
       ratios: { driver: row.driver.p50 / row.client.p50, inProcess: row.inProcess.p50 / row.client.p50, http: row.http.p50 / row.client.p50 },
     }));
-    writeFileSync(RESULTS, `${JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, perRound: PER_ROUND, rows: json }, null, 2)}\n`);
+    writeFileSync(RESULTS, `${JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, perRound: PER_ROUND, rows: json, httpFloor: floor }, null, 2)}\n`);
     lines.push(`  written to ${path.relative(process.cwd(), RESULTS)}`);
   } finally {
     duck?.closeSync();
