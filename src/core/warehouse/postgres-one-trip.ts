@@ -1,8 +1,8 @@
 // One run in one round trip: the whole transaction is written at once over the extended protocol and
 // answered by a single ReadyForQuery.
 //
-//   BEGIN READ ONLY · SET LOCAL statement_timeout · <statement> (Describe, Execute all) · ROLLBACK ·
-//   SELECT pg_advisory_unlock_all() · Sync
+//   BEGIN READ ONLY · set_config(…, true) for the time limit and the run's settings ·
+//   <statement> (Describe, Execute all) · ROLLBACK · SELECT pg_advisory_unlock_all() · Sync
 //
 // The statement runs to completion in one Execute, so PostgreSQL may use parallel workers (an Execute
 // with a row count, as a cursor sends, runs the plan without them); the caller caps rows in the SQL
@@ -12,8 +12,9 @@
 // Nothing of the statement outlives the run on the pooled connection: the settings a SELECT can change
 // (set_config, even with is_local false) are transactional and undone by the ROLLBACK, temporary
 // objects and sequences cannot be created or advanced in a read-only transaction, and advisory locks,
-// the one session state that survives a rollback, are released by the last statement. Session-wide
-// settings (read-only default, date and time formats) are fixed when the connection is opened.
+// the one session state that survives a rollback, are released by the last statement. The settings
+// the run relies on (date formats, strings read as the parser read them) are set for the transaction
+// as well as at connect, so a pooler that drops startup options changes nothing.
 //
 // If any message fails, the server skips the rest up to Sync and the transaction is left aborted:
 // `ended` is false and the caller must roll back and reset before the connection is reused.
@@ -54,7 +55,7 @@ class OneTripRun implements pg.Submittable {
   constructor(
     private readonly sql: string,
     private readonly params: readonly unknown[],
-    private readonly timeoutMs: number,
+    private readonly settings: string,
     private readonly keep: number,
     private readonly types: pg.CustomTypesConfig,
     private readonly done: (error: Error | null, result?: OneTripResult) => void,
@@ -71,7 +72,7 @@ class OneTripRun implements pg.Submittable {
     con.stream.cork?.();
     try {
       simple('BEGIN READ ONLY');
-      simple(`SET LOCAL statement_timeout = ${Math.ceil(this.timeoutMs)}`);
+      simple(this.settings);
       con.parse({ text: this.sql });
       con.bind({ values: this.params, valueMapper: prepareValue });
       con.describe({ type: 'P', name: '' });
@@ -135,9 +136,18 @@ export function runInOneTrip(
   client: pg.PoolClient,
   sql: string,
   params: readonly unknown[],
-  options: { timeoutMs: number; keep: number; types: pg.CustomTypesConfig },
+  options: { timeoutMs: number; settings: Readonly<Record<string, string>>; keep: number; types: pg.CustomTypesConfig },
 ): Promise<OneTripResult> {
+  const settings = transactionSettings({ ...options.settings, statement_timeout: String(Math.ceil(options.timeoutMs)) });
   return new Promise((resolve, reject) => {
-    client.query(new OneTripRun(sql, params, options.timeoutMs, options.keep, options.types, (error, result) => (error ? reject(error) : resolve(result!))));
+    client.query(new OneTripRun(sql, params, settings, options.keep, options.types, (error, result) => (error ? reject(error) : resolve(result!))));
   });
+}
+
+/** One statement that sets every value for the current transaction only. */
+function transactionSettings(values: Readonly<Record<string, string>>): string {
+  const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  return `SELECT ${Object.entries(values)
+    .map(([name, value]) => `pg_catalog.set_config(${quote(name)}, ${quote(value)}, true)`)
+    .join(', ')}`;
 }

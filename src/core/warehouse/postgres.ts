@@ -1,6 +1,7 @@
 // PostgreSQL driver. Read-only by construction:
 // - every connection opens with default_transaction_read_only on, fixed date/time formats and
-//   standard_conforming_strings on (startup options: no round trip, and RESET returns to them);
+//   standard_conforming_strings on (startup options: no round trip, and RESET returns to them); a
+//   one-trip run sets the same for its own transaction too, in the same round trip;
 // - the user's SQL goes over the extended protocol (Parse/Bind/Execute), which accepts exactly one
 //   statement: `SELECT 1; DELETE …` is refused by the server itself;
 // - it runs inside `BEGIN READ ONLY`, always rolled back, with `SET LOCAL statement_timeout`;
@@ -31,14 +32,15 @@ type PostgresConfig = Extract<ConnectionConfig, { engine: 'postgres' }>;
 
 const ENGINE = 'PostgreSQL';
 
-/** Every run's session settings (values without spaces: they travel in the startup options). */
-const SESSION_SETTINGS = [
-  'default_transaction_read_only=on',
-  'standard_conforming_strings=on',
-  'DateStyle=ISO,YMD',
-  'IntervalStyle=iso_8601',
-  'TimeZone=UTC',
-];
+/** What every run relies on: values as the parsers expect them, strings read as the guard's parser reads them. */
+const RUN_SETTINGS: Readonly<Record<string, string>> = {
+  standard_conforming_strings: 'on',
+  DateStyle: 'ISO,YMD',
+  IntervalStyle: 'iso_8601',
+  TimeZone: 'UTC',
+};
+/** The session's defaults (values without spaces: they travel in the startup options). */
+const SESSION_SETTINGS = { default_transaction_read_only: 'on', ...RUN_SETTINGS };
 const READ_BATCH = 500;
 
 const SCHEMA_SQL = `
@@ -80,7 +82,9 @@ export class PostgresWarehouse implements Warehouse {
     };
     // Session defaults, set in the startup packet: no statement of a run outlives its rolled-back
     // transaction, so they hold for every run on the connection.
-    const sessionOptions = SESSION_SETTINGS.map((setting) => `-c ${setting}`).join(' ');
+    const sessionOptions = Object.entries(SESSION_SETTINGS)
+      .map(([name, value]) => `-c ${name}=${value}`)
+      .join(' ');
     this.pool = new pg.Pool({
       ...this.clientConfig,
       options: sessionOptions,
@@ -114,7 +118,7 @@ export class PostgresWarehouse implements Warehouse {
       const { rows, fields } =
         select === null
           ? await this.readThroughCursor(client, sql, params, options)
-          : await runInOneTrip(client, cappedSelect(select, options.maxRows + 1), params, { timeoutMs: options.timeoutMs, keep: options.maxRows + 1, types: pgTypes });
+          : await runInOneTrip(client, cappedSelect(select, options.maxRows + 1), params, { timeoutMs: options.timeoutMs, settings: RUN_SETTINGS, keep: options.maxRows + 1, types: pgTypes });
       clean = select !== null;
       running = false;
       const columns = await this.columnsOf(client, fields);
