@@ -24,6 +24,8 @@ const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 40);
 const BIG_ROWS = Number(process.env.BENCH_BIG_ROWS ?? 2_000_000);
+/** Only the rows whose label starts with this (say `D` or `C`); every row when unset. */
+const ONLY = process.env.BENCH_ONLY;
 const RESULTS = fileURLToPath(new URL('./results/overhead.json', import.meta.url));
 
 const LOOKUP = { node: 'orders', dimensions: ['id', 'status', 'channel'], measures: ['gross_revenue'], filters: [{ field: 'id', operator: 'equals', value: 4242 }] };
@@ -95,6 +97,7 @@ export async function benchOverhead(): Promise<string[]> {
     const duckConnection = await duck.connect();
 
     const structured = async (space: typeof pgSpace, label: string, maxRows = 5000) => {
+      if (ONLY && !label.startsWith(ONLY)) return;
       const live = await services.models.live(space.ws.id);
       const { connection, warehouse } = await services.connections.warehouse(space.ws.id, 'warehouse');
       const compiled = compileQuery(live.model, semanticQuerySchema.parse(LOOKUP), { dialect: DIALECTS[connection.engine], attributes: { region: '*' }, now: new Date() });
@@ -119,6 +122,7 @@ export async function benchOverhead(): Promise<string[]> {
     };
 
     const raw = async (surface: 'B' | 'D', label: string, sql: string, perRound = PER_ROUND) => {
+      if (ONLY && !`${surface} ${label}`.startsWith(ONLY)) return;
       const { warehouse } = await services.connections.warehouse(pgSpace.ws.id, 'warehouse');
       const route = surface === 'B' ? '/api/v1/query' : '/api/studio/query';
       const headers: Record<string, string> = surface === 'B' ? { authorization: `Bearer ${pgSpace.workspaceKey}`, 'x-forwarded-proto': 'https' } : { cookie: pgSpace.cookie };
