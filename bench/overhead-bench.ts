@@ -9,11 +9,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { startBenchApp } from './bench-app.js';
 import { keepAlivePost } from './http-post.js';
 import { interleaved, type Interleaved } from './interleave.js';
-import { loadPostgres } from '../src/core/demo/index.js';
+import { loadMysql, loadPostgres } from '../src/core/demo/index.js';
 import { compileQuery } from '../src/core/semantic/compile.js';
 import { semanticQuerySchema } from '../src/core/semantic/query.js';
 import { DIALECTS } from '../src/core/sql/dialects.js';
@@ -21,6 +22,7 @@ import { setUpDemo } from '../src/demo-setup.js';
 import { hashPassword } from '../src/identity/passwords.js';
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 40);
 const BIG_ROWS = Number(process.env.BENCH_BIG_ROWS ?? 2_000_000);
@@ -30,6 +32,7 @@ const RESULTS = fileURLToPath(new URL('./results/overhead.json', import.meta.url
 
 const LOOKUP = { node: 'orders', dimensions: ['id', 'status', 'channel'], measures: ['gross_revenue'], filters: [{ field: 'id', operator: 'equals', value: 4242 }] };
 const ONE_ROW_SQL = 'SELECT id, status, channel, amount FROM shop.orders WHERE id = 4242';
+const ONE_ROW_MYSQL_SQL = 'SELECT id, status, channel, amount FROM orders WHERE id = 4242';
 const THOUSAND_ROWS_SQL = 'SELECT id, status, channel, amount, created_at FROM shop.orders ORDER BY id LIMIT 1000';
 const GROUPED_SQL = 'SELECT k, count(*) AS n, sum(v) AS total FROM shop.big GROUP BY k';
 
@@ -51,6 +54,7 @@ export async function benchOverhead(): Promise<string[]> {
   url.pathname = `/${dbName}`;
   const client = new pg.Client({ connectionString: url.toString() });
   let duck: DuckDBInstance | undefined;
+  let maria: mysql.Connection | undefined;
   const rows: Row[] = [];
   const lines = [
     `Warehouse overhead: ${ROUNDS} interleaved rounds × ${PER_ROUND}; ms, median of round medians (p99 over all samples)`,
@@ -83,7 +87,7 @@ export async function benchOverhead(): Promise<string[]> {
     await client.query(`create table shop.big as select g as id, g % 1000 as k, (g % 977)::float8 as v from generate_series(1, ${BIG_ROWS}) g`);
     await client.query('vacuum analyze shop.big');
     const pgSpace = await workspace('Pg');
-    const pgConnection = await services.connections.create(pgSpace.ws.id, {
+    await services.connections.create(pgSpace.ws.id, {
       name: 'warehouse',
       engine: 'postgres',
       settings: { host: url.hostname, port: Number(url.port || 5432), database: dbName, user: url.username },
@@ -91,6 +95,23 @@ export async function benchOverhead(): Promise<string[]> {
     await setUpDemo(services, { workspaceId: pgSpace.ws.id, userId: pgSpace.user.id, email: pgSpace.email }, { orders: 1_000 });
     const duckSpace = await workspace('Duck');
     const { warehouseFile } = await setUpDemo(services, { workspaceId: duckSpace.ws.id, userId: duckSpace.user.id, email: duckSpace.email });
+
+    // MariaDB, when it answers: the demo data in a database of its own, read by mysql2 over TCP.
+    if (!ONLY || 'B raw SQL, 1 row, MariaDB'.startsWith(ONLY)) {
+      try {
+        const mysqlUrl = new URL(MYSQL_URL);
+        await loadMysql(MYSQL_URL, { orders: 20_000, now: new Date(), database: dbName });
+        maria = await mysql.createConnection({ host: mysqlUrl.hostname, port: Number(mysqlUrl.port || 3306), user: decodeURIComponent(mysqlUrl.username), database: dbName });
+        await services.connections.create(pgSpace.ws.id, {
+          name: 'maria',
+          engine: 'mysql',
+          settings: { host: mysqlUrl.hostname, port: Number(mysqlUrl.port || 3306), database: dbName, user: decodeURIComponent(mysqlUrl.username) },
+        });
+      } catch (error) {
+        lines.push(`  MariaDB: skipped (${error instanceof Error ? error.message : String(error)})`);
+        maria = undefined;
+      }
+    }
 
     // The baselines: pg over TCP with the same SQL and values; DuckDB's client on a kept-open connection.
     duck = await DuckDBInstance.create(warehouseFile, { access_mode: 'READ_ONLY' });
@@ -121,15 +142,17 @@ export async function benchOverhead(): Promise<string[]> {
       rows.push({ label, target: connection.engine, ...figures });
     };
 
-    const raw = async (surface: 'B' | 'D', label: string, sql: string, perRound = PER_ROUND) => {
+    // Raw SQL on the PostgreSQL connection, or on another with its own client.
+    const raw = async (surface: 'B' | 'D', label: string, sql: string, perRound = PER_ROUND, on?: { name: string; client: () => Promise<unknown> }) => {
       if (ONLY && !`${surface} ${label}`.startsWith(ONLY)) return;
-      const { warehouse } = await services.connections.warehouse(pgSpace.ws.id, 'warehouse');
+      const name = on?.name ?? 'warehouse';
+      const { connection, warehouse } = await services.connections.warehouse(pgSpace.ws.id, name);
       const route = surface === 'B' ? '/api/v1/query' : '/api/studio/query';
       const headers: Record<string, string> = surface === 'B' ? { authorization: `Bearer ${pgSpace.workspaceKey}`, 'x-forwarded-proto': 'https' } : { cookie: pgSpace.cookie };
-      const body = surface === 'B' ? { connection_id: pgConnection.id, sql } : { connection: 'warehouse', sql, limit: 1000 };
+      const body = surface === 'B' ? { connection_id: connection.id, sql } : { connection: name, sql, limit: 1000 };
       const figures = await interleaved(
         {
-          client: () => client.query({ text: sql, rowMode: 'array' }),
+          client: on?.client ?? (() => client.query({ text: sql, rowMode: 'array' })),
           driver: () => warehouse.run(sql, [], { maxRows: 1000, timeoutMs: 30_000 }),
           inProcess: async () => {
             const r = await app.inject({ method: 'POST', url: route, headers, payload: body });
@@ -139,7 +162,7 @@ export async function benchOverhead(): Promise<string[]> {
         },
         { rounds: ROUNDS, perRound, warmUp: Math.min(20, perRound) },
       );
-      rows.push({ label: `${surface} ${label}`, target: 'postgres', ...figures });
+      rows.push({ label: `${surface} ${label}`, target: connection.engine, ...figures });
     };
 
     await structured(pgSpace, 'C uncached, 1-row indexed lookup');
@@ -148,6 +171,10 @@ export async function benchOverhead(): Promise<string[]> {
     await raw('D', 'raw SQL, 1 row', ONE_ROW_SQL);
     await raw('B', 'raw SQL, 1,000 rows', THOUSAND_ROWS_SQL);
     await raw('D', 'raw SQL, 1,000 rows', THOUSAND_ROWS_SQL);
+    if (maria) {
+      const own = maria;
+      await raw('B', 'raw SQL, 1 row, MariaDB', ONE_ROW_MYSQL_SQL, PER_ROUND, { name: 'maria', client: () => own.query({ sql: ONE_ROW_MYSQL_SQL, rowsAsArray: true }) });
+    }
     await raw('B', `grouped scan of ${BIG_ROWS.toLocaleString('en')} rows`, GROUPED_SQL, Math.max(3, Math.round(PER_ROUND / 10)));
     // The floor: what a request that does nothing costs through the same client and server.
     const floor = await interleaved({ client: () => client.query({ text: ONE_ROW_SQL, rowMode: 'array' }), http: () => http.get('/healthz') }, { rounds: ROUNDS, perRound: PER_ROUND });
@@ -170,6 +197,10 @@ export async function benchOverhead(): Promise<string[]> {
     lines.push(`  written to ${path.relative(process.cwd(), RESULTS)}`);
   } finally {
     duck?.closeSync();
+    if (maria) {
+      await maria.query(`drop database if exists \`${dbName}\``).catch(() => {});
+      await maria.end().catch(() => {});
+    }
     await client.end().catch(() => {});
     await bench.close();
     await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});

@@ -58,6 +58,8 @@ describe.skipIf(!(await hasService('postgres')))('PostgreSQL runs', () => {
   it('runs statements with a trailing semicolon or comment, and duplicate column names', async () => {
     expect((await single.run('select 1 as a; -- done', [], OPTIONS)).rows).toEqual([{ a: 1 }]);
     expect((await single.run('select 1 as a -- no line break after', [], OPTIONS)).rows).toEqual([{ a: 1 }]);
+    // The parser counts in bytes: text before the end must not shift the cut.
+    expect((await single.run(`/* čćž */ select 'héllo wörld ✓' as a;  -- ✓`, [], OPTIONS)).rows).toEqual([{ a: 'héllo wörld ✓' }]);
     expect((await single.run('select 1 as a, 2 as a', [], OPTIONS)).rows).toEqual([{ a: 1, a_2: 2 }]);
     expect((await single.run('select $1::int + 1 as b', [41], OPTIONS)).rows).toEqual([{ b: 42 }]);
   });
