@@ -9,7 +9,8 @@
 //   `SELECT … INTO @var`, `SET`, `DO`, `CALL`, `LOCK TABLES`;
 // - a session time limit (`max_statement_time` on MariaDB, `max_execution_time` on MySQL);
 //   `RELEASE_ALL_LOCKS()` (MariaDB) and COM_RESET_CONNECTION (which also rolls back) before the
-//   connection goes back to the pool.
+//   connection goes back to the pool, then the session set up again for the next run: all after the
+//   answer, so that a run on a reused connection costs two round trips (prepare, execute).
 // The user should still be minimal: SUPER can change global variables and FILE can read server
 // files with LOAD_FILE() inside a SELECT.
 import mysql, { type FieldPacket, type PoolConnection } from 'mysql2';
@@ -54,6 +55,8 @@ export class MysqlWarehouse implements Warehouse {
   private readonly pool: mysql.Pool;
   private readonly connectionOptions: mysql.ConnectionOptions;
   private server: ServerKind | undefined;
+  /** The time limit each pooled connection's session was last set up with (see readySession). */
+  private readonly sessionLimits = new WeakMap<PoolConnection, number>();
   /** Named zones this server was seen to convert into; kept for the pool's lifetime. */
   private readonly convertibleZones = new Set<string>();
 
@@ -96,7 +99,7 @@ export class MysqlWarehouse implements Warehouse {
       connection.destroy();
     });
     try {
-      await this.startReadOnly(connection, options.timeoutMs);
+      await this.readySession(connection, options.timeoutMs);
       await this.checkTimeZone(connection, options.timeZone);
       const statement = await call<PreparedStatement>((cb) => connection.prepare(sql, cb as never));
       if (statement.columns.length === 0) {
@@ -111,7 +114,8 @@ export class MysqlWarehouse implements Warehouse {
       throw this.translate(error, options.timeoutMs, watchdog.fired);
     } finally {
       watchdog.stop();
-      if (usable) await this.resetAndRelease(connection);
+      // The answer does not wait for the reset: the connection goes back to the pool once it is done.
+      if (usable) void this.resetAndRelease(connection, options.timeoutMs);
       else connection.destroy();
     }
   }
@@ -143,6 +147,14 @@ export class MysqlWarehouse implements Warehouse {
     }
   }
 
+  /** Sets the session up unless the reset before this run already did, with the same time limit. */
+  private async readySession(connection: PoolConnection, timeoutMs: number): Promise<void> {
+    if (this.sessionLimits.get(connection) === timeoutMs) return;
+    this.sessionLimits.delete(connection);
+    await this.startReadOnly(connection, timeoutMs);
+    this.sessionLimits.set(connection, timeoutMs);
+  }
+
   private async startReadOnly(connection: PoolConnection, timeoutMs: number): Promise<void> {
     if (this.server === undefined) {
       const [row] = await query<string[][]>(connection, 'SELECT VERSION()');
@@ -167,15 +179,22 @@ export class MysqlWarehouse implements Warehouse {
     this.convertibleZones.add(zone);
   }
 
-  /** Resets the session: rolls back, drops user variables, temporary tables, locks and settings. */
-  private async resetAndRelease(connection: PoolConnection): Promise<void> {
+  /**
+   * Resets the session (rolls back, drops user variables, temporary tables, locks and settings), then
+   * sets it up again for the next run, with this run's time limit, before the connection goes back to
+   * the pool. A connection that cannot be reset is destroyed.
+   */
+  private async resetAndRelease(connection: PoolConnection, timeoutMs: number): Promise<void> {
+    this.sessionLimits.delete(connection);
     try {
       // Named locks (GET_LOCK) outlive transactions; COM_RESET_CONNECTION frees them on MySQL but
       // not on every MariaDB version, so there they are released explicitly.
       if (this.server?.mariaDb !== false) await query(connection, 'SELECT RELEASE_ALL_LOCKS()');
       await call<void>((cb) => connection.reset(cb as never));
+      await this.readySession(connection, timeoutMs);
       connection.release();
     } catch {
+      this.sessionLimits.delete(connection);
       connection.destroy();
     }
   }
