@@ -1,5 +1,5 @@
 // `npm run bench [section…]`: every benchmark of the service, or the named sections
-// (platform, compile, content, events, cml, demo, raw-sql, structured, ask, values). Each section prints its own figures and targets.
+// (platform, overhead, compile, content, events, cml, demo, raw-sql, structured, ask, values). Each section prints its own figures and targets.
 import { benchAsk } from './ask-bench.js';
 import { benchCml } from './cml-bench.js';
 import { benchCompile } from './compile-bench.js';
@@ -7,6 +7,7 @@ import { benchContent } from './content-bench.js';
 import { benchEvents } from './events-bench.js';
 import { benchDemo } from './demo-bench.js';
 import { benchPeers } from './peers-bench.js';
+import { benchOverhead } from './overhead-bench.js';
 import { benchPlatform } from './platform-bench.js';
 import { benchRawQueries } from './raw-query-bench.js';
 import { benchStructured } from './structured-bench.js';
@@ -21,6 +22,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   events: benchEvents,
   demo: benchDemo,
   peers: benchPeers,
+  overhead: benchOverhead,
   platform: benchPlatform,
   'raw-sql': benchRawQueries,
   structured: benchStructured,

@@ -82,7 +82,7 @@ const engines: Engine[] = [
         async sessionWaiting(sql) {
           let pid = 0;
           await waitFor('the blocked query', async () => {
-            const { rows } = await admin.query<{ pid: number }>(`select pid from pg_stat_activity where query = $1 and wait_event_type = 'Lock'`, [sql]);
+            const { rows } = await admin.query<{ pid: number }>(`select pid from pg_stat_activity where strpos(query, $1) > 0 and wait_event_type = 'Lock' and pid <> pg_backend_pid()`, [sql]);
             return (pid = rows[0]?.pid ?? 0) > 0;
           });
           return pid;

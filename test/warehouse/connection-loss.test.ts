@@ -30,7 +30,7 @@ interface Engine {
   /** Creates the database; returns the config to reach it directly and the admin's tools. */
   setUp(): Promise<{
     config: Extract<ConnectionConfig, { engine: 'postgres' | 'mysql' }>;
-    /** The server's id of the session running exactly `sql`, once it runs. */
+    /** The server's id of the session running `sql` (as written, or inside the driver's row cap), once it runs. */
     sessionRunning(sql: string): Promise<number>;
     /** Ends a session from the server's side (pg_terminate_backend, KILL CONNECTION). */
     endSession(id: number): Promise<void>;
@@ -59,7 +59,7 @@ const engines: Engine[] = [
         config: { engine: 'postgres', host: url.hostname, port: Number(url.port || 5432), database: name, user: decodeURIComponent(url.username) },
         async sessionRunning(sql) {
           let pid = 0;
-          await waitFor(sql, async () => ((pid = (await sessions(`state = 'active' and query = $2`, [sql]))[0] ?? 0), pid > 0));
+          await waitFor(sql, async () => ((pid = (await sessions(`state = 'active' and strpos(query, $2) > 0`, [sql]))[0] ?? 0), pid > 0));
           return pid;
         },
         endSession: async (pid) => void (await admin.query('select pg_terminate_backend($1)', [pid])),

@@ -146,9 +146,11 @@ describe('DuckDB warehouse', () => {
   });
 
   it('does not carry session state to the next run', async () => {
-    // Each run has its own connection, so nothing set in one can be seen in the next; the checks
-    // still try the ways a statement could leave state behind.
+    // Runs one after another reuse the same connection: each way a statement could leave state
+    // behind is tried, then looked for by the next run.
     await expectRefused(warehouse.run(`set variable leak = 42`, [], OPTIONS));
+    await warehouse.run(`select * from query('set variable leak = 42')`, [], OPTIONS).catch(() => undefined);
+    await warehouse.run(`select * from query('create temporary table scratch as select 1')`, [], OPTIONS).catch(() => undefined);
     expect((await warehouse.run(`select getvariable('leak') as v`, [], OPTIONS)).rows).toEqual([{ v: null }]);
     await expectRefused(warehouse.run('create temporary table scratch as select 1', [], OPTIONS));
     await expectRefused(warehouse.run('select * from scratch', [], OPTIONS));

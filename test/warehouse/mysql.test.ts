@@ -158,6 +158,24 @@ describe.skipIf(!(await hasService('mysql')))('MySQL/MariaDB warehouse', () => {
     expect(await thread()).toBe(id);
   });
 
+  it('keeps a reused connection read-only, in UTC and under each run\'s own time limit', async () => {
+    // The session is set up again after each reset, with the last run's limit; a run with another
+    // limit must get its own.
+    const thread = async () => (await single.run('select connection_id() as id', [], OPTIONS)).rows[0]!.id;
+    const id = await thread();
+    for (let i = 0; i < 3; i++) {
+      const error = await expectRefused(single.run(`insert into victim (note) values ('reused')`, [], OPTIONS));
+      expect(error.code).toBe('warehouse_read_only');
+      expect((await single.run('select @@session.time_zone as tz', [], OPTIONS)).rows[0]!.tz).toBe('+00:00');
+    }
+    const started = performance.now();
+    await expectRefused(single.run('select sleep(10) as slept', [], { maxRows: 10, timeoutMs: 400 }), [408, 504]);
+    expect(performance.now() - started).toBeLessThan(1500);
+    // Back to the longer limit: a 0.6 s statement finishes.
+    expect((await single.run('select sleep(0.6) as slept', [], OPTIONS)).rows[0]!.slept).toBe(0);
+    expect(await thread()).toBe(id);
+  });
+
   it('lists tables and columns in schema(), without system schemas', async () => {
     const tables = await warehouse.schema();
     const items = tables.find((t) => t.schema === database.database && t.name === 'items');

@@ -3,8 +3,11 @@
 //   ATTACH of other files), extension autoload/autoinstall off, and the configuration locked so that
 //   a statement cannot `SET` any of it back;
 // - exactly one statement, and only a SELECT or EXPLAIN one (statement types checked after parsing);
-// - every run gets its own connection, closed afterwards, so temporary tables, variables and prepared
-//   statements cannot reach the next run;
+// - connections are reused (a few kept idle): with only SELECT and EXPLAIN allowed and the
+//   configuration locked, a run cannot create temporary tables, set variables or change settings, and
+//   its prepared statement is destroyed afterwards; a connection interrupted or left with unread rows
+//   is closed instead of reused;
+// - the statement is parsed once: prepare() refuses several statements before running any.
 // - a timer interrupts the connection past the time limit.
 // A file another process is writing cannot be opened read-only at the same time: loaders close first.
 // With a `root`, the file must lie inside it, symbolic links followed, each time it is opened; what
@@ -20,6 +23,7 @@ import {
 import { resolveConfined } from './duckdb-path.js';
 import { duckDbConverter } from './duckdb-values.js';
 import { queryFailed, readOnlyRefused, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
+import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
 import type { ColumnInfo, ConnectionConfig, ConnectionInspection, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
@@ -52,14 +56,27 @@ export class DuckDbWarehouse implements Warehouse {
   private instance: Promise<DuckDBInstance> | undefined;
   /** The real path of the file opened under `root`, to keep it out of messages. */
   private openedFile: string | undefined;
+  /** Connections of the current instance waiting for the next run. */
+  private idle: DuckDBConnection[] = [];
+  /** The instance once open (idle connections belong to it). */
+  private opened: DuckDBInstance | undefined;
+  private readonly maxIdle: number;
 
-  constructor(private readonly config: DuckDbConfig) {}
+  constructor(
+    private readonly config: DuckDbConfig,
+    options: PoolOptions = {},
+  ) {
+    this.maxIdle = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  }
 
   async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
     checkRunOptions(ENGINE, options);
     const startedAt = performance.now();
-    const connection = await this.connect();
+    const instance = await this.openInstance();
+    const connection = this.idle.pop() ?? (await this.connectTo(instance));
     let interrupted = false;
+    let reusable = false;
+    let streaming = false;
     // DuckDB has no server-side statement timeout: the timer is the limit.
     const timer = setTimeout(() => {
       interrupted = true;
@@ -69,16 +86,21 @@ export class DuckDbWarehouse implements Warehouse {
     try {
       prepared = await prepareOne(connection, sql);
       prepared.bind(params as DuckDBValue[]);
+      streaming = true;
       const result = await prepared.stream();
-      const { columns, rows } = await readRows(result, options.maxRows + 1);
+      const { columns, rows, complete } = await readRows(result, options.maxRows + 1);
       if (interrupted) throw timedOut(ENGINE, options.timeoutMs);
+      reusable = complete;
       return buildResult(columns, rows, options.maxRows, startedAt);
     } catch (error) {
+      // A statement refused or failing before it ran leaves nothing behind; one stopped while running
+      // is not trusted.
+      reusable = !interrupted && !streaming;
       throw translate(error, options.timeoutMs, interrupted, (message) => this.hideOpenedFile(message));
     } finally {
       clearTimeout(timer);
       prepared?.destroySync();
-      connection.closeSync();
+      this.release(instance, connection, reusable && !interrupted);
     }
   }
 
@@ -90,25 +112,44 @@ export class DuckDbWarehouse implements Warehouse {
   /** Nothing to check: the file is opened read-only, without file or network access (see above). */
   async inspect(): Promise<ConnectionInspection> {
     // Opening the file is the check that matters: a file that cannot be opened fails here as in a run.
-    (await this.connect()).closeSync();
+    const instance = await this.openInstance();
+    this.release(instance, await this.connectTo(instance), true);
     return { privileges: { superuser: false, canWrite: false, readsCredentials: false, readsServerFiles: false, evidence: {} } };
   }
 
   async close(): Promise<void> {
     const instance = this.instance;
     this.instance = undefined;
+    this.opened = undefined;
+    for (const connection of this.idle.splice(0)) connection.closeSync();
     if (instance) (await instance.catch(() => undefined))?.closeSync();
   }
 
-  private async connect(): Promise<DuckDBConnection> {
+  private async openInstance(): Promise<DuckDBInstance> {
     this.instance ??= this.openFile();
     try {
-      return await (await this.instance).connect();
+      const instance = await this.instance;
+      this.opened = instance;
+      return instance;
     } catch (error) {
       // A failed open is not cached: the file may appear (or its writer close) later.
       this.instance = undefined;
       throw error instanceof WarehouseError ? error : unreachable(ENGINE, this.hidePaths(messageOf(error)));
     }
+  }
+
+  private async connectTo(instance: DuckDBInstance): Promise<DuckDBConnection> {
+    try {
+      return await instance.connect();
+    } catch (error) {
+      throw unreachable(ENGINE, this.hidePaths(messageOf(error)));
+    }
+  }
+
+  /** Keeps the connection for the next run when it can be trusted and its instance is still the open one. */
+  private release(instance: DuckDBInstance, connection: DuckDBConnection, reusable: boolean): void {
+    if (reusable && this.opened === instance && this.idle.length < this.maxIdle) this.idle.push(connection);
+    else connection.closeSync();
   }
 
   private async openFile(): Promise<DuckDBInstance> {
@@ -150,13 +191,18 @@ export class DuckDbWarehouse implements Warehouse {
   }
 }
 
-/** Parses the SQL and prepares it only when it is exactly one allowed statement. */
+/** Prepares the SQL (parsed once) and keeps it only when it is exactly one allowed statement. */
 async function prepareOne(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
-  const extracted = await connection.extractStatements(sql);
-  if (extracted.count !== 1) {
-    throw statementRefused(ENGINE, extracted.count === 0 ? 'no statement to run' : 'only one statement can run at a time');
+  let prepared: DuckDBPreparedStatement;
+  try {
+    prepared = await connection.prepare(sql);
+  } catch (error) {
+    // prepare() parses every statement and refuses several before running any of them.
+    const message = messageOf(error);
+    if (/Cannot prepare multiple statements/i.test(message)) throw statementRefused(ENGINE, 'only one statement can run at a time');
+    if (/No statement to prepare/i.test(message)) throw statementRefused(ENGINE, 'no statement to run');
+    throw error;
   }
-  const prepared = await extracted.prepare(0);
   if (!ALLOWED_STATEMENTS.has(prepared.statementType)) {
     prepared.destroySync();
     throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, SHOW, DESCRIBE, EXPLAIN)');
@@ -165,7 +211,7 @@ async function prepareOne(connection: DuckDBConnection, sql: string): Promise<Du
 }
 
 /** Reads chunk by chunk until `limit` rows are kept; the rest of the result is never fetched. */
-async function readRows(result: DuckDBResult, limit: number): Promise<{ columns: ColumnInfo[]; rows: WarehouseValue[][] }> {
+async function readRows(result: DuckDBResult, limit: number): Promise<{ columns: ColumnInfo[]; rows: WarehouseValue[][]; complete: boolean }> {
   const names = uniqueNames(result.columnNames());
   const types = result.columnTypes();
   const columns = names.map((name, i) => ({ name, type: types[i]!.toString().toUpperCase() }));
@@ -173,13 +219,14 @@ async function readRows(result: DuckDBResult, limit: number): Promise<{ columns:
   const rows: WarehouseValue[][] = [];
   while (rows.length < limit) {
     const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) break;
+    if (!chunk || chunk.rowCount === 0) return { columns, rows, complete: true };
     for (const values of chunk.getRows()) {
       if (rows.length >= limit) break;
       rows.push(values.map((v, i) => converters[i]!(v)));
     }
   }
-  return { columns, rows };
+  // Stopped with rows still unread: the connection is not reused.
+  return { columns, rows, complete: false };
 }
 
 function translate(error: unknown, timeoutMs: number, interrupted: boolean, hide: (message: string) => string): WarehouseError {

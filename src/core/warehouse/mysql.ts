@@ -1,13 +1,16 @@
 // MySQL / MariaDB driver. Read-only by construction:
 // - one statement only (`multipleStatements: false`) and no LOAD DATA LOCAL (`-LOCAL_FILES`);
-// - `SET SESSION TRANSACTION READ ONLY` as well as `START TRANSACTION READ ONLY`: DDL commits the
-//   open transaction implicitly and would then run in a fresh one, which the session setting keeps
-//   read-only too;
+// - the session's transactions are all read-only (`transaction_read_only`, `tx_read_only` before MySQL
+//   5.7.20 and MariaDB 11.1), set with the time limit and the lexical settings in one SET statement;
+//   the statement runs in its own autocommitted read-only transaction, and so would anything after an
+//   implicit commit (DDL);
 // - the statement is prepared first and refused unless it returns columns, which stops what a
 //   read-only transaction lets through: `SELECT … INTO OUTFILE/DUMPFILE` (a file on the server),
 //   `SELECT … INTO @var`, `SET`, `DO`, `CALL`, `LOCK TABLES`;
-// - a session time limit (`max_statement_time` on MariaDB, `max_execution_time` on MySQL), ROLLBACK,
-//   `RELEASE_ALL_LOCKS()` and COM_RESET_CONNECTION before the connection goes back to the pool.
+// - a session time limit (`max_statement_time` on MariaDB, `max_execution_time` on MySQL);
+//   `RELEASE_ALL_LOCKS()` (MariaDB) and COM_RESET_CONNECTION (which also rolls back) before the
+//   connection goes back to the pool, then the session set up again for the next run: all after the
+//   answer, so that a run on a reused connection costs two round trips (prepare, execute).
 // The user should still be minimal: SUPER can change global variables and FILE can read server
 // files with LOAD_FILE() inside a SELECT.
 import mysql, { type FieldPacket, type PoolConnection } from 'mysql2';
@@ -51,7 +54,9 @@ export class MysqlWarehouse implements Warehouse {
   readonly engine = 'mysql' as const;
   private readonly pool: mysql.Pool;
   private readonly connectionOptions: mysql.ConnectionOptions;
-  private isMariaDb: boolean | undefined;
+  private server: ServerKind | undefined;
+  /** The time limit each pooled connection's session was last set up with (see readySession). */
+  private readonly sessionLimits = new WeakMap<PoolConnection, number>();
   /** Named zones this server was seen to convert into; kept for the pool's lifetime. */
   private readonly convertibleZones = new Set<string>();
 
@@ -94,7 +99,7 @@ export class MysqlWarehouse implements Warehouse {
       connection.destroy();
     });
     try {
-      await this.startReadOnly(connection, options.timeoutMs);
+      await this.readySession(connection, options.timeoutMs);
       await this.checkTimeZone(connection, options.timeZone);
       const statement = await call<PreparedStatement>((cb) => connection.prepare(sql, cb as never));
       if (statement.columns.length === 0) {
@@ -109,7 +114,8 @@ export class MysqlWarehouse implements Warehouse {
       throw this.translate(error, options.timeoutMs, watchdog.fired);
     } finally {
       watchdog.stop();
-      if (usable) await this.resetAndRelease(connection);
+      // The answer does not wait for the reset: the connection goes back to the pool once it is done.
+      if (usable) void this.resetAndRelease(connection, options.timeoutMs);
       else connection.destroy();
     }
   }
@@ -141,21 +147,28 @@ export class MysqlWarehouse implements Warehouse {
     }
   }
 
+  /** Sets the session up unless the reset before this run already did, with the same time limit. */
+  private async readySession(connection: PoolConnection, timeoutMs: number): Promise<void> {
+    if (this.sessionLimits.get(connection) === timeoutMs) return;
+    this.sessionLimits.delete(connection);
+    await this.startReadOnly(connection, timeoutMs);
+    this.sessionLimits.set(connection, timeoutMs);
+  }
+
   private async startReadOnly(connection: PoolConnection, timeoutMs: number): Promise<void> {
-    if (this.isMariaDb === undefined) {
+    if (this.server === undefined) {
       const [row] = await query<string[][]>(connection, 'SELECT VERSION()');
-      this.isMariaDb = /mariadb/i.test(row?.[0] ?? '');
+      this.server = serverKind(row?.[0] ?? '');
     }
     // MariaDB counts in seconds (fractions allowed) and covers every statement; MySQL counts in
     // milliseconds and covers SELECT only, which is all that can run here.
-    const limit = this.isMariaDb
+    const limit = this.server.mariaDb
       ? `max_statement_time = ${(Math.ceil(timeoutMs) / 1000).toFixed(3)}`
       : `max_execution_time = ${Math.ceil(timeoutMs)}`;
-    await query(connection, 'SET SESSION TRANSACTION READ ONLY');
-    // The read-only guard reads backslash escapes and "…" strings: the session must read them so too,
-    // whatever sql_mode the server defaults to (see the guard's mysql-session.ts).
-    await query(connection, `SET SESSION time_zone = '+00:00', SESSION ${limit}, ${MYSQL_LEXICAL_SESSION}`);
-    await query(connection, 'START TRANSACTION READ ONLY');
+    // One statement, one round trip: every transaction of the session read-only (the statement runs in
+    // its own, autocommitted one, and so would anything after an implicit commit), the time limit, UTC,
+    // and the lexical settings the read-only guard reads SQL with (see the guard's mysql-session.ts).
+    await query(connection, `SET SESSION ${this.server.readOnlyVariable} = 1, SESSION time_zone = '+00:00', SESSION ${limit}, ${MYSQL_LEXICAL_SESSION}`);
   }
 
   /** Refuses a run that converts into a zone the server cannot convert into (see mysql-time-zones.ts). */
@@ -166,16 +179,22 @@ export class MysqlWarehouse implements Warehouse {
     this.convertibleZones.add(zone);
   }
 
-  /** Rolls back and resets the session (user variables, temporary tables, locks, settings). */
-  private async resetAndRelease(connection: PoolConnection): Promise<void> {
+  /**
+   * Resets the session (rolls back, drops user variables, temporary tables, locks and settings), then
+   * sets it up again for the next run, with this run's time limit, before the connection goes back to
+   * the pool. A connection that cannot be reset is destroyed.
+   */
+  private async resetAndRelease(connection: PoolConnection, timeoutMs: number): Promise<void> {
+    this.sessionLimits.delete(connection);
     try {
-      await query(connection, 'ROLLBACK');
       // Named locks (GET_LOCK) outlive transactions; COM_RESET_CONNECTION frees them on MySQL but
-      // not on every MariaDB version, so they are released explicitly.
-      await query(connection, 'SELECT RELEASE_ALL_LOCKS()');
+      // not on every MariaDB version, so there they are released explicitly.
+      if (this.server?.mariaDb !== false) await query(connection, 'SELECT RELEASE_ALL_LOCKS()');
       await call<void>((cb) => connection.reset(cb as never));
+      await this.readySession(connection, timeoutMs);
       connection.release();
     } catch {
+      this.sessionLimits.delete(connection);
       connection.destroy();
     }
   }
@@ -251,6 +270,19 @@ function readRows(connection: PoolConnection, statement: PreparedStatement, para
     command.on('error', fail);
     command.on('end', () => finish(true));
   });
+}
+
+interface ServerKind {
+  readonly mariaDb: boolean;
+  /** The session variable that makes every transaction read-only (renamed in MySQL 5.7.20 and MariaDB 11.1). */
+  readonly readOnlyVariable: 'tx_read_only' | 'transaction_read_only';
+}
+
+function serverKind(version: string): ServerKind {
+  const mariaDb = /mariadb/i.test(version);
+  const [major = 0, minor = 0] = version.split(/[.-]/).map(Number);
+  const renamed = mariaDb ? major > 11 || (major === 11 && minor >= 1) : true;
+  return { mariaDb, readOnlyVariable: renamed ? 'transaction_read_only' : 'tx_read_only' };
 }
 
 function query<T = unknown>(connection: PoolConnection, sql: string): Promise<T> {

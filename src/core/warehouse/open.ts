@@ -15,7 +15,7 @@ export function openWarehouse(config: ConnectionConfig, options: PoolOptions = {
     case 'mysql':
       return new MysqlWarehouse(config, options);
     case 'duckdb':
-      return new DuckDbWarehouse(config);
+      return new DuckDbWarehouse(config, options);
     case 'snowflake':
       return new SnowflakeWarehouse(config, options);
   }

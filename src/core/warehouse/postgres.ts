@@ -1,17 +1,26 @@
 // PostgreSQL driver. Read-only by construction:
-// - the user's SQL goes through pg-cursor, i.e. the extended protocol (Parse/Bind/Execute), which
-//   accepts exactly one statement: `SELECT 1; DELETE …` is refused by the server itself;
+// - every connection opens with default_transaction_read_only on, fixed date/time formats and
+//   standard_conforming_strings on (startup options: no round trip, and RESET returns to them); a
+//   one-trip run sets the same for its own transaction too, in the same round trip;
+// - the user's SQL goes over the extended protocol (Parse/Bind/Execute), which accepts exactly one
+//   statement: `SELECT 1; DELETE …` is refused by the server itself;
 // - it runs inside `BEGIN READ ONLY`, always rolled back, with `SET LOCAL statement_timeout`;
-// - before a connection goes back to the pool, `DISCARD ALL` (plus an explicit advisory unlock) drops
-//   whatever session state the statement could have left (prepared statements, advisory locks…).
-// - statements that return no rows (COPY, PREPARE, LOCK, SET, DO, CALL…) are refused before they run.
+// - one plain SELECT (proven with PostgreSQL's grammar, postgres-capped-select.ts) is capped in SQL
+//   and sent with BEGIN, ROLLBACK and the advisory unlock in one round trip (postgres-one-trip.ts),
+//   which keeps parallel plans and leaves the session as it found it;
+// - anything else is first described without running (statements that return no rows — COPY,
+//   PREPARE, LOCK, SET, DO, CALL… — are refused), then read through pg-cursor, and the connection is
+//   wiped with `DISCARD ALL` (plus an explicit advisory unlock) before it goes back to the pool; so is
+//   a connection after any failed run.
 // The role used should still be minimal (no superuser, no pg_write_server_files): functions such as
 // lo_export() write to the server's disk from inside a SELECT, read-only transaction or not.
 import pg from 'pg';
 import Cursor, { type CursorResult } from 'pg-cursor';
 import { queryFailed, readOnlyRefused, scrubSecrets, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
 import { cancelRunning } from './postgres-cancel.js';
+import { cappedSelect, plainSelectText } from './postgres-capped-select.js';
 import { describeStatement } from './postgres-describe.js';
+import { runInOneTrip, type Field } from './postgres-one-trip.js';
 import { POSTGRES_PRIVILEGES_SQL, postgresPrivileges } from './postgres-privileges.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { pgTypes } from './postgres-values.js';
@@ -22,6 +31,16 @@ import type { ColumnInfo, ConnectionConfig, ConnectionInspection, RunOptions, Ru
 type PostgresConfig = Extract<ConnectionConfig, { engine: 'postgres' }>;
 
 const ENGINE = 'PostgreSQL';
+
+/** What every run relies on: values as the parsers expect them, strings read as the guard's parser reads them. */
+const RUN_SETTINGS: Readonly<Record<string, string>> = {
+  standard_conforming_strings: 'on',
+  DateStyle: 'ISO,YMD',
+  IntervalStyle: 'iso_8601',
+  TimeZone: 'UTC',
+};
+/** The session's defaults (values without spaces: they travel in the startup options). */
+const SESSION_SETTINGS = { default_transaction_read_only: 'on', ...RUN_SETTINGS };
 const READ_BATCH = 500;
 
 const SCHEMA_SQL = `
@@ -61,8 +80,14 @@ export class PostgresWarehouse implements Warehouse {
       application_name: 'analytics-warehouse',
       connectionTimeoutMillis: 10_000,
     };
+    // Session defaults, set in the startup packet: no statement of a run outlives its rolled-back
+    // transaction, so they hold for every run on the connection.
+    const sessionOptions = Object.entries(SESSION_SETTINGS)
+      .map(([name, value]) => `-c ${name}=${value}`)
+      .join(' ');
     this.pool = new pg.Pool({
       ...this.clientConfig,
+      options: sessionOptions,
       max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
       idleTimeoutMillis: 30_000,
       // Per-pool parsers: the global pg type parsers are shared with the metadata store.
@@ -79,32 +104,44 @@ export class PostgresWarehouse implements Warehouse {
   async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
     checkRunOptions(ENGINE, options);
     const startedAt = performance.now();
+    const select = await plainSelectText(sql);
     const client = await this.connect();
-    let cursor: Cursor | undefined;
+    let running = false;
     // The server-side limit should fire first; the watchdog cancels from outside if it does not
     // (for example when the statement itself changed statement_timeout).
     const watchdog = new Watchdog(options.timeoutMs + WATCHDOG_SLACK_MS, () => {
-      if (cursor) cancelRunning(this.clientConfig, client);
+      if (running) cancelRunning(this.clientConfig, client);
     });
+    let clean = false;
     try {
-      await client.query(
-        `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.ceil(options.timeoutMs)}; ` +
-          `SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL IntervalStyle = 'iso_8601'; SET LOCAL TimeZone = 'UTC'`,
-      );
-      if ((await describeStatement(client, sql)) === 'no-rows') {
-        throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN)');
-      }
-      cursor = client.query(new Cursor(sql, params, { rowMode: 'array', types: pgTypes }));
-      const { rows, fields } = await readRows(cursor, options.maxRows + 1);
-      await cursor.close();
+      running = true;
+      const { rows, fields } =
+        select === null
+          ? await this.readThroughCursor(client, sql, params, options)
+          : await runInOneTrip(client, cappedSelect(select, options.maxRows + 1), params, { timeoutMs: options.timeoutMs, settings: RUN_SETTINGS, keep: options.maxRows + 1, types: pgTypes });
+      clean = select !== null;
+      running = false;
       const columns = await this.columnsOf(client, fields);
       return buildResult(columns, rows as WarehouseValue[][], options.maxRows, startedAt);
     } catch (error) {
       throw this.translate(error, options.timeoutMs, watchdog.fired);
     } finally {
       watchdog.stop();
-      await this.resetAndRelease(client, !watchdog.fired);
+      if (clean && !watchdog.fired) client.release();
+      else await this.resetAndRelease(client, !watchdog.fired);
     }
+  }
+
+  /** The slow path for what is not one plain SELECT (EXPLAIN, SHOW…): described first, then a cursor. */
+  private async readThroughCursor(client: pg.PoolClient, sql: string, params: readonly unknown[], options: RunOptions) {
+    await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.ceil(options.timeoutMs)}`);
+    if ((await describeStatement(client, sql)) === 'no-rows') {
+      throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN)');
+    }
+    const cursor = client.query(new Cursor(sql, params, { rowMode: 'array', types: pgTypes }));
+    const read = await readRows(cursor, options.maxRows + 1);
+    await cursor.close();
+    return read;
   }
 
   async schema(): Promise<SchemaTable[]> {
@@ -147,7 +184,7 @@ export class PostgresWarehouse implements Warehouse {
   }
 
   /** Column types as PostgreSQL names them, looked up once per type OID. */
-  private async columnsOf(client: pg.PoolClient, fields: CursorResult['fields']): Promise<ColumnInfo[]> {
+  private async columnsOf(client: pg.PoolClient, fields: readonly Field[]): Promise<ColumnInfo[]> {
     const unknown = [...new Set(fields.map((f) => f.dataTypeID).filter((oid) => !this.typeNames.has(oid)))];
     if (unknown.length > 0) {
       const found = await client.query<{ oid: number; name: string }>(

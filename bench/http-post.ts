@@ -1,0 +1,32 @@
+// A lean keep-alive HTTP client for latency benchmarks: one socket, JSON in, status checked, body read
+// in full (the caller pays for the whole answer, as a real client would).
+import http from 'node:http';
+
+export type Post = (path: string, headers: Record<string, string>, body?: unknown) => Promise<string>;
+
+/** `post` sends a JSON body; `get` the same request without one. */
+export function keepAlivePost(port: number): { post: Post; get(path: string): Promise<string>; close(): void } {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const post: Post = (path, headers, body) =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? '' : JSON.stringify(body);
+      const method = body === undefined ? 'GET' : 'POST';
+      const sent = body === undefined ? headers : { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
+      const req = http.request(
+        { host: '127.0.0.1', port, path, method, agent, headers: sent },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            if (res.statusCode !== 200) reject(new Error(`${path}: ${res.statusCode} ${text.slice(0, 300)}`));
+            else resolve(text);
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  return { post, get: (path) => post(path, {}), close: () => agent.destroy() };
+}

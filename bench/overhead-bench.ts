@@ -1,0 +1,210 @@
+// `npm run bench overhead`: what a warehouse run through the service costs beside the engine's own
+// client sending the same SQL over the same kind of socket (pg over TCP to 127.0.0.1:5432, a kept-open
+// @duckdb/node-api connection on the same file). The service listens on a real port and is asked over
+// loopback HTTP with keep-alive; in-process figures (app.inject, and the driver's run() alone) are shown
+// beside. Rounds are interleaved (bench/interleave.ts); figures are medians of per-round medians.
+// Writes bench/results/overhead.json.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import { startBenchApp } from './bench-app.js';
+import { keepAlivePost } from './http-post.js';
+import { interleaved, type Interleaved } from './interleave.js';
+import { loadMysql, loadPostgres } from '../src/core/demo/index.js';
+import { compileQuery } from '../src/core/semantic/compile.js';
+import { semanticQuerySchema } from '../src/core/semantic/query.js';
+import { DIALECTS } from '../src/core/sql/dialects.js';
+import { setUpDemo } from '../src/demo-setup.js';
+import { hashPassword } from '../src/identity/passwords.js';
+
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 40);
+const BIG_ROWS = Number(process.env.BENCH_BIG_ROWS ?? 2_000_000);
+/** Only the rows whose label starts with this (say `D` or `C`); every row when unset. */
+const ONLY = process.env.BENCH_ONLY;
+const RESULTS = fileURLToPath(new URL('./results/overhead.json', import.meta.url));
+
+const LOOKUP = { node: 'orders', dimensions: ['id', 'status', 'channel'], measures: ['gross_revenue'], filters: [{ field: 'id', operator: 'equals', value: 4242 }] };
+const ONE_ROW_SQL = 'SELECT id, status, channel, amount FROM shop.orders WHERE id = 4242';
+const ONE_ROW_MYSQL_SQL = 'SELECT id, status, channel, amount FROM orders WHERE id = 4242';
+const THOUSAND_ROWS_SQL = 'SELECT id, status, channel, amount, created_at FROM shop.orders ORDER BY id LIMIT 1000';
+const GROUPED_SQL = 'SELECT k, count(*) AS n, sum(v) AS total FROM shop.big GROUP BY k';
+
+interface Row {
+  readonly label: string;
+  readonly target: string;
+  readonly client: Interleaved;
+  readonly driver: Interleaved;
+  readonly inProcess: Interleaved;
+  readonly http: Interleaved;
+}
+
+export async function benchOverhead(): Promise<string[]> {
+  const bench = await startBenchApp({ env: { TRUST_PROXY: 'true' }, budgetWindowEvery: { readings: 500, windowMs: 60_000 } });
+  const { app, services } = bench;
+  const dbName = `svc_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${dbName}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  let duck: DuckDBInstance | undefined;
+  let maria: mysql.Connection | undefined;
+  const rows: Row[] = [];
+  const lines = [
+    `Warehouse overhead: ${ROUNDS} interleaved rounds × ${PER_ROUND}; ms, median of round medians (p99 over all samples)`,
+    '  client = the engine\'s own client, same SQL; driver = warehouse.run() in process; inject = the route in process; HTTP = a listening server over loopback',
+  ];
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const http = keepAlivePost(port);
+
+    const passwordHash = await hashPassword('bench password');
+    const workspace = async (name: string) => {
+      const ws = await services.members.createWorkspace({ name, plan: 'team' });
+      const email = `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com`;
+      const user = await services.members.createUser({ email, name, passwordHash });
+      await services.members.addMembership({ workspaceId: ws.id, userId: user.id, role: 'luminary' });
+      const actor = { workspace: { id: ws.id, plan: 'team' }, user: { id: user.id }, role: 'luminary' as const };
+      const structuredKey = (await services.keys.create(actor, { name: 'bench-c', surface: 'structured' })).value;
+      const workspaceKey = (await services.keys.create(actor, { name: 'bench-b', surface: 'workspace', rateLimit: 2_000_000_000 })).value;
+      const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'bench password' } });
+      const cookie = `svc_session=${login.cookies.find((c) => c.name === 'svc_session')!.value}`;
+      return { ws, user, email, structuredKey, workspaceKey, cookie };
+    };
+
+    // PostgreSQL: the demo data (100k orders) and a table big enough for a parallel grouped scan.
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    await loadPostgres(url.toString(), { orders: 100_000, now: new Date() });
+    await client.connect();
+    await client.query(`create table shop.big as select g as id, g % 1000 as k, (g % 977)::float8 as v from generate_series(1, ${BIG_ROWS}) g`);
+    await client.query('vacuum analyze shop.big');
+    const pgSpace = await workspace('Pg');
+    await services.connections.create(pgSpace.ws.id, {
+      name: 'warehouse',
+      engine: 'postgres',
+      settings: { host: url.hostname, port: Number(url.port || 5432), database: dbName, user: url.username },
+    });
+    await setUpDemo(services, { workspaceId: pgSpace.ws.id, userId: pgSpace.user.id, email: pgSpace.email }, { orders: 1_000 });
+    const duckSpace = await workspace('Duck');
+    const { warehouseFile } = await setUpDemo(services, { workspaceId: duckSpace.ws.id, userId: duckSpace.user.id, email: duckSpace.email });
+
+    // MariaDB, when it answers: the demo data in a database of its own, read by mysql2 over TCP.
+    if (!ONLY || 'B raw SQL, 1 row, MariaDB'.startsWith(ONLY)) {
+      try {
+        const mysqlUrl = new URL(MYSQL_URL);
+        await loadMysql(MYSQL_URL, { orders: 20_000, now: new Date(), database: dbName });
+        maria = await mysql.createConnection({ host: mysqlUrl.hostname, port: Number(mysqlUrl.port || 3306), user: decodeURIComponent(mysqlUrl.username), database: dbName });
+        await services.connections.create(pgSpace.ws.id, {
+          name: 'maria',
+          engine: 'mysql',
+          settings: { host: mysqlUrl.hostname, port: Number(mysqlUrl.port || 3306), database: dbName, user: decodeURIComponent(mysqlUrl.username) },
+        });
+      } catch (error) {
+        lines.push(`  MariaDB: skipped (${error instanceof Error ? error.message : String(error)})`);
+        maria = undefined;
+      }
+    }
+
+    // The baselines: pg over TCP with the same SQL and values; DuckDB's client on a kept-open connection.
+    duck = await DuckDBInstance.create(warehouseFile, { access_mode: 'READ_ONLY' });
+    const duckConnection = await duck.connect();
+
+    const structured = async (space: typeof pgSpace, label: string, maxRows = 5000) => {
+      if (ONLY && !label.startsWith(ONLY)) return;
+      const live = await services.models.live(space.ws.id);
+      const { connection, warehouse } = await services.connections.warehouse(space.ws.id, 'warehouse');
+      const compiled = compileQuery(live.model, semanticQuerySchema.parse(LOOKUP), { dialect: DIALECTS[connection.engine], attributes: { region: '*' }, now: new Date() });
+      const headers = { authorization: `Bearer ${space.structuredKey}`, 'cache-control': 'no-cache' };
+      const baseline =
+        connection.engine === 'postgres'
+          ? () => client.query({ text: compiled.sql, values: [...compiled.params], rowMode: 'array' })
+          : () => duckConnection.runAndReadAll(compiled.sql, compiled.params as DuckDBValue[]);
+      const figures = await interleaved(
+        {
+          client: baseline,
+          driver: () => warehouse.run(compiled.sql, compiled.params, { maxRows, timeoutMs: 30_000 }),
+          inProcess: async () => {
+            const r = await app.inject({ method: 'POST', url: '/v1/query', headers, payload: LOOKUP });
+            if (r.statusCode !== 200) throw new Error(r.body);
+          },
+          http: () => http.post('/v1/query', headers, LOOKUP),
+        },
+        { rounds: ROUNDS, perRound: PER_ROUND },
+      );
+      rows.push({ label, target: connection.engine, ...figures });
+    };
+
+    // Raw SQL on the PostgreSQL connection, or on another with its own client.
+    const raw = async (surface: 'B' | 'D', label: string, sql: string, perRound = PER_ROUND, on?: { name: string; client: () => Promise<unknown> }) => {
+      if (ONLY && !`${surface} ${label}`.startsWith(ONLY)) return;
+      const name = on?.name ?? 'warehouse';
+      const { connection, warehouse } = await services.connections.warehouse(pgSpace.ws.id, name);
+      const route = surface === 'B' ? '/api/v1/query' : '/api/studio/query';
+      const headers: Record<string, string> = surface === 'B' ? { authorization: `Bearer ${pgSpace.workspaceKey}`, 'x-forwarded-proto': 'https' } : { cookie: pgSpace.cookie };
+      const body = surface === 'B' ? { connection_id: connection.id, sql } : { connection: name, sql, limit: 1000 };
+      const figures = await interleaved(
+        {
+          client: on?.client ?? (() => client.query({ text: sql, rowMode: 'array' })),
+          driver: () => warehouse.run(sql, [], { maxRows: 1000, timeoutMs: 30_000 }),
+          inProcess: async () => {
+            const r = await app.inject({ method: 'POST', url: route, headers, payload: body });
+            if (r.statusCode !== 200) throw new Error(r.body);
+          },
+          http: () => http.post(route, headers, body),
+        },
+        { rounds: ROUNDS, perRound, warmUp: Math.min(20, perRound) },
+      );
+      rows.push({ label: `${surface} ${label}`, target: connection.engine, ...figures });
+    };
+
+    await structured(pgSpace, 'C uncached, 1-row indexed lookup');
+    await structured(duckSpace, 'C uncached, 1-row lookup');
+    await raw('B', 'raw SQL, 1 row', ONE_ROW_SQL);
+    await raw('D', 'raw SQL, 1 row', ONE_ROW_SQL);
+    await raw('B', 'raw SQL, 1,000 rows', THOUSAND_ROWS_SQL);
+    await raw('D', 'raw SQL, 1,000 rows', THOUSAND_ROWS_SQL);
+    if (maria) {
+      const own = maria;
+      await raw('B', 'raw SQL, 1 row, MariaDB', ONE_ROW_MYSQL_SQL, PER_ROUND, { name: 'maria', client: () => own.query({ sql: ONE_ROW_MYSQL_SQL, rowsAsArray: true }) });
+    }
+    await raw('B', `grouped scan of ${BIG_ROWS.toLocaleString('en')} rows`, GROUPED_SQL, Math.max(3, Math.round(PER_ROUND / 10)));
+    // The floor: what a request that does nothing costs through the same client and server.
+    const floor = await interleaved({ client: () => client.query({ text: ONE_ROW_SQL, rowMode: 'array' }), http: () => http.get('/healthz') }, { rounds: ROUNDS, perRound: PER_ROUND });
+    http.close();
+    duckConnection.closeSync();
+
+    const fmt = (r: Interleaved) => `${r.p50.toFixed(2).padStart(7)} (${r.p99.toFixed(1)})`;
+    const ratio = (r: Interleaved, base: Interleaved) => `${(r.p50 / base.p50).toFixed(2)}×`.padStart(6);
+    for (const row of rows) {
+      lines.push(`  ${row.label.padEnd(34)} ${row.target.padEnd(8)} client ${fmt(row.client)}`);
+      lines.push(`    driver ${fmt(row.driver)} ${ratio(row.driver, row.client)}   inject ${fmt(row.inProcess)} ${ratio(row.inProcess, row.client)}   HTTP ${fmt(row.http)} ${ratio(row.http, row.client)}`);
+    }
+    lines.push(`  HTTP floor: GET /healthz (no work) ${floor.http.p50.toFixed(2)} ms, ${(floor.http.p50 / floor.client.p50).toFixed(2)}× the pg 1-row lookup (${floor.client.p50.toFixed(2)} ms)`);
+    mkdirSync(path.dirname(RESULTS), { recursive: true });
+    const json = rows.map((row) => ({
+      ...row,
+      ratios: { driver: row.driver.p50 / row.client.p50, inProcess: row.inProcess.p50 / row.client.p50, http: row.http.p50 / row.client.p50 },
+    }));
+    writeFileSync(RESULTS, `${JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, perRound: PER_ROUND, rows: json, httpFloor: floor }, null, 2)}\n`);
+    lines.push(`  written to ${path.relative(process.cwd(), RESULTS)}`);
+  } finally {
+    duck?.closeSync();
+    if (maria) {
+      await maria.query(`drop database if exists \`${dbName}\``).catch(() => {});
+      await maria.end().catch(() => {});
+    }
+    await client.end().catch(() => {});
+    await bench.close();
+    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
+    await admin.end().catch(() => {});
+  }
+  return lines;
+}
