@@ -7,27 +7,10 @@ import { Section } from '../components/field';
 import { useAction, useLoad } from '../components/use-load';
 import type { Me } from '../session';
 import { Mosaics, Scenes } from './content-runs';
+import { Signals } from './signals';
 
-interface Signal { id: string; name: string; condition: string; threshold: number; state: string; last_value: number | null; last_evaluated_at: string | null; last_error: string | null }
 interface Webhook { id: string; url: string; events: string[]; enabled: boolean; disabled_reason: string | null }
 interface Delivery { id: string; event: string; status: string; attempts: number; last_status_code: number | null; last_error: string | null; created_at: string }
-
-function Signals() {
-  const signals = useLoad(() => get<{ signals: Signal[] }>('/api/signals?limit=100'));
-  return (
-    <Section title="Signals">
-      <ErrorBox error={signals.error} />
-      <table>
-        <thead><tr><th scope="col">Name</th><th scope="col">Condition</th><th scope="col">State</th><th scope="col">Last value</th><th scope="col">Last evaluated</th></tr></thead>
-        <tbody>
-          {(signals.data?.signals ?? []).map((s) => (
-            <tr key={s.id}><td>{s.name}</td><td>{s.condition} {s.threshold}</td><td>{s.state}{s.last_error ? ` (${s.last_error})` : ''}</td><td>{s.last_value ?? '—'}</td><td>{s.last_evaluated_at ? new Date(s.last_evaluated_at).toLocaleString() : '—'}</td></tr>
-          ))}
-        </tbody>
-      </table>
-    </Section>
-  );
-}
 
 function Webhooks() {
   const hooks = useLoad(() => get<{ webhooks: Webhook[] }>('/api/webhooks'));
