@@ -68,6 +68,16 @@ describe('/openapi.json', () => {
     expect(operations.length).toBeGreaterThanOrEqual(35);
   });
 
+  // The one documented difference (docs/api.md): the console's answer may carry `sql`, the SQL behind a
+  // governed answer; surface A's does not. Without that property the two answers are the same.
+  function withoutAnswerSql(operation: Operation): Operation {
+    const copy = structuredClone(operation);
+    const schema = copy.responses['200']!.content!['application/json']!.schema as { properties: Record<string, unknown> };
+    expect(schema.properties.sql).toMatchObject({ type: 'string' });
+    delete schema.properties.sql;
+    return copy;
+  }
+
   it("shows the console's mirror of a key route (`consoleX` of `x`) with the key route's own parameters and bodies", () => {
     const byId = new Map(operations.map((o) => [o.operation.operationId!, o]));
     const mirrors = operations.filter(({ operation }) => {
@@ -78,10 +88,13 @@ describe('/openapi.json', () => {
     for (const { path, operation } of mirrors) {
       const id = operation.operationId!;
       const twin = byId.get(id[7]!.toLowerCase() + id.slice(8))!;
-      expect([path, twin.path, shape(operation)]).toEqual([path, twin.path, shape(twin.operation)]);
+      const own = id === 'consoleAskQuestion' ? withoutAnswerSql(operation) : operation;
+      expect([path, twin.path, shape(own)]).toEqual([path, twin.path, shape(twin.operation)]);
     }
     // Scenes, mosaics, signals, questions, nodes, queries, the model and users.
     expect(mirrors.length).toBeGreaterThanOrEqual(30);
+    const askAnswer = (id: string) => byId.get(id)!.operation.responses['200']!.content!['application/json']!.schema as { properties: Record<string, unknown> };
+    expect(askAnswer('askQuestion').properties).not.toHaveProperty('sql');
   });
 
   it('documents the error answers of every operation with the one Error schema', () => {

@@ -86,6 +86,15 @@ export class AnswerService {
   }
 
   async ask(principal: Principal, question: string, domain: string | undefined): Promise<Answer> {
+    return (await this.askShowingSql(principal, question, domain)).answer;
+  }
+
+  /**
+   * The answer, and for a governed one the SQL its queries ran (compiled with the asker's data keys), which
+   * the console shows on demand; surface A's answer does not carry it.
+   */
+  async askShowingSql(principal: Principal, question: string, domain: string | undefined): Promise<{ answer: Answer; sql?: string[] }> {
+    const plainAnswer = (a: Answer) => ({ answer: a });
     const started = performance.now();
     const live = await this.models.live(principal.workspace.id);
     const domains = [...new Set([...live.model.reveals.values()].map((r) => r.domain))].sort();
@@ -95,7 +104,7 @@ export class AnswerService {
     let tokensUsed = 0;
     const usage = () => ({ tokens_used: tokensUsed, latency_ms: Math.round(performance.now() - started) });
     // Nothing to plan against, and no connection a fallback could read: say so before any planner runs.
-    if (live.model.reveals.size === 0) return { ...noMatchAnswer(NO_MODEL_REASON, []), usage: usage() };
+    if (live.model.reveals.size === 0) return plainAnswer({ ...noMatchAnswer(NO_MODEL_REASON, []), usage: usage() });
 
     const now = this.clock.now();
     const timezone = principal.workspace.timezone;
@@ -113,22 +122,22 @@ export class AnswerService {
     if (plan.kind === 'no_match') {
       const fallback = await this.trySqlFallback(principal, live, question, asked, plan);
       tokensUsed += fallback.tokensUsed;
-      if (fallback.ok) return { ...fallback.answer, usage: usage() };
+      if (fallback.ok) return plainAnswer({ ...fallback.answer, usage: usage() });
       const reason = fallback.reason ? `${plan.reason.replace(/\.$/, '')}; ${fallback.reason}` : plan.reason;
-      return { ...noMatchAnswer(reason, plan.closest), usage: usage() };
+      return plainAnswer({ ...noMatchAnswer(reason, plan.closest), usage: usage() });
     }
     const reveal = live.model.reveals.get(plan.reveal)!;
     // "right now", or a filter value naming a year ("the 2023/24 season"): the question bounds time itself.
     const timeBounded = asksAsOfNow(text) || plan.filters.some((filter) => valueNamesYear(filter.value));
     const decision = decideCoverage(plan, reveal, asked, findPeriod(DEFAULT_PERIOD_PHRASE, { now, timezone })!, timeBounded);
-    if (decision.kind === 'refused') return { ...noMatchAnswer(decision.reason, decision.closest), usage: usage() };
-    const { result, facts } = await answerGoverned(this.governed, { principal, live, plan, coverage: decision.coverage, assumptions: decision.assumptions, now });
+    if (decision.kind === 'refused') return plainAnswer({ ...noMatchAnswer(decision.reason, decision.closest), usage: usage() });
+    const { result, facts, sql } = await answerGoverned(this.governed, { principal, live, plan, coverage: decision.coverage, assumptions: decision.assumptions, now });
     if (this.llm?.prose) {
       const written = await this.llmProse({ question, ...facts });
       tokensUsed += written.tokensUsed;
       if (written.text) result.answer = written.text;
     }
-    return { ...result, usage: usage() };
+    return { answer: { ...result, usage: usage() }, sql };
   }
 
   /**

@@ -38,7 +38,8 @@ export interface GovernedRun {
   readonly now: Date;
 }
 
-export async function answerGoverned(governed: GovernedQueryService, run: GovernedRun): Promise<{ result: Omit<Answer, 'usage'>; facts: Omit<ProseFacts, 'question'> }> {
+/** `sql`: the statements that ran (the headline's, then the breakdown's when it is another query), as compiled with the asker's data keys. */
+export async function answerGoverned(governed: GovernedQueryService, run: GovernedRun): Promise<{ result: Omit<Answer, 'usage'>; facts: Omit<ProseFacts, 'question'>; sql: string[] }> {
   const { principal, plan, coverage } = run;
   const { model } = run.live;
   const reveal = model.reveals.get(plan.reveal)!;
@@ -87,6 +88,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
       )
     : headline;
 
+  const sql = breakdown === headline ? [headline.compiled.sql] : [headline.compiled.sql, breakdown.compiled.sql];
   const metric = reveal.metrics.get(plan.metrics[0]!)!;
   const visible = !marker || (total[VISIBLE] !== null && total[VISIBLE] !== undefined);
   const restrictions = dataKeyRestrictions(model, headline.compiled.nodes, principal.attributes);
@@ -115,6 +117,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
     return {
       result: { answer, data: { rows: [], columns, metric: metric.name, period }, provenance: provenance([noRowsVisible(restrictions.missing)]) },
       facts: { template: answer, rows: [] },
+      sql,
     };
   }
 
@@ -146,7 +149,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
     ...groups.map((group) => `${group.label || NULL_GROUP_LABEL}: ${formatValue(group.value, metric.unit)}`),
     ...others.map((other) => `${other.label}: ${formatValue(other.value, other.unit)}`),
   ];
-  return { result, facts: { template: answer, rows: rowFacts } };
+  return { result, facts: { template: answer, rows: rowFacts }, sql };
 }
 
 /** A field id in words: `customers.ship_region` → "ship region". */

@@ -4,6 +4,7 @@ import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.j
 import type { SharedState } from '../shared-state/shared-state.js';
 import type { ApiKeyRow, ApiKeysRepo } from '../store/api-keys.js';
 import type { KeySurface, Role } from '../store/schema.js';
+import { decodePageCursor, encodePageCursor } from '../content/page-cursor.js';
 import { IDENTITY_GENERATION } from './generations.js';
 import { issueKey } from './key-formats.js';
 import type { LastUsedRecorder } from './last-used.js';
@@ -83,9 +84,19 @@ export class KeyService {
   }
 
   /** A luminary sees every key of the workspace; anyone else sees their own. */
+  /** Every key the actor sees (a luminary: the workspace's; others: their own), newest first. */
   async list(actor: KeyActor): Promise<KeyView[]> {
-    const rows = await this.keys.list(actor.workspace.id, roleAtLeast(actor.role, 'luminary') ? undefined : actor.user.id);
+    const rows = await this.keys.list(actor.workspace.id, this.ownerFilter(actor));
     return rows.map((row) => this.view(row));
+  }
+
+  /** A page of the keys the actor sees, newest first; pass nextCursor back as `cursor` for the next. */
+  async listPage(actor: KeyActor, page: { limit: number; cursor?: string }): Promise<{ keys: KeyView[]; nextCursor: string | null }> {
+    const after = page.cursor ? decodePageCursor(page.cursor) : undefined;
+    const rows = await this.keys.list(actor.workspace.id, this.ownerFilter(actor), { ...(after ? { after } : {}), limit: page.limit + 1 });
+    const shown = rows.slice(0, page.limit);
+    const last = shown.at(-1);
+    return { keys: shown.map((row) => this.view(row)), nextCursor: rows.length > page.limit && last ? encodePageCursor(last) : null };
   }
 
   /**
@@ -98,6 +109,11 @@ export class KeyService {
     if (!row.revoked_at) await this.keys.revoke(actor.workspace.id, id, this.clock.now());
     await this.shared.bump(IDENTITY_GENERATION);
     return this.view((await this.keys.get(actor.workspace.id, id))!);
+  }
+
+  /** Whose keys the actor sees: a luminary everyone's (no filter), others their own. */
+  private ownerFilter(actor: KeyActor): string | undefined {
+    return roleAtLeast(actor.role, 'luminary') ? undefined : actor.user.id;
   }
 
   private async visibleKey(actor: KeyActor, id: string): Promise<ApiKeyRow> {

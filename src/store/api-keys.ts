@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { MEMBER_COLUMNS, type MemberRow } from './members.js';
 import type { Database, KeySurface } from './schema.js';
+import type { PageAfter } from './scenes-repo.js';
 
 export interface ApiKeyRow {
   id: string;
@@ -86,10 +87,16 @@ export function apiKeysRepo(db: Kysely<Database>) {
     },
 
     /** Keys of a workspace, newest first; only one user's keys when `userId` is given. */
-    async list(workspaceId: string, userId?: string): Promise<ApiKeyRow[]> {
+    /** Newest first, in (created_at, id) descending order; `page` starts after a row and bounds the count. */
+    async list(workspaceId: string, userId?: string, page?: { after?: PageAfter; limit: number }): Promise<ApiKeyRow[]> {
       let query = db.selectFrom('api_keys as k').select(KEY_COLUMNS).where('k.workspace_id', '=', workspaceId);
       if (userId) query = query.where('k.user_id', '=', userId);
-      return query.orderBy('k.created_at', 'desc').orderBy('k.id').execute();
+      if (page?.after) {
+        const { at, id } = page.after;
+        query = query.where((eb) => eb.or([eb('k.created_at', '<', at), eb.and([eb('k.created_at', '=', at), eb('k.id', '<', id)])]));
+      }
+      query = query.orderBy('k.created_at', 'desc').orderBy('k.id', 'desc');
+      return (page ? query.limit(page.limit) : query).execute();
     },
 
     /** A key of this workspace; a key of another workspace is as absent as an unknown one. */

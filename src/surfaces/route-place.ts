@@ -24,6 +24,11 @@ export interface RoutePlace {
   operationPrefix: string;
   /** The policy of a route that needs `needs`, in this place. */
   policy(needs?: RouteNeeds): Partial<RoutePolicy>;
+  /**
+   * The console's one documented addition to a key route's body: a governed answer of POST /ask carries
+   * the SQL its queries ran (`sql`), which surface A's answer does not.
+   */
+  answerSql?: true;
 }
 
 const withRole = (role: Role | undefined) => (role ? { role } : {});
@@ -52,6 +57,7 @@ export function sessionPlace(services: Services): RoutePlace {
     services,
     tags: ['console'],
     operationPrefix: 'console',
+    answerSql: true,
     policy: ({ role, asks } = {}) => ({ ...SURFACE_POLICY.console, ...withRole(role), ...(asks ? { rateLimit: 'session_question' as const } : {}) }),
   };
 }

@@ -88,6 +88,30 @@ describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
     await h.screenshot('ask');
   });
 
+  it("shows the SQL behind a governed answer on demand, which surface A's answer does not carry", async (context) => {
+    if (!routes.ask) return context.skip();
+    const { page } = h;
+    await page.goto(`${h.base}/ask`);
+    await page.getByLabel('Question').fill('How many orders were there?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.getByRole('region', { name: 'Provenance' }).getByText('semantic layer').waitFor();
+    await page.getByText('Show SQL').click();
+    const sql = (await page.getByLabel('SQL behind the answer').textContent())!;
+    expect(sql).toMatch(/^\s*SELECT/i);
+    expect(sql).toMatch(/orders/);
+    expect(await page.getByText('compiled from the').isVisible()).toBe(true);
+    await h.screenshot('ask-sql');
+
+    // Surface A's body is unchanged: the same question through a question key has no `sql`.
+    const cookie = (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const created = await h.t.app.inject({ method: 'POST', url: '/api/keys', headers: { cookie, 'content-type': 'application/json' }, payload: { name: 'ask', surface: 'question' } });
+    const key = (created.json() as { value: string }).value;
+    const onA = await h.t.app.inject({ method: 'POST', url: '/api/v1/ask', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: { question: 'How many orders were there?' } });
+    expect(onA.statusCode, onA.body).toBe(200);
+    expect(onA.json()).toMatchObject({ provenance: { source: 'semantic layer' } });
+    expect(onA.json()).not.toHaveProperty('sql');
+  });
+
   it('underlines a CML error at its line while typing, and lists it', async (context) => {
     if (!routes.validate || !routes.projects) return context.skip();
     const { page } = h;

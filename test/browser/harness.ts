@@ -38,12 +38,13 @@ export interface ConsoleHarness {
   close(): Promise<void>;
 }
 
-export async function startConsole(options: { orders?: number } = {}): Promise<ConsoleHarness> {
+/** `env` adds settings to the app's (SVC_WEBHOOK_ALLOW_HOSTS for a receiver on loopback, say). */
+export async function startConsole(options: { orders?: number; env?: Record<string, string> } = {}): Promise<ConsoleHarness> {
   ensureConsoleBuilt();
   mkdirSync(ARTIFACTS, { recursive: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-browser-'));
   const pems = await generateSelfSigned();
-  const t = await startTestApp({ env: { SVC_DATA_DIR: dataDir }, tls: { key: pems.private, cert: pems.cert } });
+  const t = await startTestApp({ env: { SVC_DATA_DIR: dataDir, ...options.env }, tls: { key: pems.private, cert: pems.cert } });
   answerPlainHttpOnTlsPort(t.app.server);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as { port: number };
@@ -98,10 +99,10 @@ export function cspViolations(messages: string[]): string[] {
 }
 
 /** A console for the enclosing describe, signed in as its luminary: started before its tests, closed after. */
-export function signedInConsole(): () => ConsoleHarness {
+export function signedInConsole(options: Parameters<typeof startConsole>[0] = {}): () => ConsoleHarness {
   let h: ConsoleHarness | undefined;
   beforeAll(async () => {
-    h = await startConsole();
+    h = await startConsole(options);
     await signInThroughPage(h, h.ws.members.luminary.email);
   });
   afterAll(async () => {

@@ -55,7 +55,7 @@ describe('the console answers as the key twin does', () => {
     expect([unknown.statusCode, unknown.json().code]).toEqual([404, 'unknown_reveal']);
   });
 
-  it('POST /api/ask: the answer of /api/v1/ask, for the signed-in user', async () => {
+  it("POST /api/ask: the answer of /api/v1/ask, for the signed-in user, plus the governed answer's SQL", async () => {
     const key = (await createKey(t.services, ws, 'luminary', 'question')).value;
     const question = { question: 'How many orders by channel this year?' };
     const session = await api(cookies.luminary, 'POST', '/ask', question);
@@ -63,7 +63,12 @@ describe('the console answers as the key twin does', () => {
     const twin = (await withKey(key, 'POST', '/api/v1/ask', question)).json();
     const body = session.json();
     expect(body.provenance).toMatchObject({ source: 'semantic layer', reveal: 'sales', confidence: 'high' });
-    expect({ ...body, usage: null }).toEqual({ ...twin, usage: null });
+    // The console's one addition: the SQL of the headline and of the breakdown by channel.
+    const { sql, ...rest } = body;
+    expect(sql.split(';\n\n')).toHaveLength(2);
+    expect(sql.split(';\n\n')[1]).toMatch(/channel/);
+    expect(twin).not.toHaveProperty('sql');
+    expect({ ...rest, usage: null }).toEqual({ ...twin, usage: null });
     expect(body.usage).toEqual({ tokens_used: 0, latency_ms: expect.any(Number) });
     const empty = await api(cookies.luminary, 'POST', '/ask', { question: '   ' });
     expect([empty.statusCode, empty.json().code]).toEqual([400, 'invalid_request']);

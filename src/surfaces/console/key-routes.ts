@@ -34,11 +34,16 @@ export const keyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
       schema: {
         tags: ['console'],
         operationId: 'listKeys',
-        summary: "Lists API keys: a luminary sees the workspace's keys, others their own",
-        response: { 200: z.object({ keys: z.array(keySchema) }) },
+        summary: "Lists API keys, newest first: a luminary sees the workspace's keys, others their own; pass next_cursor back as cursor",
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().max(500).optional() }).strict(),
+        errors: { 400: 'A limit out of 1..200, or a cursor that is not a next_cursor of a previous page (`invalid_cursor`)' },
+        response: { 200: z.object({ keys: z.array(keySchema), next_cursor: z.string().nullable() }) },
       },
     },
-    async (request) => ({ keys: await services.keys.list(request.principal!) }),
+    async (request) => {
+      const { keys, nextCursor } = await services.keys.listPage(request.principal!, request.query);
+      return { keys, next_cursor: nextCursor };
+    },
   );
 
   app.post(

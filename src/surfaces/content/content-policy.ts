@@ -11,7 +11,7 @@ export { operationId } from '../route-place.js';
 export interface ContentPlace extends RoutePlace {
   read: Partial<RoutePolicy>;
   write: Partial<RoutePolicy>;
-  /** Only surface C runs scenes and mosaics (the run is recorded as a structured API run). */
+  /** Whether the place mounts the run routes (both do: a run is recorded with its `scene:`/`mosaic:` origin). */
   runs: boolean;
 }
 
@@ -24,7 +24,7 @@ export function structuredPlace(services: Services): ContentPlace {
 }
 
 export function consolePlace(services: Services): ContentPlace {
-  return contentPlace(sessionPlace(services), false);
+  return contentPlace(sessionPlace(services), true);
 }
 
 /** The query string of a content list: a page of `limit`, continued with a previous page's next_cursor. */

@@ -46,6 +46,14 @@ const answerSchema = z.object({
     .describe('Only when the raw-SQL fallback answered (tracer and above, language model configured): the statement that ran.'),
 });
 
+/** The console's answer: A's, plus the SQL behind a governed answer. */
+const answerWithSqlSchema = answerSchema.extend({
+  sql: z
+    .string()
+    .optional()
+    .describe("Console only, when a governed reveal answered: the SQL its queries ran, compiled with your data keys (the headline's, then the breakdown's when that is another query, separated by `;` and a blank line)"),
+});
+
 export const questionRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place) => {
   const { services, tags } = place;
   const id = (name: string) => operationId(place, name);
@@ -64,14 +72,18 @@ export const questionRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, pla
             domain: z.string().min(1).max(100).optional(),
           })
           .strict(),
-        response: { 200: answerSchema },
+        response: { 200: place.answerSql ? answerWithSqlSchema : answerSchema },
         errors: {
           400: 'Also: a question that is empty or longer than the limit, or an unknown domain (the message names the domains)',
           ...WAREHOUSE_ERRORS,
         },
       },
     },
-    async (request) => services.answers.ask(request.principal!, request.body.question, request.body.domain),
+    async (request) => {
+      if (!place.answerSql) return services.answers.ask(request.principal!, request.body.question, request.body.domain);
+      const { answer, sql } = await services.answers.askShowingSql(request.principal!, request.body.question, request.body.domain);
+      return sql ? { ...answer, sql: sql.join(';\n\n') } : answer;
+    },
   );
 
   app.get(

@@ -1,6 +1,6 @@
 // Ask: a conversation of questions and governed answers. Each answer shows its prose, the headline
 // value, the rows (and a chart when there is a series), and its provenance: reveal, freshness,
-// confidence and assumptions; the SQL that ran is shown on demand when the answer carries it.
+// confidence and assumptions; the SQL that ran (a governed answer's, or the raw-SQL fallback's) is shown on demand.
 import { useState } from 'preact/hooks';
 import { post } from '../api';
 import { Chart, chartOf } from '../components/chart';
@@ -15,6 +15,8 @@ interface Answer {
   usage: { tokens_used: number; latency_ms: number };
   no_match?: { reason: string; closest: Array<{ reveal: string; metric: string; label: string }> };
   raw_sql?: { sql: string; connection: string };
+  /** The console's addition: the SQL a governed answer's queries ran, with your data keys. */
+  sql?: string;
 }
 
 interface Turn {
@@ -58,6 +60,13 @@ function AnswerView({ answer }: { answer: Answer }) {
           <summary>Show SQL</summary>
           <pre><code>{answer.raw_sql.sql}</code></pre>
           <p class="muted">on connection {answer.raw_sql.connection}</p>
+        </details>
+      ) : null}
+      {answer.sql ? (
+        <details>
+          <summary>Show SQL</summary>
+          <pre><code aria-label="SQL behind the answer">{answer.sql}</code></pre>
+          <p class="muted">compiled from the {answer.provenance.reveal} reveal with your data keys</p>
         </details>
       ) : null}
       <p class="muted">{answer.usage.latency_ms} ms · {answer.usage.tokens_used} tokens</p>

@@ -1,10 +1,10 @@
 // API keys: create one (its value is shown once, from the create answer, and kept nowhere), list them
 // by prefix, revoke with a confirmation.
 import { useState } from 'preact/hooks';
-import { get, post } from '../api';
+import { post } from '../api';
 import { ErrorBox, Loading, Notice } from '../components/feedback';
 import { Checkbox, Section, SelectField, TextField } from '../components/field';
-import { useLoad } from '../components/use-load';
+import { LoadMore, usePaged } from '../components/use-paged';
 import type { Me } from '../session';
 
 /** What this page reads of a key in GET /api/keys. */
@@ -61,7 +61,7 @@ function CreatedKey({ surface, value, onDone }: { surface: Key['surface']; value
 }
 
 export function KeysPage({ me }: { me: Me }) {
-  const keys = useLoad(() => get<{ keys: Key[] }>('/api/keys'));
+  const keys = usePaged<Key>('/api/keys?limit=50', 'keys');
   const [name, setName] = useState('');
   const [surface, setSurface] = useState<Key['surface']>('question');
   const [expires, setExpires] = useState('');
@@ -130,9 +130,9 @@ export function KeysPage({ me }: { me: Me }) {
       </Section>
       {notice ? <Notice>{notice}</Notice> : null}
       <Section title="Keys">
-        {keys.loading && !keys.data ? <Loading what="keys" /> : null}
+        {keys.loading && keys.items.length === 0 ? <Loading what="keys" /> : null}
         <ErrorBox error={keys.error} />
-        {keys.data ? (
+        {!keys.error ? (
           <div class="table-wrap">
             <table>
               <caption class="sr-only">API keys</caption>
@@ -140,7 +140,7 @@ export function KeysPage({ me }: { me: Me }) {
                 <tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Surface</th><th scope="col">Status</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Actions</th></tr>
               </thead>
               <tbody>
-                {keys.data.keys.map((key) => (
+                {keys.items.map((key) => (
                   <tr key={key.id}>
                     <td>{key.name}</td>
                     <td><code>{key.prefix}</code></td>
@@ -165,7 +165,8 @@ export function KeysPage({ me }: { me: Me }) {
                 ))}
               </tbody>
             </table>
-            {keys.data.keys.length === 0 ? <p class="muted">No keys yet.</p> : null}
+            {!keys.loading && keys.items.length === 0 ? <p class="muted">No keys yet.</p> : null}
+            <LoadMore list={keys} what="keys" />
           </div>
         ) : null}
       </Section>

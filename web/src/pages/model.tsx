@@ -6,6 +6,7 @@ import { CodeEditor } from '../components/code-editor';
 import { ErrorBox, Loading, Notice } from '../components/feedback';
 import { Section, SelectField, TextField } from '../components/field';
 import { useLoad } from '../components/use-load';
+import { LoadMore, usePaged } from '../components/use-paged';
 import { atLeast, type Me } from '../session';
 import { cmlLinter, type CmlDiagnostic, type CmlFile } from './cml-lint';
 
@@ -107,7 +108,7 @@ export function ModelPage({ me }: { me: Me }) {
     }
   };
   const projects = useLoad(() => get<{ projects: Project[] }>('/api/model/projects'));
-  const deployments = useLoad(() => get<{ deployments: Deployment[] }>(`/api/model/deployments${query({ limit: 20 })}`));
+  const deployments = usePaged<Deployment>(`/api/model/deployments${query({ limit: 20 })}`, 'deployments');
   const nodes = useLoad(() => get<{ nodes: NodeItem[] }>('/api/nodes'));
   const reveals = useLoad(() => get<{ reveals: Reveal[] }>('/api/reveals'));
   return (
@@ -136,14 +137,15 @@ export function ModelPage({ me }: { me: Me }) {
       </Section>
       <Section title="Deployments">
         <ErrorBox error={deployments.error} />
-        <table>
+        <table aria-label="Deployments">
           <thead><tr><th scope="col">When</th><th scope="col">Project</th><th scope="col">By</th><th scope="col">Changed nodes</th></tr></thead>
           <tbody>
-            {(deployments.data?.deployments ?? []).map((d) => (
+            {deployments.items.map((d) => (
               <tr key={d.id}><td>{new Date(d.deployed_at).toLocaleString()}</td><td>{d.project}</td><td>{d.deployed_by}</td><td>{d.changed_nodes.join(', ') || '—'}{d.pr_url ? <> · <a href={d.pr_url}>PR</a></> : null}</td></tr>
             ))}
           </tbody>
         </table>
+        <LoadMore list={deployments} what="deployments" />
       </Section>
     </div>
   );

@@ -1,0 +1,47 @@
+// A list the server answers in cursor pages ({<items>, next_cursor}): the first page on load (and on
+// reload()), further pages appended by more(), which the "Load more" button calls while a next_cursor is left.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { get } from '../api';
+
+interface Paged<T> {
+  items: T[];
+  next: string | null;
+  error?: unknown;
+  loading: boolean;
+}
+
+/** `path` may carry a query string; `field` names the array in each page's answer. */
+export function usePaged<T>(path: string, field: string, deps: unknown[] = []) {
+  const [state, setState] = useState<Paged<T>>({ items: [], next: null, loading: true });
+  const page = (cursor?: string) => {
+    const url = cursor ? `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : path;
+    return get<Record<string, unknown> & { next_cursor: string | null }>(url).then((answer) => ({ items: (answer[field] ?? []) as T[], next: answer.next_cursor ?? null }));
+  };
+  const reload = useCallback(() => {
+    setState((s) => ({ ...s, loading: true }));
+    page().then(
+      (first) => setState({ ...first, loading: false }),
+      (error: unknown) => setState((s) => ({ ...s, error, loading: false })),
+    );
+  }, [path, ...deps]);
+  useEffect(reload, [reload]);
+  const more = () => {
+    if (!state.next) return;
+    setState((s) => ({ ...s, loading: true }));
+    page(state.next).then(
+      (next) => setState((s) => ({ items: [...s.items, ...next.items], next: next.next, loading: false })),
+      (error: unknown) => setState((s) => ({ ...s, error, loading: false })),
+    );
+  };
+  return { ...state, reload, more };
+}
+
+/** Shown under a paged list while the server has more of it. */
+export function LoadMore({ list, what }: { list: { next: string | null; loading: boolean; more: () => void }; what: string }) {
+  if (!list.next) return null;
+  return (
+    <button type="button" onClick={list.more} disabled={list.loading} aria-label={`Load more ${what}`}>
+      Load more
+    </button>
+  );
+}
