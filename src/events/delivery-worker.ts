@@ -113,7 +113,7 @@ export class DeliveryWorker {
     return this.options.store.db.transaction().execute(async (trx) => {
       const events = await trx
         .selectFrom('events')
-        .select(['id', 'workspace_id', 'type'])
+        .select('id')
         .where('fanned_out_at', 'is', null)
         .orderBy('created_at')
         .limit(BATCH)
@@ -121,13 +121,19 @@ export class DeliveryWorker {
         .skipLocked()
         .execute();
       if (!events.length) return false;
-      const workspaces = [...new Set(events.map((e) => e.workspace_id))];
-      const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'workspace_id', 'events']).where('workspace_id', 'in', workspaces).where('enabled', '=', true).execute();
-      const rows = events.flatMap((event) =>
-        endpoints
-          .filter((e) => e.workspace_id === event.workspace_id && wants(e.events, event.type))
-          .map((e) => ({ event_id: event.id, endpoint_id: e.id, workspace_id: event.workspace_id, next_attempt_at: now })),
-      );
+      // An endpoint receives the events that happened once it existed, not older ones that were still
+      // waiting to be fanned out when it was created. Compared in SQL: the store keeps microseconds, a
+      // JavaScript Date only milliseconds.
+      const pairs = await trx
+        .selectFrom('events as e')
+        .innerJoin('webhook_endpoints as w', (join) => join.onRef('w.workspace_id', '=', 'e.workspace_id').onRef('w.created_at', '<=', 'e.created_at'))
+        .select(['e.id as event_id', 'e.type', 'e.workspace_id', 'w.id as endpoint_id', 'w.events'])
+        .where('e.id', 'in', events.map((e) => e.id))
+        .where('w.enabled', '=', true)
+        .execute();
+      const rows = pairs
+        .filter((p) => wants(p.events, p.type))
+        .map((p) => ({ event_id: p.event_id, endpoint_id: p.endpoint_id, workspace_id: p.workspace_id, next_attempt_at: now }));
       // Idempotent: a delivery exists once per (event, endpoint) whatever happens to this transaction.
       if (rows.length) await trx.insertInto('webhook_deliveries').values(rows).onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing()).execute();
       await trx

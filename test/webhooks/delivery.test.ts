@@ -75,6 +75,19 @@ describe('delivery worker', () => {
     expect(() => new Webhook(secret).verify(first.body.replace('orders', 'refunds'), first.headers)).toThrow();
   }, 30_000);
 
+  it('an endpoint receives the events that happened once it existed, not older ones still waiting to be fanned out', async () => {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const ws = await seedWorkspace(t.services);
+    const older = await recordEvent(t.store.db, { workspaceId: ws.id, type: 'model.deployed', fields: { pr_url: null } });
+    const { endpoint } = await t.services.webhooks.create(ws.id, { url: receiver.url, events: ['*'] });
+    const newer = await recordEvent(t.store.db, { workspaceId: ws.id, type: 'model.deployed', fields: { pr_url: null } });
+    const rows = await drain(t.services.deliveryWorker(), endpoint.id);
+    expect(rows.map((r) => r.event_id)).toEqual([newer.id]);
+    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([newer.id]);
+    expect(receiver.received.map((r) => r.headers['webhook-id'])).not.toContain(older.id);
+  });
+
   it('a 410 stops at once and disables the endpoint (gone); later events are not fanned out to it', async () => {
     const { receiver, ws, endpoint } = await setUp([410]);
     const worker = t.services.deliveryWorker({ retryDelaysMs: [20, 20] });
