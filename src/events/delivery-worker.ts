@@ -122,8 +122,9 @@ export class DeliveryWorker {
         .execute();
       if (!events.length) return false;
       // An endpoint receives the events that happened once it existed, not older ones that were still
-      // waiting to be fanned out when it was created. Compared in SQL: the store keeps microseconds, a
-      // JavaScript Date only milliseconds.
+      // waiting to be fanned out when it was created. Compared in SQL: PostgreSQL keeps microseconds, a
+      // JavaScript Date only milliseconds. An event in the endpoint's own instant counts as after it: sent
+      // rather than lost (embedded PGlite's clock counts milliseconds).
       const pairs = await trx
         .selectFrom('events as e')
         .innerJoin('webhook_endpoints as w', (join) => join.onRef('w.workspace_id', '=', 'e.workspace_id').onRef('w.created_at', '<=', 'e.created_at'))

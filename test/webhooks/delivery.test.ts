@@ -80,6 +80,9 @@ describe('delivery worker', () => {
     receivers.push(receiver);
     const ws = await seedWorkspace(t.services);
     const older = await recordEvent(t.store.db, { workspaceId: ws.id, type: 'model.deployed', fields: { pr_url: null } });
+    // Embedded PGlite's clock counts milliseconds: an event in the endpoint's own millisecond counts as
+    // after it (sent rather than lost), so the older event is written a few milliseconds before.
+    await sleep(5);
     const { endpoint } = await t.services.webhooks.create(ws.id, { url: receiver.url, events: ['*'] });
     const newer = await recordEvent(t.store.db, { workspaceId: ws.id, type: 'model.deployed', fields: { pr_url: null } });
     const rows = await drain(t.services.deliveryWorker(), endpoint.id);
