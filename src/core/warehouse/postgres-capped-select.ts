@@ -8,13 +8,10 @@
 // Anything else (EXPLAIN, SHOW, SELECT INTO, FOR UPDATE, text the parser rejects) is not wrapped and
 // takes the driver's cursor path, where the server itself decides.
 import { parseSync } from 'libpg-query';
+import { BoundedMemo } from '../bounded-memo.js';
 import { loadPostgresParser } from '../sql/guard/postgres.js';
 
-// Recent answers, by text: compiled queries and editor reruns repeat the same statements. Only
-// statements of ordinary length are kept, so the memo stays small.
-const MEMO_SIZE = 500;
-const MEMO_MAX_CHARS = 8_000;
-const memo = new Map<string, string | null>();
+const memo = new BoundedMemo<string | null>(500, 8_000);
 
 /** The statement's text without a trailing `;`, when it is one plain SELECT; null otherwise. */
 export async function plainSelectText(sql: string): Promise<string | null> {
@@ -27,8 +24,6 @@ export async function plainSelectText(sql: string): Promise<string | null> {
   } catch {
     text = null;
   }
-  if (sql.length > MEMO_MAX_CHARS) return text;
-  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
   memo.set(sql, text);
   return text;
 }
