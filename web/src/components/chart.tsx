@@ -11,6 +11,14 @@ export interface ChartData {
   series: Array<{ name: string; values: Array<number | null> }>;
 }
 
+// Value ticks in short form (1.2M, 600K) so that large figures fit beside the plot.
+const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+const valueAxis: uPlot.Axis = {
+  values: (_u, ticks) => ticks.map((t) => compact.format(t)),
+  // Wide enough for the longest tick label (about 7 px a character at the axis font) plus the ticks.
+  size: (_u, values) => 24 + 7 * Math.max(3, ...(values ?? []).map((v) => String(v).length)),
+};
+
 function asTime(values: Array<string | number | null>): number[] | undefined {
   const times = values.map((v) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) ? Date.parse(v) / 1000 : NaN));
   return times.every((t) => Number.isFinite(t)) ? times : undefined;
@@ -36,7 +44,7 @@ export function Chart({ data, title, height = 260 }: { data: ChartData; title: s
         // Bars stand on zero, or their heights would mislead.
         ...(labels ? { y: { range: (_u: uPlot, min: number, max: number): uPlot.Range.MinMax => [Math.min(0, min), max > 0 ? max * 1.05 : 0] } } : {}),
       },
-      axes: [labels ? { splits: () => xs.map((_, i) => i), values: (_u, ticks) => ticks.map((t) => labels[t] ?? '') } : {}, {}],
+      axes: [labels ? { splits: () => xs.map((_, i) => i), values: (_u, ticks) => ticks.map((t) => labels[t] ?? '') } : {}, valueAxis],
       series: [
         {},
         ...data.series.map((s, i) => {
