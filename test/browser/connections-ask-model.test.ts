@@ -1,19 +1,13 @@
 // Connections, Ask and the CML editor in Chromium. Ask and CML validation use the session routes
-// POST /api/ask and POST /api/model/validate: where this build lacks them, those tests say so and skip.
+// POST /api/ask and POST /api/model/validate (and the model routes for the editor).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
 
 describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
   const harness = signedInConsole();
   let h: ConsoleHarness;
-  const routes = { ask: false, validate: false, projects: false, deploy: false };
   beforeAll(() => {
     h = harness();
-    routes.ask = h.t.app.hasRoute({ method: 'POST', url: '/api/ask' });
-    routes.validate = h.t.app.hasRoute({ method: 'POST', url: '/api/model/validate' });
-    routes.projects = h.t.app.hasRoute({ method: 'GET', url: '/api/model/projects' });
-    routes.deploy = h.t.app.hasRoute({ method: 'POST', url: '/api/model/deploy' });
-    for (const [name, present] of Object.entries(routes)) if (!present) console.warn(`The session route for ${name} is absent: its browser test skips.`);
   });
 
   it('creates a DuckDB connection, tests it, edits and deletes it, and never shows a password', async () => {
@@ -72,8 +66,7 @@ describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
     await edit.getByRole('button', { name: 'Cancel' }).click();
   });
 
-  it('asks a question and shows the answer with its provenance', async (context) => {
-    if (!routes.ask) return context.skip();
+  it('asks a question and shows the answer with its provenance', async () => {
     const { page } = h;
     await page.goto(`${h.base}/ask`);
     await page.getByLabel('Question').fill('How many orders were there?');
@@ -88,8 +81,7 @@ describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
     await h.screenshot('ask');
   });
 
-  it("shows the SQL behind a governed answer on demand, which surface A's answer does not carry", async (context) => {
-    if (!routes.ask) return context.skip();
+  it("shows the SQL behind a governed answer on demand, which surface A's answer does not carry", async () => {
     const { page } = h;
     await page.goto(`${h.base}/ask`);
     await page.getByLabel('Question').fill('How many orders were there?');
@@ -112,8 +104,7 @@ describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
     expect(onA.json()).not.toHaveProperty('sql');
   });
 
-  it('underlines a CML error at its line while typing, and lists it', async (context) => {
-    if (!routes.validate || !routes.projects) return context.skip();
+  it('underlines a CML error at its line while typing, and lists it', async () => {
     const { page } = h;
     await page.goto(`${h.base}/model`);
     await page.getByLabel('File').selectOption('orders.cml');
@@ -139,8 +130,7 @@ describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
     expect(cspViolations(h.messages)).toEqual([]);
   });
 
-  it('deploys an edited file, and refuses to deploy a broken one with its diagnostics', async (context) => {
-    if (!routes.projects || !routes.deploy) return context.skip();
+  it('deploys an edited file, and refuses to deploy a broken one with its diagnostics', async () => {
     const { page } = h;
     await page.goto(`${h.base}/model`);
     await page.getByLabel('File').selectOption('products.cml');

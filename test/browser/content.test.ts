@@ -13,15 +13,11 @@ describe.skipIf(!hasChromium)('content in Chromium', () => {
     h = harness();
   });
 
-  // Scenes run through the session route POST /api/scenes/:id/run: on a build without it, these tests say so and skip.
-  let queryRoute = false;
   let mosaicId = '';
   let regionSceneId = '';
   let cookie = '';
   beforeAll(async () => {
     h = harness();
-    queryRoute = h.t.app.hasRoute({ method: 'POST', url: '/api/scenes/:scene_id/run' });
-    if (!queryRoute) console.warn('The session route POST /api/scenes/:scene_id/run is absent: the content browser tests skip.');
     // Scenes and a mosaic made through the console's own API, with the browser's session.
     cookie = (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     const call = async (url: string, payload: object) => {
@@ -36,8 +32,7 @@ describe.skipIf(!hasChromium)('content in Chromium', () => {
     mosaicId = (await call('/mosaics', { name: 'Sales board', tiles: [tile('regions', byRegion.id, 0), tile('channels', byChannel.id, 6)] })).mosaic.id;
   });
 
-  it('opens a mosaic as a grid of tiles with charts and rows', async (context) => {
-    if (!queryRoute) return context.skip();
+  it('opens a mosaic as a grid of tiles with charts and rows', async () => {
     const { page } = h;
     await page.goto(`${h.base}/content`);
     await page.getByRole('button', { name: 'Open mosaic Sales board' }).click();
@@ -50,8 +45,7 @@ describe.skipIf(!hasChromium)('content in Chromium', () => {
     await h.screenshot('content-mosaic');
   });
 
-  it('runs a scene on its own', async (context) => {
-    if (!queryRoute) return context.skip();
+  it('runs a scene on its own', async () => {
     const { page } = h;
     const before = await runsFrom(`scene:${regionSceneId}`);
     await page.goto(`${h.base}/content`);
@@ -68,8 +62,7 @@ describe.skipIf(!hasChromium)('content in Chromium', () => {
     return (response.json() as { runs: unknown[] }).runs.length;
   }
 
-  it('records the mosaic run as a mosaic run, and shows a failing tile its own error', async (context) => {
-    if (!queryRoute) return context.skip();
+  it('records the mosaic run as a mosaic run, and shows a failing tile its own error', async () => {
     const { page } = h;
     const before = await runsFrom(`mosaic:${mosaicId}`);
     expect(before).toBeGreaterThanOrEqual(2); // the first test's opening ran both tiles through the mosaic route
