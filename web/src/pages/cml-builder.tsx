@@ -56,9 +56,10 @@ export function CmlBuilderPage() {
     <div>
       <h1>CML builder</h1>
       <Section title="Query">
-        {reveals.data ? (
+        {/* The typed fallback is for a list that failed to load, not for one still on its way. */}
+        {reveals.data || !reveals.error ? (
           <SelectField label="Reveal" value={chosen ? `${chosen.domain}/${chosen.name}` : ''} onChange={(v) => { setReveal(v); setMeasures([]); }}
-            options={reveals.data.reveals.map((r) => ({ value: `${r.domain}/${r.name}`, label: `${r.name} (${r.domain})` }))} />
+            options={reveals.data ? reveals.data.reveals.map((r) => ({ value: `${r.domain}/${r.name}`, label: `${r.name} (${r.domain})` })) : [{ value: '', label: 'Loading reveals…' }]} />
         ) : (
           <TextField label="Reveal" value={typedReveal} onInput={setTypedReveal} hint="The reveal list could not be loaded: type a reveal's name." />
         )}
