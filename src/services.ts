@@ -71,7 +71,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const schemas = new SchemaCache(SCHEMA_CACHE_MS, () => clock.now().getTime());
   const cache = resultCache ?? memoryResultCache(resultCacheLimits(config), () => clock.now().getTime());
   const governed = new GovernedQueryService(models, connections, rawSql, cache, clock);
-  metrics.watch(scrapeSources(store, cache, clock));
+  metrics.watch(scrapeSources(store, cache, clock, connections.registry));
   const values = { perDimension: config.values.perDimension, refreshMs: config.values.refreshSeconds * 1000, maxScopes: config.values.maxScopes, maxValues: config.values.maxTotal };
   const answers = new AnswerService({ models, connections, rawSql, governed, schemas, clock, llm: config.llm, values, ...(onNote ? { onNote } : {}), ...(onBackgroundError ? { onBackgroundError } : {}) });
   // A deploy starts building the new model's value indexes in the background; nothing waits for them.

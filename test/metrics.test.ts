@@ -93,6 +93,13 @@ describe('what it counts', () => {
     expect(series(after, 'svc_result_cache_bytes')).toBeGreaterThan(0);
     expect(series(after, 'svc_result_cache_bytes')).toBe(t.services.resultCache.stats().bytes);
     expect(delta('svc_warehouse_run_duration_seconds_count', { engine: 'duckdb', outcome: 'success' })).toBe(1);
+    // The run's connection went back to the DuckDB driver's pool (idle); the deploy's value-index builds
+    // may hold others meanwhile. Nobody waits: DuckDB runs open a connection rather than queue.
+    const total = series(after, 'svc_warehouse_pool_connections', { engine: 'duckdb', state: 'total' })!;
+    const idle = series(after, 'svc_warehouse_pool_connections', { engine: 'duckdb', state: 'idle' })!;
+    expect(idle).toBeGreaterThanOrEqual(1);
+    expect(total).toBeGreaterThanOrEqual(idle);
+    expect(series(after, 'svc_warehouse_pool_connections', { engine: 'duckdb', state: 'waiting' })).toBe(0);
   });
 
   it('rate-limit refusals and statements the SQL guard refused', async () => {
@@ -134,13 +141,22 @@ describe('what it counts', () => {
 });
 
 describe.skipIf(!(await hasService('postgres')))('on a PostgreSQL store', () => {
-  it("reports the store pool's connections", async () => {
+  it("reports the store pool's connections, and a PostgreSQL warehouse's", async () => {
     const db = await createTestDatabase();
     const app = await startTestApp({ databaseUrl: db.url, env: { SVC_METRICS_TOKEN: TOKEN } });
     try {
+      const space = await seedWorkspace(app.services);
+      const url = new URL(db.url);
+      await app.services.connections.create(space.id, { name: 'pg', engine: 'postgres', settings: { host: url.hostname, port: Number(url.port), database: url.pathname.slice(1), user: url.username } });
+      const tracer = await signIn(app.app, space.members.tracer.email);
+      const run = await app.app.inject({ method: 'POST', url: '/api/studio/query', headers: { cookie: tracer, 'content-type': 'application/json' }, payload: { connection: 'pg', sql: 'SELECT 1 AS one' } });
+      expect(run.statusCode, run.body).toBe(200);
       const text = (await scrape(app)).body;
       expect(series(text, 'svc_store_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
       expect(series(text, 'svc_store_pool_connections', { state: 'waiting' })).toBe(0);
+      expect(series(text, 'svc_warehouse_pool_connections', { engine: 'postgres', state: 'total' })).toBe(1);
+      expect(series(text, 'svc_warehouse_pool_connections', { engine: 'postgres', state: 'idle' })).toBe(1);
+      expect(series(text, 'svc_warehouse_pool_connections', { engine: 'postgres', state: 'waiting' })).toBe(0);
     } finally {
       await app.close();
       await db.drop();

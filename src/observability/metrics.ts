@@ -12,6 +12,8 @@ export interface ScrapeSources {
   cache(): ResultCacheStats;
   /** The store's connection pool, where it has one (PostgreSQL; PGlite has none). */
   storePool(): { total: number; idle: number; waiting: number } | undefined;
+  /** The warehouse drivers' pools, summed by engine (PostgreSQL and DuckDB count theirs). */
+  warehousePools(): ReadonlyMap<string, { total: number; idle: number; waiting: number }>;
   /** Seconds the oldest due, unclaimed signal has waited past its run time (0 when none waits). */
   schedulerLagSeconds(): Promise<number>;
   /** Webhook deliveries still to be made (pending, first attempts and retries alike). */
@@ -62,6 +64,16 @@ export class ServiceMetrics {
         const pool = sources.storePool();
         if (!pool) return;
         for (const [state, value] of Object.entries(pool)) this.set({ state }, value);
+      },
+    });
+    new Gauge({
+      name: 'svc_warehouse_pool_connections',
+      help: 'Connections of the warehouse drivers\' pools, by engine and state (total, idle, waiting runs)',
+      labelNames: ['engine', 'state'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [engine, pool] of sources.warehousePools()) for (const [state, value] of Object.entries(pool)) this.set({ engine, state }, value);
       },
     });
     new Gauge({ name: 'svc_signal_scheduler_lag_seconds', help: 'How long the oldest due signal has waited past its run time', registers, async collect() { this.set(await sources.schedulerLagSeconds()); } });

@@ -1,14 +1,16 @@
 // The store-backed readings of GET /metrics: each a single indexed aggregate, read when scraped.
 import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
+import type { WarehouseRegistry } from '../core/warehouse/index.js';
 import type { ResultCache } from '../querying/result-cache.js';
 import type { Store } from '../store/db.js';
 import type { ScrapeSources } from './metrics.js';
 
-export function scrapeSources(store: Store, cache: ResultCache, clock: Clock): ScrapeSources {
+export function scrapeSources(store: Store, cache: ResultCache, clock: Clock, warehouses: WarehouseRegistry): ScrapeSources {
   return {
     cache: () => cache.stats(),
     storePool: () => store.poolStats?.(),
+    warehousePools: () => warehouses.poolStats(),
     async schedulerLagSeconds() {
       const now = clock.now();
       const row = await store.db

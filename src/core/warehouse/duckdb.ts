@@ -26,7 +26,7 @@ import { queryFailed, readOnlyRefused, statementRefused, timedOut, unreachable, 
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, ConnectionInspection, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
 
 type DuckDbConfig = Extract<ConnectionConfig, { engine: 'duckdb' }>;
 
@@ -58,6 +58,8 @@ export class DuckDbWarehouse implements Warehouse {
   private openedFile: string | undefined;
   /** Connections of the current instance waiting for the next run. */
   private idle: DuckDBConnection[] = [];
+  /** Connections lent to runs under way (for poolStats). */
+  private busy = 0;
   /** The instance once open (idle connections belong to it). */
   private opened: DuckDBInstance | undefined;
   private readonly maxIdle: number;
@@ -74,6 +76,7 @@ export class DuckDbWarehouse implements Warehouse {
     const startedAt = performance.now();
     const instance = await this.openInstance();
     const connection = this.idle.pop() ?? (await this.connectTo(instance));
+    this.busy++;
     let interrupted = false;
     let reusable = false;
     let streaming = false;
@@ -100,6 +103,7 @@ export class DuckDbWarehouse implements Warehouse {
     } finally {
       clearTimeout(timer);
       prepared?.destroySync();
+      this.busy--;
       this.release(instance, connection, reusable && !interrupted);
     }
   }
@@ -115,6 +119,11 @@ export class DuckDbWarehouse implements Warehouse {
     const instance = await this.openInstance();
     this.release(instance, await this.connectTo(instance), true);
     return { privileges: { superuser: false, canWrite: false, readsCredentials: false, readsServerFiles: false, evidence: {} } };
+  }
+
+  /** Runs never wait here: each takes an idle connection or opens one. */
+  poolStats(): PoolStats {
+    return { total: this.busy + this.idle.length, idle: this.idle.length, waiting: 0 };
   }
 
   async close(): Promise<void> {

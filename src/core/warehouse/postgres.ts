@@ -26,7 +26,7 @@ import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { pgTypes } from './postgres-values.js';
 import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames, Watchdog, WATCHDOG_SLACK_MS } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, ConnectionInspection, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
 
 type PostgresConfig = Extract<ConnectionConfig, { engine: 'postgres' }>;
 
@@ -157,6 +157,10 @@ export class PostgresWarehouse implements Warehouse {
   async close(): Promise<void> {
     await this.pool.end();
   }
+  poolStats(): PoolStats {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+
 
   private async connect(): Promise<pg.PoolClient> {
     try {

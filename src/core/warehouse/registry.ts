@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { openWarehouse } from './open.js';
 import type { PoolOptions } from './pool-options.js';
-import type { ConnectionConfig, Warehouse } from './types.js';
+import type { ConnectionConfig, PoolStats, Warehouse, WarehouseEngine } from './types.js';
 
 export interface RegistryOptions extends PoolOptions {
   /** How a Warehouse is opened; openWarehouse unless a caller needs otherwise. */
@@ -40,6 +40,18 @@ export class WarehouseRegistry {
     const existing = this.entries.get(key);
     this.entries.delete(key);
     await existing?.warehouse.close();
+  }
+
+  /** The pools of the open warehouses, summed by engine (engines whose driver counts its pool). */
+  poolStats(): Map<WarehouseEngine, PoolStats> {
+    const byEngine = new Map<WarehouseEngine, PoolStats>();
+    for (const { warehouse } of this.entries.values()) {
+      const stats = warehouse.poolStats?.();
+      if (!stats) continue;
+      const sum = byEngine.get(warehouse.engine) ?? { total: 0, idle: 0, waiting: 0 };
+      byEngine.set(warehouse.engine, { total: sum.total + stats.total, idle: sum.idle + stats.idle, waiting: sum.waiting + stats.waiting });
+    }
+    return byEngine;
   }
 
   async closeAll(): Promise<void> {

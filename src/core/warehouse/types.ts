@@ -94,6 +94,16 @@ export interface Warehouse {
    */
   inspect(options: { timeoutMs: number; timeZone?: string }): Promise<ConnectionInspection>;
   close(): Promise<void>;
+  /** Connections of the driver's pool, where the driver keeps one it can count (for GET /metrics). */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  /** Open connections, in use or idle. */
+  total: number;
+  idle: number;
+  /** Runs waiting for a connection. */
+  waiting: number;
 }
 
 export type ConnectionConfig =
