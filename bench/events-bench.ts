@@ -6,20 +6,19 @@
 // committed together). Then events delivered per second for a burst written at once.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { DEMO_MODEL_DIR, readModelDir, setUpDemo } from '../src/demo-setup.js';
 import { recordEvent } from '../src/events/event-record.js';
 import { principalOf } from '../src/identity/principal.js';
 import { hashPassword } from '../src/identity/passwords.js';
 import type { Services } from '../src/services.js';
 import { startBenchApp } from './bench-app.js';
+import { createScratchPostgres, POSTGRES_URL } from './scratch-postgres.js';
 import { percentile } from './timing.js';
 
 const BURST = Number(process.env.BENCH_EVENTS ?? 500);
 const SINGLES = Number(process.env.BENCH_RUNS ?? 100);
 const DEPLOYS = Number(process.env.BENCH_DEPLOYS ?? 30);
 const POLL_MS = 20;
-const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 function body(request: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
@@ -145,31 +144,9 @@ async function onStore(label: string, databaseUrl: string | undefined): Promise<
   }
 }
 
-/** A scratch PostgreSQL database for the metadata store, or undefined when PostgreSQL does not answer. */
-async function scratchPostgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  try {
-    await admin.connect();
-  } catch {
-    return undefined;
-  }
-  const name = `svc_bench_events_${process.pid}`;
-  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
-
 export async function benchEvents(): Promise<string[]> {
   const lines = await onStore('embedded store', undefined);
-  const postgres = await scratchPostgres();
+  const postgres = await createScratchPostgres('svc_bench_events').catch(() => undefined);
   if (!postgres) return [...lines, `PostgreSQL store: skipped (${POSTGRES_URL} does not answer)`];
   try {
     return [...lines, ...(await onStore('PostgreSQL store', postgres.url))];

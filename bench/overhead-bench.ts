@@ -14,6 +14,7 @@ import pg from 'pg';
 import { startBenchApp } from './bench-app.js';
 import { keepAlivePost } from './http-post.js';
 import { interleaved, type Interleaved } from './interleave.js';
+import { createScratchPostgres, type ScratchPostgres } from './scratch-postgres.js';
 import { loadMysql, loadPostgres } from '../src/core/demo/index.js';
 import { compileQuery } from '../src/core/semantic/compile.js';
 import { semanticQuerySchema } from '../src/core/semantic/query.js';
@@ -21,7 +22,6 @@ import { DIALECTS } from '../src/core/sql/dialects.js';
 import { setUpDemo } from '../src/demo-setup.js';
 import { hashPassword } from '../src/identity/passwords.js';
 
-const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 40);
@@ -48,11 +48,10 @@ interface Row {
 export async function benchOverhead(): Promise<string[]> {
   const bench = await startBenchApp({ env: { TRUST_PROXY: 'true' }, budgetWindowEvery: { readings: 500, windowMs: 60_000 } });
   const { app, services } = bench;
-  const dbName = `svc_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${dbName}`;
-  const client = new pg.Client({ connectionString: url.toString() });
+  let scratch: ScratchPostgres | undefined;
+  let pgClient: pg.Client | undefined;
+  // MariaDB's scratch database, named like PostgreSQL's (dropped below when it was made).
+  let mariaDbName = '';
   let duck: DuckDBInstance | undefined;
   let maria: mysql.Connection | undefined;
   const rows: Row[] = [];
@@ -80,9 +79,10 @@ export async function benchOverhead(): Promise<string[]> {
     };
 
     // PostgreSQL: the demo data (100k orders) and a table big enough for a parallel grouped scan.
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await loadPostgres(url.toString(), { orders: 100_000, now: new Date() });
+    scratch = await createScratchPostgres();
+    const dbName = (mariaDbName = scratch.name);
+    await loadPostgres(scratch.url, { orders: 100_000, now: new Date() });
+    const client = (pgClient = new pg.Client({ connectionString: scratch.url }));
     await client.connect();
     await client.query(`create table shop.big as select g as id, g % 1000 as k, (g % 977)::float8 as v from generate_series(1, ${BIG_ROWS}) g`);
     await client.query('vacuum analyze shop.big');
@@ -90,7 +90,7 @@ export async function benchOverhead(): Promise<string[]> {
     await services.connections.create(pgSpace.ws.id, {
       name: 'warehouse',
       engine: 'postgres',
-      settings: { host: url.hostname, port: Number(url.port || 5432), database: dbName, user: url.username },
+      settings: scratch.settings,
     });
     await setUpDemo(services, { workspaceId: pgSpace.ws.id, userId: pgSpace.user.id, email: pgSpace.email }, { orders: 1_000 });
     const duckSpace = await workspace('Duck');
@@ -198,13 +198,12 @@ export async function benchOverhead(): Promise<string[]> {
   } finally {
     duck?.closeSync();
     if (maria) {
-      await maria.query(`drop database if exists \`${dbName}\``).catch(() => {});
+      await maria.query(`drop database if exists \`${mariaDbName}\``).catch(() => {});
       await maria.end().catch(() => {});
     }
-    await client.end().catch(() => {});
+    await pgClient?.end().catch(() => {});
     await bench.close();
-    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
-    await admin.end().catch(() => {});
+    await scratch?.drop();
   }
   return lines;
 }

@@ -4,17 +4,16 @@
 // per second, and ≤ 150 µs of server CPU per hit (the child's process.cpuUsage() delta / requests).
 // Figures also go to bench/results/peers.json.
 import { fork, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { firstJsonLine } from './child-ready.js';
 import { installedCube, procCpuMicros, startCube, type CubePeer } from './cube-peer.js';
+import { createScratchPostgres, type ScratchPostgres } from './scratch-postgres.js';
 import { loadPostgres } from '../src/core/demo/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ORDERS = Number(process.env.BENCH_PEER_ORDERS ?? 5000);
@@ -91,21 +90,18 @@ const fmtRound = (r: Round) =>
   `${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  CPU ${r.cpuUsPerHit === undefined ? '?' : r.cpuUsPerHit.toFixed(0)} µs/hit`;
 
 export async function benchPeers(): Promise<string[]> {
-  const dbName = `svc_peers_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  let scratch: ScratchPostgres | undefined;
   const lines = [
     `Peers: cache hit of ${JSON.stringify(OURS)} on PostgreSQL (${ORDERS} orders), ${ROUNDS} interleaved rounds of ${SECONDS} s, medians; server CPU: ours process.cpuUsage() in its child process, Cube /proc/<pid>/stat`,
   ];
   let ours: Awaited<ReturnType<typeof startOurs>> | undefined;
   let cube: CubePeer | undefined;
   try {
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    const warehouse = new URL(POSTGRES_URL);
-    warehouse.pathname = `/${dbName}`;
-    await loadPostgres(warehouse.toString(), { orders: ORDERS, now: new Date() });
+    scratch = await createScratchPostgres('svc_peers');
+    const { admin, name: dbName } = scratch;
+    await loadPostgres(scratch.url, { orders: ORDERS, now: new Date() });
 
-    ours = await startOurs(warehouse.toString());
+    ours = await startOurs(scratch.url);
     const oursChild = ours.child;
     const oursTarget: Target = {
       url: `http://127.0.0.1:${ours.port}/v1/query`,
@@ -121,7 +117,7 @@ export async function benchPeers(): Promise<string[]> {
     const cubeVersion = installedCube(cubeDir);
     let cubeTarget: Target | undefined;
     if (cubeDir && cubeVersion) {
-      cube = await startCube(cubeDir, warehouse, CUBE_PORT);
+      cube = await startCube(cubeDir, new URL(scratch.url), CUBE_PORT);
       const cubePid = cube.child.pid!;
       cubeTarget = {
         url: `${cube.url}/cubejs-api/v1/load`,
@@ -201,8 +197,7 @@ export async function benchPeers(): Promise<string[]> {
   } finally {
     cube?.close();
     ours?.child.kill('SIGTERM');
-    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
-    await admin.end().catch(() => {});
+    await scratch?.drop();
   }
   return lines;
 }

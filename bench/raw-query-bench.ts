@@ -1,15 +1,13 @@
 // Raw SQL through surfaces B (/api/v1/query) and D (/api/studio/query), in process, beside the same SQL
 // run directly through the same pooled driver. Target: the service costs at most 1.2× the direct p50.
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { startBenchApp } from './bench-app.js';
 import { latency } from './timing.js';
+import { createScratchPostgres, type ScratchPostgres } from './scratch-postgres.js';
 import { loadDuckDb, loadPostgres } from '../src/core/demo/index.js';
 import { hashPassword } from '../src/identity/passwords.js';
 
-const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const QUERIES = {
   '1 row': 'SELECT COUNT(*) AS n FROM shop.orders',
@@ -18,9 +16,8 @@ const QUERIES = {
 
 export async function benchRawQueries(): Promise<string[]> {
   const { app, services, close } = await startBenchApp({ env: { TRUST_PROXY: 'true' } });
-  const dbName = `svc_bench_${randomBytes(4).toString('hex')}`;
   const lines = [`Raw SQL: ${RUNS} runs each, in process (app.inject), p50 / p99 in ms; target service p50 ≤ 1.2 × direct`];
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  let scratch: ScratchPostgres | undefined;
   try {
     const workspace = await services.members.createWorkspace({ name: 'Bench', plan: 'team' });
     const user = await services.members.createUser({ email: 'bench@example.com', name: 'Bench', passwordHash: await hashPassword('bench password') });
@@ -35,18 +32,9 @@ export async function benchRawQueries(): Promise<string[]> {
     await loadDuckDb(path.join(services.connections.directoryOf(workspace.id), 'bench.duckdb'), demo);
     const connections = [await services.connections.create(workspace.id, { name: 'duck', engine: 'duckdb', settings: { path: 'bench.duckdb' } })];
     try {
-      await admin.connect();
-      await admin.query(`create database ${dbName}`);
-      const url = new URL(POSTGRES_URL);
-      url.pathname = `/${dbName}`;
-      await loadPostgres(url.toString(), demo);
-      connections.push(
-        await services.connections.create(workspace.id, {
-          name: 'pg',
-          engine: 'postgres',
-          settings: { host: url.hostname, port: Number(url.port || 5432), database: dbName, user: url.username },
-        }),
-      );
+      scratch = await createScratchPostgres();
+      await loadPostgres(scratch.url, demo);
+      connections.push(await services.connections.create(workspace.id, { name: 'pg', engine: 'postgres', settings: scratch.settings }));
     } catch {
       lines.push('  PostgreSQL: skipped (not reachable)');
     }
@@ -72,8 +60,7 @@ export async function benchRawQueries(): Promise<string[]> {
     }
   } finally {
     await close();
-    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
-    await admin.end().catch(() => {});
+    await scratch?.drop();
   }
   return lines;
 }

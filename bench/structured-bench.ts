@@ -1,17 +1,15 @@
 // POST /v1/query in process (app.inject): uncached p50/p99 beside the same compiled SQL run directly
 // through the same driver (target ≤ 1.15× at p50), cached p50 (target under 2 ms), and requests per
 // second with 32 requests in flight. On the demo warehouse (DuckDB) and a PostgreSQL copy.
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { benchWorkspace, startBenchApp } from './bench-app.js';
 import { latency } from './timing.js';
+import { createScratchPostgres, type ScratchPostgres } from './scratch-postgres.js';
 import { loadPostgres } from '../src/core/demo/index.js';
 import { compileQuery } from '../src/core/semantic/compile.js';
 import { semanticQuerySchema } from '../src/core/semantic/query.js';
 import { DIALECTS } from '../src/core/sql/dialects.js';
 import { setUpDemo } from '../src/demo-setup.js';
 
-const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const QUERY = { node: 'orders', dimensions: ['status', 'channel'], measures: ['order_count', 'gross_revenue'] };
 async function throughput(run: () => Promise<unknown>, inFlight = 32, seconds = 3): Promise<number> {
@@ -30,8 +28,7 @@ async function throughput(run: () => Promise<unknown>, inFlight = 32, seconds = 
 
 export async function benchStructured(): Promise<string[]> {
   const { app, services, close } = await startBenchApp({ budgetWindowEvery: { readings: 500, windowMs: 60_000 } });
-  const dbName = `svc_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  let scratch: ScratchPostgres | undefined;
   const lines = [`Structured queries: ${RUNS} runs, in process (app.inject); ms p50 / p99; ${JSON.stringify(QUERY)}`];
   try {
     const workspace = (name: string) => benchWorkspace(services, name, 'structured');
@@ -39,17 +36,10 @@ export async function benchStructured(): Promise<string[]> {
     await setUpDemo(services, { workspaceId: duck.ws.id, userId: duck.user.id, email: duck.user.email });
     const targets = [{ label: 'DuckDB demo (100k orders)', ...duck }];
     try {
-      await admin.connect();
-      await admin.query(`create database ${dbName}`);
-      const url = new URL(POSTGRES_URL);
-      url.pathname = `/${dbName}`;
-      await loadPostgres(url.toString(), { orders: 100_000, now: new Date() });
+      scratch = await createScratchPostgres();
+      await loadPostgres(scratch.url, { orders: 100_000, now: new Date() });
       const pgSpace = await workspace('Pg');
-      await services.connections.create(pgSpace.ws.id, {
-        name: 'warehouse',
-        engine: 'postgres',
-        settings: { host: url.hostname, port: Number(url.port || 5432), database: dbName, user: url.username },
-      });
+      await services.connections.create(pgSpace.ws.id, { name: 'warehouse', engine: 'postgres', settings: scratch.settings });
       await setUpDemo(services, { workspaceId: pgSpace.ws.id, userId: pgSpace.user.id, email: pgSpace.user.email });
       targets.push({ label: 'PostgreSQL copy (100k orders)', ...pgSpace });
     } catch {
@@ -81,8 +71,7 @@ export async function benchStructured(): Promise<string[]> {
     }
   } finally {
     await close();
-    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
-    await admin.end().catch(() => {});
+    await scratch?.drop();
   }
   return lines;
 }
