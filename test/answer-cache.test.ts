@@ -188,7 +188,7 @@ describe.skipIf(!withPostgres)('a connection with a password', () => {
       const key = (await createKey(app.services, space, 'luminary', 'structured')).value;
       const query = { node: 'orders', measures: ['order_count'] };
 
-      open.mockClear();
+      // The password was opened to connect (by the demo's set-up or by this first run).
       const miss = await ask(key, query, {}, app);
       expect([miss.statusCode, miss.headers['x-cache'], miss.json().data]).toEqual([200, 'miss', [{ order_count: 200 }]]);
       expect(open).toHaveBeenCalled();
@@ -197,6 +197,16 @@ describe.skipIf(!withPostgres)('a connection with a password', () => {
       const hit = await ask(key, query, {}, app);
       expect([hit.statusCode, hit.headers['x-cache']]).toEqual([200, 'hit']);
       expect(open).not.toHaveBeenCalled();
+
+      // Nor is it opened again for a run on the pooled driver, until the connection is saved anew.
+      const again = await ask(key, query, { 'cache-control': 'no-cache' }, app);
+      expect([again.statusCode, again.headers['x-cache']]).toEqual([200, 'bypass']);
+      expect(open).not.toHaveBeenCalled();
+      const connection = (await app.services.connections.list(space.id)).find((c) => c.name === DEMO_CONNECTION)!;
+      await app.services.connections.update(space.id, connection.id, { password: 'a new one' });
+      const afterChange = await ask(key, query, { 'cache-control': 'no-cache' }, app);
+      expect([afterChange.statusCode, afterChange.json().data]).toEqual([200, [{ order_count: 200 }]]);
+      expect(open).toHaveBeenCalled();
     } finally {
       open.mockRestore();
       await app.close();

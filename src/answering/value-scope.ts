@@ -3,7 +3,7 @@
 // differ only where no data key looks share one index, and no value read under one set of attributes is
 // ever served under another. Values are read through the semantic compiler with the scope's attributes,
 // so data keys apply exactly as they do to the asker's own queries.
-import { createHash } from 'node:crypto';
+import { sha256 } from '../crypto/digest.js';
 import { reachableNodes, type CatalogIndex } from '../core/answer/catalog-index.js';
 import { ValueStore, type ValueColumn } from '../core/answer/value-index.js';
 import { ALL_ROWS, compileQuery } from '../core/semantic/compile.js';
@@ -58,7 +58,7 @@ export function scopeKey(workspace: string, version: number, connection: string,
   const sorted = Object.keys(attributes)
     .sort()
     .map((name) => [name, attributes[name]]);
-  const digest = createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 24);
+  const digest = sha256(JSON.stringify(sorted), 'hex').slice(0, 24);
   return `${workspace}:${version}:${connection}:${digest}`;
 }
 

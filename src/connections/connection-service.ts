@@ -89,6 +89,7 @@ export class ConnectionService {
   // Each workspace's connection rows, read once and kept until a write anywhere bumps the
   // workspace's connection generation (shared between instances when Redis is configured).
   private readonly cache = new Map<string, { generation: number; rows: Promise<ConnectionRow[]> }>();
+  private readonly drivers = new WeakMap<ConnectionRow, Warehouse>();
 
   constructor(
     private readonly store: Store,
@@ -273,7 +274,21 @@ export class ConnectionService {
     return row.secret_ciphertext ? this.box.open(row.secret_ciphertext) : undefined;
   }
 
+  /**
+   * The pooled driver of a cached row: found again by the row object while the registry still holds
+   * it, so that a run costs neither the password's decryption nor the registry's fingerprint of the
+   * settings. A saved change is a new row (the cache reloads on its generation); a driver the registry
+   * closed or replaced is not answered.
+   */
   private driverOf(row: ConnectionRow): Warehouse {
+    const known = this.drivers.get(row);
+    if (known && this.registry.holds(row.id, known)) return known;
+    const warehouse = this.openDriver(row);
+    this.drivers.set(row, warehouse);
+    return warehouse;
+  }
+
+  private openDriver(row: ConnectionRow): Warehouse {
     if (row.engine === 'duckdb') {
       // The driver checks the path against the workspace's directory each time it opens the file.
       return this.registry.get(row.id, { engine: 'duckdb', path: String(row.config.path), root: this.directoryOf(row.workspace_id) });
@@ -337,7 +352,18 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
+/** Views of cached rows, made once per row (a row object is never changed). */
+const views = new WeakMap<ConnectionRow, ConnectionView>();
+
 function view(row: ConnectionRow): ConnectionView {
+  const kept = views.get(row);
+  if (kept) return kept;
+  const made = Object.freeze(viewOf(row));
+  views.set(row, made);
+  return made;
+}
+
+function viewOf(row: ConnectionRow): ConnectionView {
   return {
     id: row.id,
     name: row.name,

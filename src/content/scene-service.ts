@@ -4,7 +4,8 @@
 // data keys, bypassing the result cache.
 import type { Clock } from '../clock.js';
 import { AppError, ConflictError, NotFoundError, PreconditionFailedError } from '../core/errors.js';
-import { compileQuery, type CompiledQuery } from '../core/semantic/compile.js';
+import type { CompiledQuery } from '../core/semantic/compile.js';
+import { compileQueryMemoized } from '../core/semantic/compile-memo.js';
 import { DEFAULT_QUERY_LIMIT, type Filter, type SemanticQuery } from '../core/semantic/query.js';
 import type { Principal } from '../identity/principal.js';
 import type { GovernedQueryService, GovernedResult } from '../querying/governed-query-service.js';
@@ -192,7 +193,7 @@ export class SceneService {
     const target = await this.governed.target(principal, live, node);
     let compiled: CompiledQuery;
     try {
-      compiled = compileQuery(live.model, query, target.options);
+      compiled = compileQueryMemoized(live.model, query, target.options);
     } catch (error) {
       // When the saved query itself no longer compiles the model moved on (409); otherwise the run's
       // own filters or time zone are at fault (the compiler's 400).

@@ -56,6 +56,16 @@ describe('keyInUrl', () => {
     expect(keyInUrl(`/api/v1/metrics/${question}`)).toBe('the key from the path');
   });
 
+  it('finds a key in a path however the path is written, escaped or not', () => {
+    const escaped = structured.replace(/[0-9a-f]/, (c) => `%${c.charCodeAt(0).toString(16)}`);
+    expect(keyInUrl(`/v1/nodes/${structured}`)).toBe('the key from the path');
+    expect(keyInUrl(`/v1/nodes/x${workspace}y/fields`)).toBe('the key from the path');
+    expect(keyInUrl(`/v1/nodes/${escaped}`)).toBe('the key from the path');
+    expect(keyInUrl(`/v1/nodes/${escaped}?limit=5`)).toBe('the key from the path');
+    expect(keyInUrl(`/v1/nodes/${structured.slice(0, 12)}/${structured.slice(12)}`)).toBeUndefined();
+    expect(keyInUrl('/v1/nodes/orders%2Fitems')).toBeUndefined();
+  });
+
   it('lets ordinary query strings through', () => {
     expect(keyInUrl('/v1/nodes?tags=key,token&connection=warehouse')).toBeUndefined();
     expect(keyInUrl('/v1/nodes')).toBeUndefined();

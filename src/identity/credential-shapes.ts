@@ -28,6 +28,9 @@ const CREDENTIAL_NAME = /(key|token|secret|password|passwd|pwd|auth|authorizatio
 /** Names under which clients commonly send an API key in a URL; refused on key routes whatever the value. */
 const KEY_PARAMETER_NAMES = new Set(['apikey', 'key', 'token', 'accesstoken', 'auth', 'authorization', 'bearer']);
 
+/** What makes a URL's parts differ from its text: a query string, %-escapes, '+' (read as a space). */
+const PATH_NEEDS_READING = /[?%+]/;
+
 const normalisedName = (name: string) => decode(name).toLowerCase().replace(/[^a-z0-9]/g, '');
 
 function decode(text: string): string {
@@ -92,6 +95,9 @@ export function redactUrl(url: string): string {
 
 /** Where a URL carries an API key, in words for an error message; undefined when it does not. */
 export function keyInUrl(url: string): string | undefined {
+  // Without a query string, escapes or '+', every segment reads as written: a key in one of them is a
+  // key in the whole path, so one test of the path answers for all (the path of nearly every request).
+  if (!PATH_NEEDS_READING.test(url)) return containsKey(url) ? 'the key from the path' : undefined;
   const { segments, pairs } = splitUrl(url);
   for (const pair of pairs ?? []) {
     const name = decode(pair.name);

@@ -1,6 +1,6 @@
 // Nodes of the live model as the workspace API shows them: a stable id, the CML text that defines
 // each node (its block, sliced from the deployed file), and when it was deployed.
-import { createHash } from 'node:crypto';
+import { sha256 } from '../crypto/digest.js';
 import type { SemanticNode } from '../core/semantic/model.js';
 import type { LiveModel } from './model-service.js';
 
@@ -15,7 +15,7 @@ export interface NodeEntry {
 
 /** A UUID derived from workspace and node name: the same node keeps its id across deploys. */
 export function nodeId(workspaceId: string, name: string): string {
-  const hex = createHash('sha256').update(`${workspaceId}\0node\0${name}`).digest('hex');
+  const hex = sha256(`${workspaceId}\0node\0${name}`, 'hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 

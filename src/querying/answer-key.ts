@@ -15,10 +15,8 @@
 import type { ConnectionView } from '../connections/connection-service.js';
 import type { Principal } from '../identity/principal.js';
 import type { LiveModel } from '../modeling/model-service.js';
+import { relativeTimeBucket, sortedEntries } from '../core/semantic/compile-memo.js';
 import { cacheKeyOf } from './result-cache.js';
-
-const QUARTER_HOUR_MS = 15 * 60_000;
-const RELATIVE_TO_NOW = /"(inThePast|inTheCurrent)"/;
 
 export interface AnswerKeyParts {
   readonly principal: Principal;
@@ -30,9 +28,8 @@ export interface AnswerKeyParts {
 }
 
 export function answerKey({ principal, live, connection, request, nowMs }: AnswerKeyParts): string {
-  const filters = JSON.stringify(request.filters);
-  const quarter = RELATIVE_TO_NOW.test(filters) ? Math.floor(nowMs / QUARTER_HOUR_MS) : null;
-  const attributes = Object.entries(principal.attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const quarter = relativeTimeBucket(JSON.stringify(request.filters), nowMs);
+  const attributes = sortedEntries(principal.attributes);
   return cacheKeyOf([
     'answer',
     principal.workspace.id,

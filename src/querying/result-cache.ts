@@ -2,7 +2,7 @@
 // what a hit sends is what was stored, with no object to rebuild or encode again. Keys are hashes made
 // by the callers (see governed-query-service.ts) of everything that decides the rows. In process by
 // default, bounded in bytes; Redis when configured, shared by every instance.
-import { createHash } from 'node:crypto';
+import { sha256 } from '../crypto/digest.js';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import { DependencyUnavailableError } from '../dependency-unavailable.js';
@@ -37,7 +37,7 @@ export interface ResultCache {
 
 /** A cache key: the hash of the parts, in order, as JSON. */
 export function cacheKeyOf(parts: readonly unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+  return sha256(JSON.stringify(parts), 'base64url');
 }
 
 /** Stored text is JavaScript strings: two bytes a code unit is what it may occupy in memory. */

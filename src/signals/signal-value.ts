@@ -4,7 +4,7 @@
 import type { Clock } from '../clock.js';
 import { BadRequestError } from '../core/errors.js';
 import { findPeriod } from '../core/answer/periods.js';
-import { compileQuery } from '../core/semantic/compile.js';
+import { compileQueryMemoized } from '../core/semantic/compile-memo.js';
 import type { Filter, SemanticQuery } from '../core/semantic/query.js';
 import type { SavedQuery } from '../content/scene-definition.js';
 import type { SceneService } from '../content/scene-service.js';
@@ -56,7 +56,7 @@ export async function readWatchedValue(
   const node = live.model.nodes.get(query.node);
   if (!node) throw new SignalValueError(`Unknown node "${query.node}"`);
   const target = await deps.governed.target(principal, live, node);
-  const compiled = compileQuery(live.model, query, target.options);
+  const compiled = compileQueryMemoized(live.model, query, target.options);
   const result = await deps.governed.run({ principal, target, compiled, maxRows: 1, surface: 'structured_api', origin: `signal:${signalId}`, cache: 'off' });
   const row = result.rows[0] as Record<string, unknown> | undefined;
   const column = query.measures[0]!;

@@ -1,6 +1,6 @@
 // One pooled Warehouse per connection key. A changed config (new password, host…) closes the old pool
 // and opens a new one, so that edits to a connection take effect on the next run.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { openWarehouse } from './open.js';
 import type { PoolOptions } from './pool-options.js';
 import type { ConnectionConfig, PoolStats, Warehouse, WarehouseEngine } from './types.js';
@@ -35,6 +35,11 @@ export class WarehouseRegistry {
     return warehouse;
   }
 
+  /** Whether `warehouse` is still the one kept for `key` (not closed, not replaced). */
+  holds(key: string, warehouse: Warehouse): boolean {
+    return this.entries.get(key)?.warehouse === warehouse;
+  }
+
   /** Closes and forgets the Warehouse of `key`, if any (for example when a connection is deleted). */
   async remove(key: string): Promise<void> {
     const existing = this.entries.get(key);
@@ -65,5 +70,5 @@ export class WarehouseRegistry {
 function fingerprintOf(config: ConnectionConfig): string {
   const entries = Object.entries(config).filter(([, v]) => v !== undefined);
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256').update(JSON.stringify(entries)).digest('hex');
+  return hash('sha256', JSON.stringify(entries), 'hex');
 }

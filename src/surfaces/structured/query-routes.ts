@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BadRequestError, NotFoundError } from '../../core/errors.js';
-import { compileQuery } from '../../core/semantic/compile.js';
+import { compileQueryMemoized } from '../../core/semantic/compile-memo.js';
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT, semanticQuerySchema } from '../../core/semantic/query.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { answerKey } from '../../querying/answer-key.js';
@@ -76,7 +76,7 @@ export const queryRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place)
         if (stored !== undefined) return reply.header('X-Cache', 'hit').type(JSON_TYPE).send(stored as unknown as Answer);
       }
 
-      const compiled = compileQuery(live.model, { ...query, limit }, target.options);
+      const compiled = compileQueryMemoized(live.model, { ...query, limit }, target.options);
       // The answer key is kept instead of the compiled query's: one copy of the rows in the cache.
       const result = await services.governed.run({ principal, target, compiled, maxRows: limit, surface: 'structured_api', origin: 'structured', cache: 'off' });
       void reply.header('X-Cache', bypass ? 'bypass' : 'miss');
