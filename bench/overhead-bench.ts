@@ -1,9 +1,10 @@
 // `npm run bench overhead`: what a warehouse run through the service costs beside the engine's own
-// client sending the same SQL over the same kind of socket (pg over TCP to 127.0.0.1:5432, a kept-open
-// @duckdb/node-api connection on the same file). The service listens on a real port and is asked over
-// loopback HTTP with keep-alive; in-process figures (app.inject, and the driver's run() alone) are shown
-// beside. Rounds are interleaved (bench/interleave.ts); figures are medians of per-round medians.
-// Writes bench/results/overhead.json.
+// client sending the same SQL over the same kind of socket (pg over TCP to 127.0.0.1:5432, mysql2 over
+// TCP to MariaDB, a kept-open @duckdb/node-api connection on the same file). The service listens on a
+// real port and is asked over loopback HTTP with keep-alive; in-process figures (app.inject, and the
+// driver's run() alone) are shown beside. Rounds are interleaved (bench/interleave.ts); figures are
+// medians of per-round medians. Writes bench/results/<section>.json. `npm run bench raw-sql` is this
+// bench restricted to the raw SQL rows (surfaces B and D), with the same baselines.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,13 +29,24 @@ const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 40);
 const BIG_ROWS = Number(process.env.BENCH_BIG_ROWS ?? 2_000_000);
 /** Only the rows whose label starts with this (say `D` or `C`); every row when unset. */
 const ONLY = process.env.BENCH_ONLY;
-const RESULTS = fileURLToPath(new URL('./results/overhead.json', import.meta.url));
 
 const LOOKUP = { node: 'orders', dimensions: ['id', 'status', 'channel'], measures: ['gross_revenue'], filters: [{ field: 'id', operator: 'equals', value: 4242 }] };
 const ONE_ROW_SQL = 'SELECT id, status, channel, amount FROM shop.orders WHERE id = 4242';
 const ONE_ROW_MYSQL_SQL = 'SELECT id, status, channel, amount FROM orders WHERE id = 4242';
 const THOUSAND_ROWS_SQL = 'SELECT id, status, channel, amount, created_at FROM shop.orders ORDER BY id LIMIT 1000';
 const GROUPED_SQL = 'SELECT k, count(*) AS n, sum(v) AS total FROM shop.big GROUP BY k';
+
+export interface OverheadOptions {
+  /** The section's name: the title and the results file (bench/results/<name>.json). */
+  readonly name: string;
+  readonly title: string;
+  /** The rows whose label starts with one of these; every row when absent (BENCH_ONLY narrows further). */
+  readonly only?: readonly string[];
+}
+
+const OVERHEAD: OverheadOptions = { name: 'overhead', title: 'Warehouse overhead' };
+/** Raw SQL through surfaces B (/api/v1/query) and D (/api/studio/query), every engine that answers. */
+export const RAW_SQL: OverheadOptions = { name: 'raw-sql', title: 'Raw SQL (surfaces B and D) overhead', only: ['B ', 'D '] };
 
 interface Row {
   readonly label: string;
@@ -45,7 +57,9 @@ interface Row {
   readonly http: Interleaved;
 }
 
-export async function benchOverhead(): Promise<string[]> {
+export async function benchOverhead(options: OverheadOptions = OVERHEAD): Promise<string[]> {
+  const wanted = (label: string) => (!options.only || options.only.some((prefix) => label.startsWith(prefix))) && (!ONLY || label.startsWith(ONLY));
+  const results = fileURLToPath(new URL(`./results/${options.name}.json`, import.meta.url));
   const bench = await startBenchApp({ env: { TRUST_PROXY: 'true' }, budgetWindowEvery: { readings: 500, windowMs: 60_000 } });
   const { app, services } = bench;
   let scratch: ScratchPostgres | undefined;
@@ -56,7 +70,7 @@ export async function benchOverhead(): Promise<string[]> {
   let maria: mysql.Connection | undefined;
   const rows: Row[] = [];
   const lines = [
-    `Warehouse overhead: ${ROUNDS} interleaved rounds × ${PER_ROUND}; ms, median of round medians (p99 over all samples)`,
+    `${options.title}: ${ROUNDS} interleaved rounds × ${PER_ROUND}; ms, median of round medians (p99 over all samples)`,
     '  client = the engine\'s own client, same SQL; driver = warehouse.run() in process; inject = the route in process; HTTP = a listening server over loopback',
   ];
   try {
@@ -97,7 +111,7 @@ export async function benchOverhead(): Promise<string[]> {
     const { warehouseFile } = await setUpDemo(services, { workspaceId: duckSpace.ws.id, userId: duckSpace.user.id, email: duckSpace.email });
 
     // MariaDB, when it answers: the demo data in a database of its own, read by mysql2 over TCP.
-    if (!ONLY || 'B raw SQL, 1 row, MariaDB'.startsWith(ONLY)) {
+    if (wanted('B raw SQL, 1 row, MariaDB')) {
       try {
         const mysqlUrl = new URL(MYSQL_URL);
         await loadMysql(MYSQL_URL, { orders: 20_000, now: new Date(), database: dbName });
@@ -118,7 +132,7 @@ export async function benchOverhead(): Promise<string[]> {
     const duckConnection = await duck.connect();
 
     const structured = async (space: typeof pgSpace, label: string, maxRows = 5000) => {
-      if (ONLY && !label.startsWith(ONLY)) return;
+      if (!wanted(label)) return;
       const live = await services.models.live(space.ws.id);
       const { connection, warehouse } = await services.connections.warehouse(space.ws.id, 'warehouse');
       const compiled = compileQuery(live.model, semanticQuerySchema.parse(LOOKUP), { dialect: DIALECTS[connection.engine], attributes: { region: '*' }, now: new Date() });
@@ -142,13 +156,14 @@ export async function benchOverhead(): Promise<string[]> {
       rows.push({ label, target: connection.engine, ...figures });
     };
 
-    // Raw SQL on the PostgreSQL connection, or on another with its own client.
-    const raw = async (surface: 'B' | 'D', label: string, sql: string, perRound = PER_ROUND, on?: { name: string; client: () => Promise<unknown> }) => {
-      if (ONLY && !`${surface} ${label}`.startsWith(ONLY)) return;
+    // Raw SQL on the PostgreSQL connection, or on another (of another workspace) with its own client.
+    const raw = async (surface: 'B' | 'D', label: string, sql: string, perRound = PER_ROUND, on?: { space?: typeof pgSpace; name?: string; client: () => Promise<unknown> }) => {
+      if (!wanted(`${surface} ${label}`)) return;
+      const space = on?.space ?? pgSpace;
       const name = on?.name ?? 'warehouse';
-      const { connection, warehouse } = await services.connections.warehouse(pgSpace.ws.id, name);
+      const { connection, warehouse } = await services.connections.warehouse(space.ws.id, name);
       const route = surface === 'B' ? '/api/v1/query' : '/api/studio/query';
-      const headers: Record<string, string> = surface === 'B' ? { authorization: `Bearer ${pgSpace.workspaceKey}`, 'x-forwarded-proto': 'https' } : { cookie: pgSpace.cookie };
+      const headers: Record<string, string> = surface === 'B' ? { authorization: `Bearer ${space.workspaceKey}`, 'x-forwarded-proto': 'https' } : { cookie: space.cookie };
       const body = surface === 'B' ? { connection_id: connection.id, sql } : { connection: name, sql, limit: 1000 };
       const figures = await interleaved(
         {
@@ -171,6 +186,12 @@ export async function benchOverhead(): Promise<string[]> {
     await raw('D', 'raw SQL, 1 row', ONE_ROW_SQL);
     await raw('B', 'raw SQL, 1,000 rows', THOUSAND_ROWS_SQL);
     await raw('D', 'raw SQL, 1,000 rows', THOUSAND_ROWS_SQL);
+    // DuckDB: the same SQL through @duckdb/node-api on its kept-open connection to the same file.
+    const onDuck = (sql: string) => ({ space: duckSpace, client: () => duckConnection.runAndReadAll(sql) });
+    await raw('B', 'raw SQL, 1 row, DuckDB', ONE_ROW_SQL, PER_ROUND, onDuck(ONE_ROW_SQL));
+    await raw('D', 'raw SQL, 1 row, DuckDB', ONE_ROW_SQL, PER_ROUND, onDuck(ONE_ROW_SQL));
+    await raw('B', 'raw SQL, 1,000 rows, DuckDB', THOUSAND_ROWS_SQL, PER_ROUND, onDuck(THOUSAND_ROWS_SQL));
+    await raw('D', 'raw SQL, 1,000 rows, DuckDB', THOUSAND_ROWS_SQL, PER_ROUND, onDuck(THOUSAND_ROWS_SQL));
     if (maria) {
       const own = maria;
       await raw('B', 'raw SQL, 1 row, MariaDB', ONE_ROW_MYSQL_SQL, PER_ROUND, { name: 'maria', client: () => own.query({ sql: ONE_ROW_MYSQL_SQL, rowsAsArray: true }) });
@@ -188,13 +209,13 @@ export async function benchOverhead(): Promise<string[]> {
       lines.push(`    driver ${fmt(row.driver)} ${ratio(row.driver, row.client)}   inject ${fmt(row.inProcess)} ${ratio(row.inProcess, row.client)}   HTTP ${fmt(row.http)} ${ratio(row.http, row.client)}`);
     }
     lines.push(`  HTTP floor: GET /healthz (no work) ${floor.http.p50.toFixed(2)} ms, ${(floor.http.p50 / floor.client.p50).toFixed(2)}× the pg 1-row lookup (${floor.client.p50.toFixed(2)} ms)`);
-    mkdirSync(path.dirname(RESULTS), { recursive: true });
+    mkdirSync(path.dirname(results), { recursive: true });
     const json = rows.map((row) => ({
       ...row,
       ratios: { driver: row.driver.p50 / row.client.p50, inProcess: row.inProcess.p50 / row.client.p50, http: row.http.p50 / row.client.p50 },
     }));
-    writeFileSync(RESULTS, `${JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, perRound: PER_ROUND, rows: json, httpFloor: floor }, null, 2)}\n`);
-    lines.push(`  written to ${path.relative(process.cwd(), RESULTS)}`);
+    writeFileSync(results, `${JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, perRound: PER_ROUND, rows: json, httpFloor: floor }, null, 2)}\n`);
+    lines.push(`  written to ${path.relative(process.cwd(), results)}`);
   } finally {
     duck?.closeSync();
     if (maria) {

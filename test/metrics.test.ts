@@ -4,12 +4,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setUpDemo } from '../src/demo-setup.js';
 import { recordEvent } from '../src/events/event-record.js';
 import { vaultsRepo } from '../src/store/vaults-repo.js';
 import { createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
-import { createTestDatabase, hasService } from './helpers/services.js';
+import { createTestDatabase, createTestMysqlDatabase, hasService } from './helpers/services.js';
 
 const TOKEN = 'metrics-token-for-the-scraper';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-metrics-'));
@@ -157,6 +157,32 @@ describe.skipIf(!(await hasService('postgres')))('on a PostgreSQL store', () => 
       expect(series(text, 'svc_warehouse_pool_connections', { engine: 'postgres', state: 'total' })).toBe(1);
       expect(series(text, 'svc_warehouse_pool_connections', { engine: 'postgres', state: 'idle' })).toBe(1);
       expect(series(text, 'svc_warehouse_pool_connections', { engine: 'postgres', state: 'waiting' })).toBe(0);
+    } finally {
+      await app.close();
+      await db.drop();
+    }
+  });
+});
+
+describe.skipIf(!(await hasService('mysql')))('with a MySQL/MariaDB warehouse', () => {
+  it("reports the mysql2 pool's connections once a run has given its connection back", async () => {
+    const db = await createTestMysqlDatabase();
+    const app = await startTestApp({ env: { SVC_METRICS_TOKEN: TOKEN } });
+    try {
+      const space = await seedWorkspace(app.services);
+      const url = new URL(db.url);
+      const settings = { host: url.hostname, port: Number(url.port || 3306), database: db.database, user: decodeURIComponent(url.username), ...(url.password ? { password: decodeURIComponent(url.password) } : {}) };
+      await app.services.connections.create(space.id, { name: 'maria', engine: 'mysql', settings });
+      const tracer = await signIn(app.app, space.members.tracer.email);
+      const run = await app.app.inject({ method: 'POST', url: '/api/studio/query', headers: { cookie: tracer, 'content-type': 'application/json' }, payload: { connection: 'maria', sql: 'SELECT 1 AS one' } });
+      expect(run.statusCode, run.body).toBe(200);
+      // The driver resets the session after answering, then gives the connection back: idle from then on.
+      await vi.waitFor(async () => {
+        const text = (await scrape(app)).body;
+        expect(series(text, 'svc_warehouse_pool_connections', { engine: 'mysql', state: 'total' })).toBe(1);
+        expect(series(text, 'svc_warehouse_pool_connections', { engine: 'mysql', state: 'idle' })).toBe(1);
+        expect(series(text, 'svc_warehouse_pool_connections', { engine: 'mysql', state: 'waiting' })).toBe(0);
+      }, { timeout: 3000, interval: 50 });
     } finally {
       await app.close();
       await db.drop();

@@ -2,8 +2,8 @@
 // kind of write refused with the data untouched; no session state carried between runs.
 import { existsSync } from 'node:fs';
 import mysql from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWarehouse, type Warehouse } from '../../src/core/warehouse/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openWarehouse, type ConnectionConfig, type Warehouse } from '../../src/core/warehouse/index.js';
 import { createTestMysqlDatabase, hasService } from '../helpers/services.js';
 import { checkRowCaps, checkTimeout, EXPECTED_ROWS, expectRefused, ITEMS_DDL, itemsInsertSql, OPTIONS } from './fixture.js';
 
@@ -22,6 +22,7 @@ describe.skipIf(!(await hasService('mysql')))('MySQL/MariaDB warehouse', () => {
   let admin: mysql.Connection;
   let warehouse: Warehouse;
   let single: Warehouse;
+  let config: ConnectionConfig;
 
   beforeAll(async () => {
     database = await createTestMysqlDatabase();
@@ -35,8 +36,8 @@ describe.skipIf(!(await hasService('mysql')))('MySQL/MariaDB warehouse', () => {
     await admin.query(`set time_zone = '+05:30'`);
     await admin.query(`insert into stamps values ('2024-02-29 13:45:30.123')`);
     const url = new URL(database.url);
-    const config = {
-      engine: 'mysql' as const,
+    config = {
+      engine: 'mysql',
       host: url.hostname,
       port: Number(url.port || 3306),
       database: database.database,
@@ -182,6 +183,22 @@ describe.skipIf(!(await hasService('mysql')))('MySQL/MariaDB warehouse', () => {
     expect(items?.columns.map((c) => c.name)).toEqual(ITEM_COLUMNS.map((c) => c.name));
     expect(items?.columns[0]).toEqual({ name: 'id', type: 'INT' });
     expect(tables.some((t) => ['mysql', 'information_schema', 'performance_schema', 'sys'].includes(t.schema))).toBe(false);
+  });
+
+  it("counts its pool from mysql2's own state: a run waiting while the one connection is lent, then idle", async () => {
+    const pooled = openWarehouse(config, { maxConnections: 1 });
+    try {
+      expect(pooled.poolStats?.()).toEqual({ total: 0, idle: 0, waiting: 0 });
+      const slow = pooled.run('select sleep(0.5) as slept', [], OPTIONS);
+      const queued = pooled.run('select 2 as two', [], OPTIONS);
+      await vi.waitFor(() => expect(pooled.poolStats?.()).toEqual({ total: 1, idle: 0, waiting: 1 }), { timeout: 400, interval: 20 });
+      expect((await slow).rows).toEqual([{ slept: 0 }]);
+      expect((await queued).rows).toEqual([{ two: 2 }]);
+      // Back in the pool once the session is reset after the answer.
+      await vi.waitFor(() => expect(pooled.poolStats?.()).toEqual({ total: 1, idle: 1, waiting: 0 }), { timeout: 2000, interval: 20 });
+    } finally {
+      await pooled.close();
+    }
   });
 
   it('reports an unreachable server as a 502 without the password', async () => {

@@ -67,6 +67,18 @@ describe('Snowflake values', () => {
   });
 });
 
+describe('Snowflake sessions in the pool counts', () => {
+  // Offline: without a password the SDK refuses the options before any network access, so the run
+  // goes through the driver's real connect path and fails there, as an unreachable warehouse would.
+  it("counts a run's session while it opens and none once the run has failed", async () => {
+    const warehouse = openWarehouse({ engine: 'snowflake', account: 'acme-xy12345', username: 'reader' });
+    const run = warehouse.run('select 1', [], OPTIONS);
+    expect(warehouse.poolStats?.()).toEqual({ total: 1, idle: 0, waiting: 0 });
+    await expectRefused(run, [502]);
+    expect(warehouse.poolStats?.()).toEqual({ total: 0, idle: 0, waiting: 0 });
+  }, 30_000);
+});
+
 const live = {
   account: process.env.SNOWFLAKE_ACCOUNT,
   username: process.env.SNOWFLAKE_USERNAME,
@@ -96,6 +108,8 @@ describe.skipIf(!(live.account && live.username && live.password))('Snowflake wa
     expect(result.rows).toEqual([
       { id: 1, big: '9007199254740993', price: 12.5, name: 'x', active: true, day: '2024-02-29', seen_at: '2024-02-29T13:45:30.123' },
     ]);
+    // The run's session ended with it: nothing is kept open.
+    expect(w.poolStats?.()).toEqual({ total: 0, idle: 0, waiting: 0 });
     await w.close();
   }, 60_000);
 

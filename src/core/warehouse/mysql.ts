@@ -22,7 +22,7 @@ import { mysqlConverter, mysqlTypeName } from './mysql-values.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames, Watchdog, WATCHDOG_SLACK_MS } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, ConnectionInspection, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
 
 type MysqlConfig = Extract<ConnectionConfig, { engine: 'mysql' }>;
 
@@ -137,6 +137,14 @@ export class MysqlWarehouse implements Warehouse {
 
   async close(): Promise<void> {
     await new Promise<void>((resolve) => this.pool.end(() => resolve()));
+  }
+
+  /**
+   * The pool's own state. A connection being reset after a run (resetAndRelease) is not idle yet:
+   * it counts as in use until it goes back to the pool.
+   */
+  poolStats(): PoolStats | undefined {
+    return mysqlPoolStats(this.pool);
   }
 
   private async connect(): Promise<PoolConnection> {
@@ -283,6 +291,22 @@ function serverKind(version: string): ServerKind {
   const [major = 0, minor = 0] = version.split(/[.-]/).map(Number);
   const renamed = mariaDb ? major > 11 || (major === 11 && minor >= 1) : true;
   return { mariaDb, readOnlyVariable: renamed ? 'transaction_read_only' : 'tx_read_only' };
+}
+
+type Mysql2PoolState = Partial<Record<'_allConnections' | '_freeConnections' | '_connectionQueue', { length?: unknown }>>;
+
+/**
+ * mysql2 exposes no count of its pool, so these are its own queues (lib/base/pool.js), read as they
+ * are rather than tallied beside them: `_allConnections` every connection (opening, lent or idle),
+ * `_freeConnections` the idle ones, `_connectionQueue` the getConnection calls waiting for one.
+ * Undefined should a mysql2 release rename them: the metric then leaves MySQL out instead of showing
+ * zeros, and the driver's pool test fails.
+ */
+function mysqlPoolStats(pool: mysql.Pool): PoolStats | undefined {
+  const state = pool as unknown as Mysql2PoolState;
+  const [total, idle, waiting] = [state._allConnections?.length, state._freeConnections?.length, state._connectionQueue?.length];
+  if (typeof total !== 'number' || typeof idle !== 'number' || typeof waiting !== 'number') return undefined;
+  return { total, idle, waiting };
 }
 
 function query<T = unknown>(connection: PoolConnection, sql: string): Promise<T> {

@@ -11,7 +11,7 @@ import { groupSchemaRows } from './schema-rows.js';
 import { snowflakeConnectionOptions, snowflakeSessionSql, type SnowflakeConfig } from './snowflake-options.js';
 import { snowflakeGrantsSql, snowflakePrivileges } from './snowflake-privileges.js';
 import { snowflakeConverter, snowflakeTypeName } from './snowflake-values.js';
-import type { ColumnInfo, ConnectionInspection, RunOptions, RunResult, SchemaTable, Warehouse } from './types.js';
+import type { ColumnInfo, ConnectionInspection, PoolStats, RunOptions, RunResult, SchemaTable, Warehouse } from './types.js';
 
 const ENGINE = 'Snowflake';
 
@@ -38,6 +38,8 @@ function loadSdk(): Promise<Sdk> {
 
 export class SnowflakeWarehouse implements Warehouse {
   readonly engine = 'snowflake' as const;
+  /** Sessions of the runs under way, opening or open (for poolStats). */
+  private sessions = 0;
 
   constructor(
     private readonly config: SnowflakeConfig,
@@ -48,7 +50,14 @@ export class SnowflakeWarehouse implements Warehouse {
   async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
     checkRunOptions(ENGINE, options);
     const startedAt = performance.now();
-    const connection = await this.connect();
+    this.sessions++;
+    let connection: Connection;
+    try {
+      connection = await this.connect();
+    } catch (error) {
+      this.sessions--;
+      throw error;
+    }
     let running: RowStatement | undefined;
     const watchdog = new Watchdog(options.timeoutMs + WATCHDOG_SLACK_MS, () => running?.cancel());
     try {
@@ -65,6 +74,7 @@ export class SnowflakeWarehouse implements Warehouse {
       throw this.translate(error, options.timeoutMs, watchdog.fired);
     } finally {
       watchdog.stop();
+      this.sessions--;
       connection.destroy(() => undefined);
     }
   }
@@ -82,6 +92,15 @@ export class SnowflakeWarehouse implements Warehouse {
 
   async close(): Promise<void> {
     // Nothing is kept open between runs.
+  }
+
+  /**
+   * Sessions are not pooled (see above), so the SDK holds no pool whose state could be read: the
+   * driver counts the sessions of the runs under way itself. None is ever idle, and no run waits:
+   * each opens its own.
+   */
+  poolStats(): PoolStats {
+    return { total: this.sessions, idle: 0, waiting: 0 };
   }
 
   private async connect(): Promise<Connection> {

@@ -94,8 +94,11 @@ export interface Warehouse {
    */
   inspect(options: { timeoutMs: number; timeZone?: string }): Promise<ConnectionInspection>;
   close(): Promise<void>;
-  /** Connections of the driver's pool, where the driver keeps one it can count (for GET /metrics). */
-  poolStats?(): PoolStats;
+  /**
+   * Connections of the driver's pool, where the driver keeps one it can count (for GET /metrics);
+   * undefined when the count cannot be read (the engine is then left out rather than shown as zeros).
+   */
+  poolStats?(): PoolStats | undefined;
 }
 
 export interface PoolStats {
