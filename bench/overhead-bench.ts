@@ -5,6 +5,8 @@
 // driver's run() alone) are shown beside. Rounds are interleaved (bench/interleave.ts); figures are
 // medians of per-round medians. Writes bench/results/<section>.json. `npm run bench raw-sql` is this
 // bench restricted to the raw SQL rows (surfaces B and D), with the same baselines.
+// Every baseline ends with the rows in JavaScript, as the service's answer needs them: pg and mysql2
+// return them parsed; DuckDB's client materialises the result natively and getRows() reads it out.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -140,7 +142,7 @@ export async function benchOverhead(options: OverheadOptions = OVERHEAD): Promis
       const baseline =
         connection.engine === 'postgres'
           ? () => client.query({ text: compiled.sql, values: [...compiled.params], rowMode: 'array' })
-          : () => duckConnection.runAndReadAll(compiled.sql, compiled.params as DuckDBValue[]);
+          : async () => (await duckConnection.runAndReadAll(compiled.sql, compiled.params as DuckDBValue[])).getRows();
       const figures = await interleaved(
         {
           client: baseline,
@@ -187,7 +189,7 @@ export async function benchOverhead(options: OverheadOptions = OVERHEAD): Promis
     await raw('B', 'raw SQL, 1,000 rows', THOUSAND_ROWS_SQL);
     await raw('D', 'raw SQL, 1,000 rows', THOUSAND_ROWS_SQL);
     // DuckDB: the same SQL through @duckdb/node-api on its kept-open connection to the same file.
-    const onDuck = (sql: string) => ({ space: duckSpace, client: () => duckConnection.runAndReadAll(sql) });
+    const onDuck = (sql: string) => ({ space: duckSpace, client: async () => (await duckConnection.runAndReadAll(sql)).getRows() });
     await raw('B', 'raw SQL, 1 row, DuckDB', ONE_ROW_SQL, PER_ROUND, onDuck(ONE_ROW_SQL));
     await raw('D', 'raw SQL, 1 row, DuckDB', ONE_ROW_SQL, PER_ROUND, onDuck(ONE_ROW_SQL));
     await raw('B', 'raw SQL, 1,000 rows, DuckDB', THOUSAND_ROWS_SQL, PER_ROUND, onDuck(THOUSAND_ROWS_SQL));

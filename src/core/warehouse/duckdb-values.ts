@@ -22,6 +22,21 @@ type Converter = (value: DuckDBValue) => WarehouseValue;
 
 const asText: Converter = (v) => (v === null ? null : typeof v === 'object' ? String(v) : fallbackValue(v));
 
+/** Powers of ten a double holds exactly (10^0 … 10^22). */
+const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/**
+ * A decimal as the number its text reads as (fromNumericText), without writing the text: while the
+ * scaled value and 10^scale are both exact doubles, one division rounds the exact quotient once,
+ * which is the double nearest the decimal, as Number() of its text is.
+ */
+export function fromDecimal(decimal: DuckDBDecimalValue): number | string {
+  const scaled = Number(decimal.value);
+  const power = EXACT_POWERS_OF_TEN[decimal.scale];
+  if (Number.isSafeInteger(scaled) && power !== undefined) return scaled / power;
+  return fromNumericText(decimal.toString());
+}
+
 export function duckDbConverter(typeId: DuckDBTypeId): Converter {
   switch (typeId) {
     case DuckDBTypeId.BIGINT:
@@ -31,7 +46,7 @@ export function duckDbConverter(typeId: DuckDBTypeId): Converter {
     case DuckDBTypeId.BIGNUM:
       return (v) => (typeof v === 'bigint' ? fromBigInt(v) : fallbackValue(v));
     case DuckDBTypeId.DECIMAL:
-      return (v) => (v instanceof DuckDBDecimalValue ? fromNumericText(v.toString()) : fallbackValue(v));
+      return (v) => (v instanceof DuckDBDecimalValue ? fromDecimal(v) : fallbackValue(v));
     case DuckDBTypeId.DATE:
       return (v) => (v instanceof DuckDBDateValue ? (fromEpochDays(v.days) ?? v.toString()) : asText(v));
     case DuckDBTypeId.TIMESTAMP:

@@ -229,9 +229,14 @@ async function readRows(result: DuckDBResult, limit: number): Promise<{ columns:
   while (rows.length < limit) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) return { columns, rows, complete: true };
-    for (const values of chunk.getRows()) {
-      if (rows.length >= limit) break;
-      rows.push(values.map((v, i) => converters[i]!(v)));
+    // Column by column, straight from each vector into the rows: no intermediate row arrays.
+    const start = rows.length;
+    const count = Math.min(chunk.rowCount, limit - start);
+    for (let r = 0; r < count; r++) rows.push(new Array<WarehouseValue>(converters.length));
+    for (let c = 0; c < converters.length; c++) {
+      const vector = chunk.getColumnVector(c);
+      const convert = converters[c]!;
+      for (let r = 0; r < count; r++) rows[start + r]![c] = convert(vector.getItem(r));
     }
   }
   // Stopped with rows still unread: the connection is not reused.

@@ -39,9 +39,10 @@ export function buildResult(
   startedAt: number,
 ): RunResult {
   const kept = rows.slice(0, maxRows);
+  const names = columns.map((column) => column.name);
   const objects: WarehouseRow[] = kept.map((values) => {
     const row: WarehouseRow = {};
-    columns.forEach((column, i) => (row[column.name] = values[i] ?? null));
+    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i] ?? null;
     return row;
   });
   return {

@@ -61,11 +61,40 @@ export function fromDateText(text: string): string {
 
 /** Microseconds since the epoch as `YYYY-MM-DDTHH:mm:ss.SSS` (naive) or with `Z` (an instant). */
 export function fromEpochMicros(micros: bigint, zoned: boolean): string | null {
-  const ms = Number(micros / 1000n) - (micros % 1000n < 0n ? 1 : 0);
-  const date = new Date(ms);
-  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 0 || date.getUTCFullYear() > 9999) return null;
-  const iso = date.toISOString();
-  return zoned ? iso : iso.slice(0, -1);
+  // Exact integer arithmetic on a double while the count fits one (years 1685 to 2255), else bigints.
+  const n = Number(micros);
+  const ms = Number.isSafeInteger(n) ? (n - (((n % 1000) + 1000) % 1000)) / 1000 : Number(micros / 1000n) - (micros % 1000n < 0n ? 1 : 0);
+  const iso = isoOfEpochMillis(ms);
+  return iso === null || zoned ? iso : iso.slice(0, -1);
+}
+
+const DAY_MS = 86_400_000;
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+// The date part of the last day formatted: a result's timestamps mostly share days, and Date's
+// toISOString is most of what formatting a timestamp costs.
+let lastDay = Number.NaN;
+let lastDayText: string | null = null;
+
+/**
+ * Milliseconds since the epoch as Date.prototype.toISOString writes them (`…T…Z`), for years 0 to
+ * 9999; null outside them.
+ */
+export function isoOfEpochMillis(ms: number): string | null {
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== lastDay) {
+    const date = new Date(day * DAY_MS);
+    const year = date.getUTCFullYear();
+    lastDay = day;
+    lastDayText = Number.isNaN(year) || year < 0 || year > 9999 ? null : date.toISOString().slice(0, 11);
+  }
+  if (lastDayText === null) return null;
+  let rest = ms - day * DAY_MS;
+  const milli = rest % 1000;
+  rest = (rest - milli) / 1000;
+  const second = rest % 60;
+  rest = (rest - second) / 60;
+  return `${lastDayText}${pad2((rest - (rest % 60)) / 60)}:${pad2(rest % 60)}:${pad2(second)}.${pad3(milli)}Z`;
 }
 
 /** Days since the epoch as `YYYY-MM-DD`. */
