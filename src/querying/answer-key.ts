@@ -28,17 +28,28 @@ export interface AnswerKeyParts {
 }
 
 export function answerKey({ principal, live, connection, request, nowMs }: AnswerKeyParts): string {
-  const quarter = relativeTimeBucket(JSON.stringify(request.filters), nowMs);
-  const attributes = sortedEntries(principal.attributes);
-  return cacheKeyOf([
+  // The request's JSON is written once: searched for periods relative to now, then ends the key
+  // (after a complete JSON array, so no two sets of parts read the same).
+  const requestJson = JSON.stringify(request);
+  const context = cacheKeyOf([
     'answer',
     principal.workspace.id,
     principal.workspace.timezone,
-    attributes,
+    attributesJson(principal.attributes),
     live.version,
     connection.id,
     connection.updated_at,
-    quarter,
-    request,
+    relativeTimeBucket(requestJson, nowMs),
   ]);
+  return `${context}${requestJson}`;
+}
+
+// A principal's attributes, in a fixed order, as JSON: written once per attributes object (a key's
+// principal is kept between its requests, and its attributes are never changed in place).
+const attributeTexts = new WeakMap<Principal['attributes'], string>();
+
+function attributesJson(attributes: Principal['attributes']): string {
+  let text = attributeTexts.get(attributes);
+  if (text === undefined) attributeTexts.set(attributes, (text = JSON.stringify(sortedEntries(attributes))));
+  return text;
 }

@@ -35,10 +35,15 @@ export interface ResultCache {
   close(): Promise<void>;
 }
 
-/** A cache key: the hash of the parts, in order, as JSON. */
+/**
+ * A cache key: the parts, in order, as JSON. The in-process cache keys by this text itself (a lookup
+ * costs no hash); Redis keys by its SHA-256 (see redisKey), which bounds every key's length.
+ */
 export function cacheKeyOf(parts: readonly unknown[]): string {
-  return sha256(JSON.stringify(parts), 'base64url');
+  return JSON.stringify(parts);
 }
+
+const redisKey = (key: string) => `svc:rc:${sha256(key, 'base64url')}`;
 
 /** Stored text is JavaScript strings: two bytes a code unit is what it may occupy in memory. */
 const sizeOf = (text: string) => Math.max(1, text.length * 2);
@@ -52,7 +57,8 @@ export function memoryResultCache(limits: ResultCacheLimits, now: () => number):
     maxSize: limits.maxBytes,
     // (An entry limit above the whole bound could never be met anyway.)
     maxEntrySize: Math.min(limits.maxEntryBytes, limits.maxBytes),
-    sizeCalculation: sizeOf,
+    // The key is text of its own (a query's JSON), held as long as the entry.
+    sizeCalculation: (text, key) => sizeOf(text) + sizeOf(key),
     ttl: limits.ttlMs,
     // Read the clock on every check: the service's clock (a test's) decides what has expired.
     ttlResolution: 0,
@@ -95,7 +101,7 @@ export async function redisResultCache(url: string, limits: ResultCacheLimits): 
   return {
     async get(key) {
       try {
-        const text = await command(redis, () => redis.get(`svc:rc:${key}`));
+        const text = await command(redis, () => redis.get(redisKey(key)));
         return text ?? undefined;
       } catch (error) {
         if (error instanceof DependencyUnavailableError) return undefined;
@@ -106,7 +112,7 @@ export async function redisResultCache(url: string, limits: ResultCacheLimits): 
       if (limits.ttlMs <= 0 || sizeOf(text) > limits.maxEntryBytes) return;
       // Not awaited: the answer is ready, and a hung Redis must not hold it back for a cache write
       // (whose failure, an outage, is only a miss later).
-      command(redis, () => redis.set(`svc:rc:${key}`, text, 'PX', limits.ttlMs)).catch(() => {});
+      command(redis, () => redis.set(redisKey(key), text, 'PX', limits.ttlMs)).catch(() => {});
     },
     stats: () => ({ bytes: undefined, entries: undefined }),
     close: () => closeRedis(redis),
