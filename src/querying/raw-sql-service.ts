@@ -59,24 +59,22 @@ export class RawSqlService {
         ? await this.connections.warehouseById(request.workspaceId, request.connection.id, lookup)
         : await this.connections.warehouse(request.workspaceId, request.connection.name, lookup);
     const started = performance.now();
-    const record = (status: HistoryStatus, fields: { error?: string; rowCount?: number }) =>
-      this.record(request, connection, status, fields, Math.round(performance.now() - started));
     if (guard) {
       try {
         await assertReadOnly(connection.engine, request.sql);
       } catch (error) {
-        record('refused', { error: messageOf(error) });
+        this.record(request, connection, 'refused', { error: messageOf(error) }, started);
         this.metrics?.guardRefusal(connection.engine);
         throw error;
       }
     }
     try {
       const result = await warehouse.run(request.sql, params, { maxRows: request.maxRows, timeoutMs: this.timeoutMs, timeZone });
-      record('success', { rowCount: result.rowCount });
+      this.record(request, connection, 'success', { rowCount: result.rowCount }, started);
       this.metrics?.warehouseRun(connection.engine, 'success', (performance.now() - started) / 1000);
       return { ...result, connection };
     } catch (error) {
-      record('error', { error: messageOf(error) });
+      this.record(request, connection, 'error', { error: messageOf(error) }, started);
       this.metrics?.warehouseRun(connection.engine, 'error', (performance.now() - started) / 1000);
       throw error;
     }
@@ -88,7 +86,7 @@ export class RawSqlService {
   }
 
   /** Buffers the history row (see history-writer.ts): the answer does not wait for it. */
-  private record(request: RawSqlRequest, connection: ConnectionView, status: HistoryStatus, fields: { error?: string; rowCount?: number }, durationMs: number): void {
+  private record(request: RawSqlRequest, connection: ConnectionView, status: HistoryStatus, fields: { error?: string; rowCount?: number }, started: number): void {
     this.history.add({
       workspaceId: request.workspaceId,
       userId: request.userId,
@@ -101,7 +99,7 @@ export class RawSqlService {
       status,
       error: fields.error ?? null,
       rowCount: fields.rowCount ?? null,
-      durationMs,
+      durationMs: Math.round(performance.now() - started),
       at: this.clock.now(),
     });
   }
