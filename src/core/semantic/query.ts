@@ -53,10 +53,10 @@ export interface FieldFilter {
 }
 export type Filter = FieldFilter | { and: Filter[] } | { or: Filter[] };
 
+// The field filter comes first: a union returns its first option that passes, and an option that
+// fails first builds its issues, so the common case is tried before the groups.
 export const filterSchema: z.ZodType<Filter> = z.lazy(() =>
   z.union([
-    z.object({ and: z.array(filterSchema).min(1) }).strict(),
-    z.object({ or: z.array(filterSchema).min(1) }).strict(),
     z
       .object({
         field: z.string().min(1),
@@ -64,6 +64,8 @@ export const filterSchema: z.ZodType<Filter> = z.lazy(() =>
         value: z.union([scalar, z.array(scalar)]).optional(),
       })
       .strict(),
+    z.object({ and: z.array(filterSchema).min(1) }).strict(),
+    z.object({ or: z.array(filterSchema).min(1) }).strict(),
   ]),
 );
 
