@@ -48,8 +48,11 @@ describe.skipIf(!hasChromium)('signals in Chromium', () => {
     await form.getByLabel('Cron', { exact: true }).fill('0 9 * * 1');
     await form.getByRole('button', { name: 'Create signal' }).click();
     await page.getByRole('status').getByText('Signal Few orders is created.').waitFor();
+    // The list reloads after the confirmation: wait for the row rather than read it at once.
     const row = page.getByRole('listitem', { name: 'Signal Few orders' });
-    expect(await row.getByText('less_than 1000000 · 0 9 * * 1 (Europe/Paris)').isVisible()).toBe(true);
+    const summary = row.getByText('less_than 1000000 · 0 9 * * 1 (Europe/Paris)');
+    await summary.waitFor({ timeout: 10_000 });
+    expect(await summary.isVisible()).toBe(true);
     expect(await signalId('Few orders')).toBeTruthy();
     await h.screenshot('signals-created');
   });

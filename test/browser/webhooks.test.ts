@@ -52,6 +52,7 @@ describe.skipIf(!hasChromium)('webhooks in Chromium', () => {
     await shown.getByRole('button', { name: 'Done, hide the secret' }).click();
     expect(await page.content()).not.toContain(secret);
     expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).toBe('{}{}');
+    await item().getByText('all events · Ops alerts').waitFor({ timeout: 10_000 });
     expect(await item().getByText('all events · Ops alerts').isVisible()).toBe(true);
     expect(await item().getByText('State: enabled').isVisible()).toBe(true);
   });
