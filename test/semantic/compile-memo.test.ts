@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileQuery, type CompileOptions } from '../../src/core/semantic/compile.js';
-import { compileQueryMemoized, relativeTimeBucket } from '../../src/core/semantic/compile-memo.js';
+import { compileMemoSize, compileQueryMemoized, relativeTimeBucket } from '../../src/core/semantic/compile-memo.js';
 import { semanticQuerySchema, type SemanticQueryInput } from '../../src/core/semantic/query.js';
 import { DIALECTS } from '../../src/core/sql/dialects.js';
 import { demoModel } from './fixture.js';
@@ -94,5 +94,19 @@ describe('compileQueryMemoized', () => {
   it('buckets now only for filters relative to it', () => {
     expect(relativeTimeBucket('[{"field":"created_at","operator":"after","value":"2024-01-01"}]', 1e12)).toBeNull();
     expect(relativeTimeBucket('[{"or":[{"field":"created_at","operator":"inTheCurrent","value":"week"}]}]', 1e12)).toBe(Math.floor(1e12 / 900_000));
+  });
+
+  it('stays within its bound in bytes, however many distinct queries it is fed', () => {
+    const model = demoModel();
+    const options: CompileOptions = { dialect: DIALECTS.postgres, attributes: { region: '*' }, now: INSTANTS[0]! };
+    // About 6,000 queries of ~2 KB of key and ~2 KB of SQL each: several times the bound.
+    const channels = Array.from({ length: 150 }, (_, i) => `channel-${i}`);
+    for (let i = 0; i < 6_000; i++) {
+      compileQueryMemoized(model, semanticQuerySchema.parse({ node: 'orders', measures: ['revenue'], filters: [{ field: 'channel', operator: 'in', value: [...channels, `only-${i}`] }] }), options);
+    }
+    const { entries, bytes } = compileMemoSize();
+    expect(bytes).toBeLessThanOrEqual(16 * 1024 * 1024);
+    expect(bytes).toBeGreaterThan(8 * 1024 * 1024);
+    expect(entries).toBeLessThan(6_000);
   });
 });

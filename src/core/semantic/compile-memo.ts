@@ -1,20 +1,22 @@
-// Compiled queries, kept per model: a dashboard tile, a polling client or a signal sends the same
-// query again and again, and compiling it (fields, joins, templates, the dialect's text) costs more
-// than the rest of the request around it. The memo hangs off the model object, so a deploy (a new
-// model) starts an empty one and the old one goes with the old model.
+// Compiled queries, kept: a dashboard tile, a polling client or a signal sends the same query again
+// and again, and compiling it (fields, joins, templates, the dialect's text) costs more than the rest
+// of the request around it. Entries are named by the model object (each gets a serial number when
+// first seen), so a deploy (a new model) starts afresh and its predecessor's entries simply age out of
+// one memo bounded in bytes for the whole process, however many workspaces it serves.
 //
 // The key names everything compileQuery reads besides the model: the query, the dialect, the time
 // zone, every data-key attribute, and, for filters relative to now ("in the past 7 days"), the quarter
 // hour of now (see relativeTimeBucket). Queries with derived columns (reveals) are not kept.
-import { BoundedMemo } from '../bounded-memo.js';
+import { LRUCache } from 'lru-cache';
 import { compileQuery, type CompileOptions, type CompiledQuery } from './compile.js';
 import type { SemanticModel } from './model.js';
 import type { SemanticQuery } from './query.js';
 
 const QUARTER_HOUR_MS = 15 * 60_000;
 const RELATIVE_TO_NOW = /"(inThePast|inTheCurrent)"/;
-/** Per model: enough for a workspace's dashboards; a key longer than this is a query not worth keeping. */
-const MAX_ENTRIES = 500;
+/** The memo's bound: SQL text and keys are most of an entry. */
+const MAX_BYTES = 16 * 1024 * 1024;
+/** A key longer than this is a query not worth keeping. */
 const MAX_KEY_CHARS = 8_000;
 
 /**
@@ -31,17 +33,30 @@ export function sortedEntries(record: Readonly<Record<string, string>>): [string
   return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-const memos = new WeakMap<SemanticModel, BoundedMemo<CompiledQuery>>();
+let lastModelNumber = 0;
+const modelNumbers = new WeakMap<SemanticModel, number>();
+const memo = new LRUCache<string, CompiledQuery>({
+  maxSize: MAX_BYTES,
+  // Two bytes a code unit of text, and a rough allowance for the parameters and the object.
+  sizeCalculation: (compiled, key) => 2 * (key.length + compiled.sql.length) + 64 * compiled.params.length + 256,
+});
+
+function modelNumber(model: SemanticModel): number {
+  let number = modelNumbers.get(model);
+  if (number === undefined) modelNumbers.set(model, (number = ++lastModelNumber));
+  return number;
+}
 
 /**
- * compileQuery, answered from the model's memo when the same query was compiled under the same
- * options. `options.attributes` must be a plain record (its entries are the key). The result is
+ * compileQuery, answered from the memo when the same query was compiled for the same model under the
+ * same options. `options.attributes` must be a plain record (its entries are the key). The result is
  * shared between callers: it is frozen, and nobody may change it.
  */
 export function compileQueryMemoized(model: SemanticModel, query: SemanticQuery, options: CompileOptions): CompiledQuery {
   if (options.derived?.length) return compileQuery(model, query, options);
   const filters = JSON.stringify(query.filters ?? []);
   const key = JSON.stringify([
+    modelNumber(model),
     options.dialect.engine,
     options.timezone ?? null,
     options.defaultLimit ?? null,
@@ -49,12 +64,15 @@ export function compileQueryMemoized(model: SemanticModel, query: SemanticQuery,
     relativeTimeBucket(filters, options.now.getTime()),
     query,
   ]);
-  let memo = memos.get(model);
-  const kept = memo?.get(key);
+  const kept = memo.get(key);
   if (kept) return kept;
   const fresh = compileQuery(model, query, options);
   const compiled = Object.freeze({ ...fresh, params: Object.freeze([...fresh.params]) });
-  if (!memo) memos.set(model, (memo = new BoundedMemo(MAX_ENTRIES, MAX_KEY_CHARS)));
-  memo.set(key, compiled);
+  if (key.length <= MAX_KEY_CHARS) memo.set(key, compiled);
   return compiled;
+}
+
+/** What the memo holds (entries, and bytes as sizeCalculation counts them), for tests and metrics. */
+export function compileMemoSize(): { entries: number; bytes: number } {
+  return { entries: memo.size, bytes: memo.calculatedSize };
 }
