@@ -1,6 +1,7 @@
 // Results of governed queries, kept for a short while (SVC_RESULT_CACHE_SECONDS) as serialized text:
-// what a hit sends is what was stored, with no object to rebuild or encode again. Keys are hashes made
-// by the callers (see governed-query-service.ts) of everything that decides the rows. In process by
+// what a hit sends is what was stored, with no object to rebuild or encode again. Keys are the JSON
+// of everything that decides the rows, made by the callers (governed-query-service.ts, answer-key.ts);
+// Redis keys by their SHA-256. In process by
 // default, bounded in bytes; Redis when configured, shared by every instance.
 import { sha256 } from '../crypto/digest.js';
 import { LRUCache } from 'lru-cache';
