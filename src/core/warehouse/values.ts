@@ -99,9 +99,7 @@ export function isoOfEpochMillis(ms: number): string | null {
 
 /** Days since the epoch as `YYYY-MM-DD`. */
 export function fromEpochDays(days: number): string | null {
-  const date = new Date(days * 86_400_000);
-  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 0 || date.getUTCFullYear() > 9999) return null;
-  return date.toISOString().slice(0, 10);
+  return isoOfEpochMillis(days * DAY_MS)?.slice(0, 10) ?? null;
 }
 
 /** The fallback for values no driver rule covers: JSON-ready primitives pass, the rest become text. */

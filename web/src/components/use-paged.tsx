@@ -37,7 +37,9 @@ export function usePaged<T>(path: string, field: string, deps: unknown[] = []) {
 }
 
 /** Shown under a paged list while the server has more of it. */
-export function LoadMore({ list, what }: { list: { next: string | null; loading: boolean; more: () => void }; what: string }) {
+/** The end of a paged list: "Load more" while the server has more, or `empty` when it had none. */
+export function LoadMore({ list, what, empty }: { list: { items: readonly unknown[]; next: string | null; loading: boolean; more: () => void }; what: string; empty?: string }) {
+  if (empty && !list.loading && list.items.length === 0) return <p class="muted">{empty}</p>;
   if (!list.next) return null;
   return (
     <button type="button" onClick={list.more} disabled={list.loading} aria-label={`Load more ${what}`}>

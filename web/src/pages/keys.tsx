@@ -165,8 +165,7 @@ export function KeysPage({ me }: { me: Me }) {
                 ))}
               </tbody>
             </table>
-            {!keys.loading && keys.items.length === 0 ? <p class="muted">No keys yet.</p> : null}
-            <LoadMore list={keys} what="keys" />
+            <LoadMore list={keys} what="keys" empty="No keys yet." />
           </div>
         ) : null}
       </Section>

@@ -28,8 +28,7 @@ function History({ signal }: { signal: Signal }) {
           ))}
         </tbody>
       </table>
-      {!evaluations.loading && evaluations.items.length === 0 ? <p class="muted">No recorded evaluations yet.</p> : null}
-      <LoadMore list={evaluations} what="evaluations" />
+      <LoadMore list={evaluations} what="evaluations" empty="No recorded evaluations yet." />
     </div>
   );
 }

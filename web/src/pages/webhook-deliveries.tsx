@@ -55,8 +55,7 @@ export function DeliveryLog({ hook, refreshKey }: { hook: { id: string; url: str
           </tbody>
         </table>
       </div>
-      {!log.loading && log.items.length === 0 ? <p class="muted">No deliveries yet.</p> : null}
-      <LoadMore list={log} what="deliveries" />
+      <LoadMore list={log} what="deliveries" empty="No deliveries yet." />
     </div>
   );
 }
