@@ -38,7 +38,7 @@ const deliverySchema = z.object({
 });
 
 // Checked again by the service (a URL's host is resolved there); zod only bounds the shapes.
-const url = z.string().min(1).max(2000).describe('https, or http for hosts in SVC_WEBHOOK_ALLOW_HOSTS; must not resolve to a loopback, private or link-local address');
+const url = z.string().min(1).max(2000).describe('https, or http for hosts in SVC_WEBHOOK_ALLOW_HOSTS; must resolve to ordinary global unicast addresses only (not loopback, private, link-local or another special-purpose block)');
 const events = z.array(z.string().max(100)).min(1).max(10).describe(`Any of ${SUBSCRIBABLE_EVENTS.join(', ')}`);
 const description = z.string().max(500);
 const idParams = z.object({ id: z.string() });
