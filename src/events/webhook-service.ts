@@ -135,23 +135,29 @@ export class WebhookService {
   }
 
   async update(workspaceId: string, id: string, input: EndpointInput): Promise<EndpointView> {
-    await this.row(workspaceId, id);
+    const current = await this.row(workspaceId, id);
     if (input.url !== undefined) await this.checkUrl(input.url);
     const events = input.events !== undefined ? checkEvents(input.events) : undefined;
-    const row = await this.store.db
-      .updateTable('webhook_endpoints')
-      .set({
-        ...(input.url !== undefined ? { url: input.url } : {}),
-        ...(events ? { events: JSON.stringify(events) } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        // Enabling again clears why it was disabled and starts the 3-day failure window afresh.
-        ...(input.enabled !== undefined ? { enabled: input.enabled, disabled_reason: null, failing_since: null } : {}),
-        updated_at: this.clock.now(),
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return endpointView(row, this.clock.now());
+    const now = this.clock.now();
+    const row = await this.store.db.transaction().execute(async (trx) => {
+      // Enabled again: the retries held while it was disabled go out now, not at their old backoff time.
+      if (input.enabled === true && !current.enabled)
+        await trx.updateTable('webhook_deliveries').set({ next_attempt_at: now }).where('endpoint_id', '=', id).where('status', '=', 'pending').where('next_attempt_at', '>', now).execute();
+      return trx
+        .updateTable('webhook_endpoints')
+        .set({
+          ...(input.url !== undefined ? { url: input.url } : {}),
+          ...(events ? { events: JSON.stringify(events) } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          // Enabling again clears why it was disabled and starts the 3-day failure window afresh.
+          ...(input.enabled !== undefined ? { enabled: input.enabled, disabled_reason: null, failing_since: null } : {}),
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    return endpointView(row, now);
   }
 
   async remove(workspaceId: string, id: string): Promise<void> {
