@@ -94,8 +94,8 @@ describe('configuration', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
   });
 
-  it('reads the webhook settings: poll interval (1 s by default), allowed hosts and attempts in flight per endpoint (4)', () => {
-    expect(loadConfig({}).events).toEqual({ pollMs: 1000, allowHosts: [], endpointConcurrency: 4 });
+  it('reads the webhook settings: poll interval (1 s by default), allowed hosts and attempts in flight per endpoint (8)', () => {
+    expect(loadConfig({}).events).toEqual({ pollMs: 1000, allowHosts: [], endpointConcurrency: 8 });
     expect(loadConfig({ SVC_EVENTS_POLL_MS: '250', SVC_WEBHOOK_ALLOW_HOSTS: ' 127.0.0.1, localhost ,', SVC_WEBHOOK_ENDPOINT_CONCURRENCY: '2' }).events).toEqual({
       pollMs: 250,
       allowHosts: ['127.0.0.1', 'localhost'],

@@ -115,12 +115,16 @@ describe.each(METADATA_STORES)('retention on $name', (store) => {
     expect(await count('query_history')).toBe(5);
   });
 
-  it('a run stops at its bound, says so, and the next continues', async () => {
+  it('a run stops at its bound (or when asked to stop), says so, and the next continues', async () => {
     await clear();
     await history(61, 10);
     expect(await pruneExpired(t.store, t.clock, POLICY, { batchSize: 4, maxBatches: 2 })).toEqual({ deleted: { query_history: 8 }, more: true });
     expect(await count('query_history')).toBe(2);
     expect(await pruneExpired(t.store, t.clock, POLICY, { batchSize: 4, maxBatches: 2 })).toEqual({ deleted: { query_history: 2 }, more: false });
+    // Asked to stop (the server shuts down): it ends before its next batch and says there may be more.
+    await history(61, 3);
+    expect(await pruneExpired(t.store, t.clock, POLICY, { batchSize: 4, maxBatches: 2 }, AbortSignal.abort())).toEqual({ deleted: {}, more: true });
+    expect(await count('query_history')).toBe(3);
   });
 
   it('the job runs once across instances, and not again before its next run; a run that stopped early comes back soon', async () => {

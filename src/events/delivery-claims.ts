@@ -13,10 +13,19 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { leaseEnd } from '../store/store-clock.js';
-import type { DeliveryRow } from './webhook-service.js';
+import type { DeliveryRow, EndpointRow } from './webhook-service.js';
+
+/** What an attempt needs of its endpoint, read with the claim (under the claim's lock on the endpoint). */
+export type ClaimedEndpoint = Pick<EndpointRow, 'id' | 'url' | 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_expires_at' | 'failing_since'>;
+
+/** A claimed delivery, with its event's payload and its endpoint: the attempt reads nothing more. */
+export interface ClaimedDelivery extends DeliveryRow {
+  payload: Record<string, unknown>;
+  endpoint: ClaimedEndpoint;
+}
 
 /** Attempts in flight to one endpoint, across every instance, unless SVC_WEBHOOK_ENDPOINT_CONCURRENCY says otherwise. */
-export const ENDPOINT_CONCURRENCY = 4;
+export const ENDPOINT_CONCURRENCY = 8;
 
 export interface ClaimOptions {
   /** The service's clock: rows whose next attempt is at or before it are due. */
@@ -31,7 +40,7 @@ export interface ClaimOptions {
 /** A pending row nobody holds: never claimed, or its holder's lease has run out by the store's clock. */
 const unheld = (alias: string) => sql.raw(`${alias}.status = 'pending' and (${alias}.claimed_until is null or ${alias}.claimed_until <= now())`);
 
-export async function claimDeliveries(db: Kysely<Database>, options: ClaimOptions): Promise<DeliveryRow[]> {
+export async function claimDeliveries(db: Kysely<Database>, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const { now, leaseMs, limit, perEndpoint } = options;
   if (limit <= 0) return [];
   const inFlight = (endpoint: string) =>
@@ -51,10 +60,11 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
       for no key update of e skip locked`.execute(trx);
     if (!endpoints.rows.length) return [];
     const ids = endpoints.rows.map((r) => r.id);
-    const claimed = await sql<DeliveryRow>`
-      update webhook_deliveries w
-      set attempts = w.attempts + 1, claimed_until = ${leaseEnd(leaseMs)}, updated_at = ${now}::timestamptz
-      where w.id in (
+    // The picked ids are materialized first, then updated by primary key: as a plain `id in (…)` the
+    // planner re-runs the pick for every pending row of the table.
+    type Row = DeliveryRow & { payload: Record<string, unknown> } & { [K in keyof ClaimedEndpoint as `endpoint_${K}`]: ClaimedEndpoint[K] };
+    const claimed = await sql<Row>`
+      with picked as materialized (
         select p.id from webhook_endpoints l
         cross join lateral (
           select d.id from webhook_deliveries d
@@ -64,8 +74,18 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
         ) p
         where l.id in (${sql.join(ids)})
         limit ${limit}
-      ) and ${unheld('w')}
-      returning w.*`.execute(trx);
-    return claimed.rows;
+      )
+      update webhook_deliveries w
+      set attempts = w.attempts + 1, claimed_until = ${leaseEnd(leaseMs)}, updated_at = ${now}::timestamptz
+      from picked, events e, webhook_endpoints ep
+      where w.id = picked.id and ${unheld('w')} and e.id = w.event_id and ep.id = w.endpoint_id
+      returning w.*, e.payload, ep.id as endpoint_id, ep.url as endpoint_url, ep.secret_sealed as endpoint_secret_sealed,
+        ep.previous_secret_sealed as endpoint_previous_secret_sealed, ep.previous_secret_expires_at as endpoint_previous_secret_expires_at,
+        ep.failing_since as endpoint_failing_since`.execute(trx);
+    return claimed.rows.map((row) => {
+      const { endpoint_url, endpoint_secret_sealed, endpoint_previous_secret_sealed, endpoint_previous_secret_expires_at, endpoint_failing_since, ...delivery } = row;
+      const endpoint = { id: row.endpoint_id, url: endpoint_url, secret_sealed: endpoint_secret_sealed, previous_secret_sealed: endpoint_previous_secret_sealed, previous_secret_expires_at: endpoint_previous_secret_expires_at, failing_since: endpoint_failing_since };
+      return { ...delivery, endpoint };
+    });
   });
 }

@@ -17,11 +17,11 @@
 import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Store } from '../store/db.js';
-import { claimDeliveries, ENDPOINT_CONCURRENCY } from './delivery-claims.js';
+import { claimDeliveries, ENDPOINT_CONCURRENCY, type ClaimedDelivery, type ClaimedEndpoint } from './delivery-claims.js';
 import { checkWebhookUrl, parseAllowHosts, resolveWebhookTarget, systemResolver, type Resolver } from './webhook-address.js';
 import { noAnswerWithin, postWebhook, type PostOutcome } from './webhook-post.js';
 import { webhookHeaders } from './webhook-signing.js';
-import { wants, type DeliveryRow, type EndpointRow } from './webhook-service.js';
+import { SKIPPED, wants, type DeliveryRow } from './webhook-service.js';
 
 /** Waits after failed attempts 1, 2, …: the first attempt is immediate; ~27.6 h in all (more than 24 h). */
 export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
@@ -31,9 +31,9 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 export const FAILING_DISABLE_MS = 3 * 24 * 3_600_000;
 /** Attempts one worker (one instance) has in flight at most, over all endpoints. */
 export const WORKER_CONCURRENCY = 64;
-/** What a delivery to a disabled endpoint records: the event happened, nothing was sent. */
-export const SKIPPED_WHILE_DISABLED = 'Not sent: the endpoint was disabled when the event happened (recover it to send it)';
 const FAN_OUT_BATCH = 20;
+/** How long the loop gathers ended attempts before claiming for their slots. */
+const GATHER_MS = 15;
 
 export interface DeliveryWorkerOptions {
   store: Store;
@@ -66,6 +66,7 @@ export class DeliveryWorker {
   /** Ends the loop's wait early: an attempt ended (a slot is free) or the worker stops. */
   private wake: (() => void) | undefined;
   private woken = false;
+  private gathering: NodeJS.Timeout | undefined;
   private stopped = true;
   /** Set by stop() and abandon(): no new claim is made. */
   private halted = false;
@@ -93,6 +94,8 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     this.halted = true;
+    clearTimeout(this.gathering);
+    this.gathering = undefined;
     this.nudge();
     await this.loop;
     await Promise.all(this.inFlight);
@@ -103,6 +106,8 @@ export class DeliveryWorker {
     this.abandoned = true;
     this.stopped = true;
     this.halted = true;
+    clearTimeout(this.gathering);
+    this.gathering = undefined;
     this.nudge();
   }
 
@@ -121,21 +126,28 @@ export class DeliveryWorker {
     }
   }
 
-  /** The server's loop: every poll, or as soon as an attempt ends, fan out and fill the free slots. */
+  /**
+   * The server's loop: every poll, fan out new events and fill the free slots; as soon as an attempt
+   * ends, fill its slot (without looking for new events, which the polls do).
+   */
   private async run(): Promise<void> {
+    let nextPoll = 0;
     while (!this.stopped) {
+      const polling = performance.now() >= nextPoll;
+      if (polling) nextPoll = performance.now() + this.options.pollMs;
       try {
-        while (!this.halted && (await this.fanOut())) {
+        while (polling && !this.halted && (await this.fanOut())) {
           /* until no event is left */
         }
         await this.claimAndStart();
       } catch (error) {
         this.options.onError?.(error);
       }
-      await this.pause(this.options.pollMs);
+      await this.pause(Math.max(0, nextPoll - performance.now()));
     }
   }
 
+  /** Waits `ms`, or less when an attempt ends or the worker stops. */
   private pause(ms: number): Promise<void> {
     if (this.woken || this.stopped) {
       this.woken = false;
@@ -152,6 +164,18 @@ export class DeliveryWorker {
         done();
       };
     });
+  }
+
+  /**
+   * An attempt ended: the loop claims again after GATHER_MS, so that attempts ending together (those of
+   * one claim usually do) free their slots for one claim rather than one claim each.
+   */
+  private nudgeSoon(): void {
+    if (this.gathering || this.stopped) return;
+    this.gathering = setTimeout(() => {
+      this.gathering = undefined;
+      this.nudge();
+    }, GATHER_MS);
   }
 
   private nudge(): void {
@@ -173,7 +197,7 @@ export class DeliveryWorker {
         .catch((error: unknown) => this.options.onError?.(error))
         .finally(() => {
           this.inFlight.delete(attempt);
-          this.nudge();
+          this.nudgeSoon();
         });
       this.inFlight.add(attempt);
     }
@@ -210,7 +234,7 @@ export class DeliveryWorker {
           event_id: p.event_id,
           endpoint_id: p.endpoint_id,
           workspace_id: p.workspace_id,
-          ...(p.enabled ? { next_attempt_at: now } : { status: 'skipped' as const, next_attempt_at: null, last_error: SKIPPED_WHILE_DISABLED }),
+          ...(p.enabled ? { next_attempt_at: now } : SKIPPED),
         }));
       // Idempotent: a delivery exists once per (event, endpoint) whatever happens to this transaction.
       if (rows.length) await trx.insertInto('webhook_deliveries').values(rows).onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing()).execute();
@@ -223,14 +247,10 @@ export class DeliveryWorker {
     });
   }
 
-  private async attempt(delivery: DeliveryRow): Promise<void> {
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const db = this.options.store.db;
-    const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', delivery.endpoint_id).executeTakeFirst();
-    const event = await db.selectFrom('events').select(['id', 'payload']).where('id', '=', delivery.event_id).executeTakeFirst();
-    if (!endpoint || !event) return; // deleted with its endpoint (cascade)
-    // Disabled since the claim: the delivery waits, uncounted, and goes out when the endpoint is enabled again.
-    if (!endpoint.enabled) return this.release(delivery);
-    const outcome = await this.post(endpoint, event.id, JSON.stringify(event.payload));
+    const { endpoint } = delivery;
+    const outcome = await this.post(endpoint, delivery.event_id, JSON.stringify(delivery.payload));
     if (this.abandoned) return;
     const code = outcome.statusCode;
     if (code !== undefined && code >= 200 && code < 300) {
@@ -250,7 +270,7 @@ export class DeliveryWorker {
   }
 
   /** One attempt, bounded as a whole by the time limit: the DNS lookup as much as the exchange. */
-  private async post(endpoint: EndpointRow, eventId: string, body: string): Promise<PostOutcome> {
+  private async post(endpoint: ClaimedEndpoint, eventId: string, body: string): Promise<PostOutcome> {
     const now = this.options.clock.now();
     const started = performance.now();
     const deadline = new AbortController();
@@ -294,19 +314,8 @@ export class DeliveryWorker {
       .execute();
   }
 
-  /** Gives a claim back without an attempt: the attempt is not counted and the row is due as it was. */
-  private async release(delivery: DeliveryRow): Promise<void> {
-    await this.options.store.db
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({ attempts: eb('attempts', '-', 1), claimed_until: null }))
-      .where('id', '=', delivery.id)
-      .where('status', '=', 'pending')
-      .where('attempts', '=', delivery.attempts)
-      .execute();
-  }
-
   /** Starts or extends the endpoint's failure window; 3 days of nothing but failures disable it. */
-  private async noteFailure(endpoint: EndpointRow): Promise<void> {
+  private async noteFailure(endpoint: ClaimedEndpoint): Promise<void> {
     const now = this.options.clock.now();
     const since = endpoint.failing_since ?? now;
     const disable = now.getTime() - since.getTime() >= FAILING_DISABLE_MS;

@@ -14,6 +14,8 @@ import { newWebhookSecret } from './webhook-signing.js';
 /** The events an endpoint may ask for; `*` is every event but test events (which go to one endpoint). */
 export const SUBSCRIBABLE_EVENTS = ['signal.triggered', 'model.deployed', '*'] as const;
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+/** A delivery to a disabled endpoint: the event is recorded for it, nothing is sent (a recovery can send it). */
+export const SKIPPED = { status: 'skipped', next_attempt_at: null, last_error: 'Not sent: the endpoint was disabled when the event happened (recover it to send it)' } as const;
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -193,7 +195,8 @@ export class WebhookService {
       await trx.updateTable('events').set({ fanned_out_at: now }).where('id', '=', event.id).execute();
       return trx
         .insertInto('webhook_deliveries')
-        .values({ event_id: event.id, endpoint_id: endpoint.id, workspace_id: workspaceId, next_attempt_at: now })
+        // A disabled endpoint sends nothing: its test is recorded as skipped, as its events are.
+        .values({ event_id: event.id, endpoint_id: endpoint.id, workspace_id: workspaceId, ...(endpoint.enabled ? { next_attempt_at: now } : SKIPPED) })
         .returningAll()
         .executeTakeFirstOrThrow();
     });

@@ -16,8 +16,11 @@ export interface Job {
   readonly everyMs: number;
   /** How long a claim holds: longer than a run can take. */
   readonly leaseMs: number;
-  /** One run; `more` asks for another soon (the job stopped at its bound with work left). */
-  run(): Promise<{ more: boolean }>;
+  /**
+   * One run; `more` asks for another soon (the job stopped at its bound, or because `stopping` was
+   * aborted, with work left). A job checks `stopping` between its steps, so that shutdown is quick.
+   */
+  run(stopping: AbortSignal): Promise<{ more: boolean }>;
 }
 
 /** How soon a job that stopped at its bound with work left runs again. */
@@ -33,6 +36,7 @@ export class JobRunner {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = true;
+  private stopping = new AbortController();
 
   constructor(
     private readonly store: Store,
@@ -44,12 +48,14 @@ export class JobRunner {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.stopping = new AbortController();
     this.schedule(0);
   }
 
-  /** Stops polling and waits for the run in progress. */
+  /** Stops polling, asks the run in progress to stop after its current step, and waits for it. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.running?.catch(() => undefined);
@@ -65,7 +71,7 @@ export class JobRunner {
       let more = false;
       let error: unknown;
       try {
-        ({ more } = await job.run());
+        ({ more } = await job.run(this.stopping.signal));
       } catch (caught) {
         error = caught;
         this.options.onError?.(caught);

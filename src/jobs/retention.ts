@@ -55,8 +55,8 @@ export interface PruneReport {
   more: boolean;
 }
 
-/** One bounded pass over every table with a retention. */
-export async function pruneExpired(store: Store, clock: Clock, policy: RetentionPolicy, limits: PruneLimits = PRUNE_LIMITS): Promise<PruneReport> {
+/** One bounded pass over every table with a retention; `stopping` ends it between batches. */
+export async function pruneExpired(store: Store, clock: Clock, policy: RetentionPolicy, limits: PruneLimits = PRUNE_LIMITS, stopping?: AbortSignal): Promise<PruneReport> {
   const now = clock.now().getTime();
   const deleted: PruneReport['deleted'] = {};
   let batches = 0;
@@ -66,7 +66,7 @@ export async function pruneExpired(store: Store, clock: Clock, policy: Retention
     if (days <= 0) continue;
     const cutoff = new Date(now - days * DAY_MS);
     for (;;) {
-      if (batches >= limits.maxBatches) {
+      if (batches >= limits.maxBatches || stopping?.aborted) {
         more = true;
         break outer;
       }
@@ -100,8 +100,8 @@ export function retentionJob(store: Store, clock: Clock, policy: RetentionPolicy
     everyMs: RETENTION_EVERY_MS,
     // A run makes at most maxBatches statements, each bounded by the store's statement limit.
     leaseMs: 15 * 60_000,
-    async run() {
-      const { more } = await pruneExpired(store, clock, policy, limits);
+    async run(stopping) {
+      const { more } = await pruneExpired(store, clock, policy, limits, stopping);
       return { more };
     },
   };

@@ -46,6 +46,10 @@ describe.each(METADATA_STORES)('disabled endpoints and recovery on $name', (stor
     expect(receiver.received).toHaveLength(1);
 
     await setEnabled(id, false);
+    // A test event to a disabled endpoint is recorded the same way.
+    const test = await consoleCall(t, cookie, 'POST', `/api/webhooks/${id}/test`);
+    expect(test.json().delivery).toMatchObject({ status: 'skipped', attempts: 0, next_attempt_at: null });
+    await t.store.db.deleteFrom('webhook_deliveries').where('id', '=', test.json().delivery.id).execute();
     const missed = [await deployed(2), await deployed(3)];
     await worker.runOnce();
     expect(receiver.received).toHaveLength(1);
