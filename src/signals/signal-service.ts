@@ -9,7 +9,6 @@ import { AppError, BadRequestError, NotFoundError } from '../core/errors.js';
 import { ALL_ROWS, compileQuery } from '../core/semantic/compile.js';
 import { DIALECTS } from '../core/sql/dialects.js';
 import type { SceneService } from '../content/scene-service.js';
-import { decodePageCursor, encodePageCursor } from '../content/page-cursor.js';
 import type { VaultService } from '../content/vault-service.js';
 import { recordEvent } from '../events/event-record.js';
 import { principalOf, type Principal } from '../identity/principal.js';
@@ -53,11 +52,8 @@ export class SignalService {
 
   async list(principal: Principal, options: { cursor?: string | undefined; limit: number }): Promise<{ signals: SignalRow[]; nextCursor: string | null }> {
     const vaultIds = await this.vaults.visibleIds(principal);
-    const after = options.cursor ? decodePageCursor(options.cursor) : undefined;
-    const rows = await this.signals.page(principal.workspace.id, { ...(vaultIds ? { vaultIds } : {}), ...(after ? { after } : {}), limit: options.limit + 1 });
-    const page = rows.slice(0, options.limit);
-    const last = page.at(-1);
-    return { signals: page, nextCursor: rows.length > options.limit && last ? encodePageCursor(last) : null };
+    const { rows, nextCursor } = await this.signals.page(principal.workspace.id, { ...(vaultIds ? { vaultIds } : {}), cursor: options.cursor, limit: options.limit });
+    return { signals: rows, nextCursor };
   }
 
   /** The signal, when the principal may see its vault (404 otherwise, as if it did not exist). */
@@ -129,11 +125,8 @@ export class SignalService {
 
   async evaluations(principal: Principal, id: string, options: { cursor?: string | undefined; limit: number }): Promise<{ evaluations: SignalEvaluationRow[]; nextCursor: string | null }> {
     await this.get(principal, id);
-    const after = options.cursor ? decodePageCursor(options.cursor) : undefined;
-    const rows = await this.signals.evaluations(id, { ...(after ? { after } : {}), limit: options.limit + 1 });
-    const page = rows.slice(0, options.limit);
-    const last = page.at(-1);
-    return { evaluations: page, nextCursor: rows.length > options.limit && last ? encodePageCursor({ created_at: last.evaluated_at, id: last.id }) : null };
+    const { rows, nextCursor } = await this.signals.evaluations(id, { cursor: options.cursor, limit: options.limit });
+    return { evaluations: rows, nextCursor };
   }
 
   /** Evaluates a signal the principal may see; changes and sends nothing unless `send`. */
