@@ -18,7 +18,7 @@ const answerSchema = z.object({
     columns: z.array(z.string()),
     metric: z.string().optional(),
     value: z.number().optional(),
-    period: z.string().optional().describe('A period token (`last_week`, `2024_q2`, `last_30_days`…), or `as_of_now` for snapshot metrics, answered over all rows.'),
+    period: z.string().optional().describe('A period token (`last_week`, `2024_q2`, `last_30_days`…); `as_of_now` for snapshot metrics, answered over all rows; `all_time` for a stock asked without a period, answered over all rows.'),
   }),
   provenance: z.object({
     source: z.enum(['semantic layer', 'raw SQL']),
