@@ -66,7 +66,7 @@ export async function readWatchedValue(
   if (!node) throw new SignalValueError(`Unknown node "${query.node}"`);
   const target = await deps.governed.target(principal, live, node);
   const compiled = compileQueryMemoized(live.model, query, target.options);
-  const result = await deps.governed.run({ principal, target, compiled, maxRows: 1, surface: 'structured_api', origin: `signal:${signalId}`, cache: 'off' });
+  const result = await deps.governed.run({ principal, target, compiled, maxRows: 1, surface: 'structured_api', origin: `signal:${signalId}` });
   const row = result.rows[0] as Record<string, unknown> | undefined;
   const column = query.measures[0]!;
   const raw = row ? (row[column] ?? Object.values(row).at(query.dimensions.length)) : undefined;
