@@ -66,7 +66,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
   ];
   const runQuery = async (query: RevealQuery, derived: typeof extras, maxRows: number) => {
     const compiled = compileRevealQuery(model, query, { ...target.options, now: run.now, derived });
-    const result = await governed.run({ principal, target, compiled, maxRows, surface: 'question_api', origin: 'question', cache: 'off' });
+    const result = await governed.run({ principal, target, compiled, maxRows, surface: 'question_api', origin: 'question' });
     return { compiled, rows: [...result.rows] };
   };
 
