@@ -197,7 +197,7 @@ export class SceneService {
       if (problem) throw brokenScene(scene, problem);
       throw error;
     }
-    const result = await this.governed.run({ principal, target, compiled, maxRows: query.limit!, surface: 'structured_api', origin, cache: 'refresh' });
+    const result = await this.governed.run({ principal, target, compiled, maxRows: query.limit!, surface: 'structured_api', origin });
     return { scene, query, compiled, result };
   }
 }

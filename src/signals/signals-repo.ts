@@ -2,7 +2,7 @@
 // row (whose data keys an evaluation uses), and the claim of due signals by the scheduler.
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, SignalEvaluationsTable, SignalsTable } from '../store/schema.js';
-import { MEMBER_COLUMNS, type MemberRow } from '../store/members.js';
+import { memberRowOf, type MemberRow } from '../store/members.js';
 import { emptyPage, readPage, type Page, type PageRequest } from '../store/keyset-page.js';
 
 export type SignalRow = Selectable<SignalsTable>;
@@ -22,8 +22,18 @@ export interface SignalValues {
   next_run_at: Date | null;
 }
 
+/** What an update may also set: a new owner, and the state a redefinition starts again from. */
+export interface SignalChanges extends Partial<SignalValues> {
+  owner_id?: string;
+  state?: string;
+  holding?: boolean;
+  last_value?: number | null;
+  last_error?: string | null;
+  stopped_reason?: string | null;
+}
+
 export function signalsRepo(db: Kysely<Database>) {
-  const jsonOf = (values: Partial<SignalValues>) => (values.watch ? { ...values, watch: JSON.stringify(values.watch) } : (values as Omit<Partial<SignalValues>, 'watch'>));
+  const jsonOf = (values: SignalChanges) => (values.watch ? { ...values, watch: JSON.stringify(values.watch) } : (values as Omit<SignalChanges, 'watch'>));
   return {
     db,
     async insert(workspaceId: string, ownerId: string, values: SignalValues, at: Date): Promise<SignalRow> {
@@ -52,7 +62,7 @@ export function signalsRepo(db: Kysely<Database>) {
       return readPage(query, { time: 'created_at', id: 'id', direction: 'asc' }, options);
     },
 
-    async update(workspaceId: string, id: string, values: Partial<SignalValues>, at: Date): Promise<SignalRow | undefined> {
+    async update(workspaceId: string, id: string, values: SignalChanges, at: Date): Promise<SignalRow | undefined> {
       return db.updateTable('signals').set({ ...jsonOf(values), updated_at: at }).where('workspace_id', '=', workspaceId).where('id', '=', id).returningAll().executeTakeFirst();
     },
 
@@ -61,15 +71,15 @@ export function signalsRepo(db: Kysely<Database>) {
     },
 
     /** The owner as a member of the signal's workspace, or undefined when they left it. */
-    async owner(workspaceId: string, userId: string): Promise<MemberRow | undefined> {
-      return db
-        .selectFrom('memberships as m')
-        .innerJoin('users as u', 'u.id', 'm.user_id')
-        .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-        .select(MEMBER_COLUMNS)
-        .where('m.workspace_id', '=', workspaceId)
-        .where('m.user_id', '=', userId)
-        .executeTakeFirst() as Promise<MemberRow | undefined>;
+    owner(workspaceId: string, userId: string): Promise<MemberRow | undefined> {
+      return memberRowOf(db, workspaceId, userId);
+    },
+
+    /** The attributes (data-key values) of those of `userIds` who are members of the workspace. */
+    async memberAttributes(workspaceId: string, userIds: readonly string[]): Promise<Map<string, Record<string, string>>> {
+      if (userIds.length === 0) return new Map();
+      const rows = await db.selectFrom('memberships').select(['user_id', 'attributes']).where('workspace_id', '=', workspaceId).where('user_id', 'in', [...userIds]).execute();
+      return new Map(rows.map((r) => [r.user_id, r.attributes]));
     },
 
     /** Newest first: the next page holds older evaluations. */

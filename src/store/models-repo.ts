@@ -49,6 +49,14 @@ export function modelsRepo(db: Kysely<Database>) {
       return db.insertInto('projects').values({ workspace_id: workspaceId, slug, name }).returningAll().executeTakeFirstOrThrow();
     },
 
+    /**
+     * Holds the workspace's row until the transaction ends: deploys to one workspace take this first,
+     * so each reads the files the one before it committed (on every instance sharing the store).
+     */
+    async lockWorkspace(workspaceId: string): Promise<void> {
+      await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
+    },
+
     /** The deployed files of every project of the workspace. */
     async workspaceFiles(workspaceId: string): Promise<ProjectFileRow[]> {
       return db

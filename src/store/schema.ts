@@ -257,6 +257,8 @@ export interface SignalsTable {
   last_value: number | null;
   last_evaluated_at: Date | null;
   last_error: string | null;
+  /** Why the signal stopped by itself (see signal-recorder.ts); null while it runs. */
+  stopped_reason: Generated<string | null>;
   next_run_at: Date | null;
   claimed_until: Date | null;
   created_at: CreatedAt;
@@ -274,6 +276,8 @@ export interface SignalEvaluationsTable {
   state: string;
   fired: boolean;
   error: string | null;
+  /** The user whose data keys read the value; null for rows older than the column (the signal's owner). */
+  read_as: string | null;
 }
 
 export interface SchemaMigrationsTable {

@@ -127,6 +127,22 @@ describe('mosaics', () => {
     expect(byTile.secret.result.data).toHaveLength(1);
   });
 
+  it('runs of scenes and mosaics leave the result cache to the answers it serves', async () => {
+    // A structured answer is cached; runs of scenes and mosaics are always fresh and read nothing from
+    // the cache, so they must not fill it (they would push C's answers out).
+    const query = { node: 'orders', dimensions: ['channel'], measures: ['order_count'] };
+    expect((await c('luminary', 'POST', '/query', query)).headers['x-cache']).toBe('miss');
+    const before = t.services.resultCache.stats();
+    const saved = await c('luminary', 'POST', '/mosaics', board());
+    expect(saved.statusCode, saved.body).toBe(201);
+    for (let i = 0; i < 3; i++) {
+      expect((await c('editor', 'POST', `/scenes/${scenes.byRegion!.id}/run`, {})).statusCode).toBe(200);
+      expect((await c('editor', 'POST', `/mosaics/${saved.json().mosaic.id}/run`, {})).statusCode).toBe(200);
+    }
+    expect(t.services.resultCache.stats()).toEqual(before);
+    expect((await c('luminary', 'POST', '/query', query)).headers['x-cache']).toBe('hit');
+  });
+
   it('runs a 12-tile mosaic', async () => {
     const tiles = Array.from({ length: 12 }, (_, i) => tile(`t${i}`, [scenes.byRegion, scenes.byChannel, scenes.customers][i % 3]!.id, (i % 2) * 6, Math.floor(i / 2) * 4));
     const id = (await c('editor', 'POST', '/mosaics', { name: 'Twelve', tiles })).json().mosaic.id;

@@ -167,7 +167,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       };
       if (!body.run) return { ...answer, result: null };
       // The editor shows what the warehouse says now: never a cached result.
-      const result = await services.governed.run({ principal, target, compiled, maxRows: body.limit, surface: 'studio_cml', origin: 'cml', cache: 'off' });
+      const result = await services.governed.run({ principal, target, compiled, maxRows: body.limit, surface: 'studio_cml', origin: 'cml' });
       return { ...answer, result: { rows: [...result.rows], columns: [...result.columns], duration_ms: result.durationMs, row_count: result.rowCount, truncated: result.truncated } };
     },
   );
