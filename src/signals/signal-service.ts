@@ -13,7 +13,6 @@ import { AppError, BadRequestError, NotFoundError } from '../core/errors.js';
 import { ALL_ROWS, compileQuery } from '../core/semantic/compile.js';
 import { DIALECTS } from '../core/sql/dialects.js';
 import type { SceneService } from '../content/scene-service.js';
-import { decodePageCursor, encodePageCursor } from '../content/page-cursor.js';
 import type { VaultService } from '../content/vault-service.js';
 import type { Principal } from '../identity/principal.js';
 import type { GovernedQueryService } from '../querying/governed-query-service.js';
@@ -69,11 +68,8 @@ export class SignalService {
 
   async list(principal: Principal, options: { cursor?: string | undefined; limit: number }): Promise<{ signals: SignalView[]; nextCursor: string | null }> {
     const vaultIds = await this.vaults.visibleIds(principal);
-    const after = options.cursor ? decodePageCursor(options.cursor) : undefined;
-    const rows = await this.signals.page(principal.workspace.id, { ...(vaultIds ? { vaultIds } : {}), ...(after ? { after } : {}), limit: options.limit + 1 });
-    const page = rows.slice(0, options.limit);
-    const last = page.at(-1);
-    return { signals: await this.views(principal, page), nextCursor: rows.length > options.limit && last ? encodePageCursor(last) : null };
+    const { rows, nextCursor } = await this.signals.page(principal.workspace.id, { ...(vaultIds ? { vaultIds } : {}), cursor: options.cursor, limit: options.limit });
+    return { signals: await this.views(principal, rows), nextCursor };
   }
 
   /** The signal, when the principal may see its vault (404 otherwise, as if it did not exist). */
@@ -163,15 +159,12 @@ export class SignalService {
 
   async evaluations(principal: Principal, id: string, options: { cursor?: string | undefined; limit: number }): Promise<{ evaluations: EvaluationView[]; nextCursor: string | null }> {
     const signal = await this.get(principal, id);
-    const after = options.cursor ? decodePageCursor(options.cursor) : undefined;
-    const rows = await this.signals.evaluations(id, { ...(after ? { after } : {}), limit: options.limit + 1 });
-    const page = rows.slice(0, options.limit);
-    const last = page.at(-1);
+    const { rows: page, nextCursor } = await this.signals.evaluations(id, { cursor: options.cursor, limit: options.limit });
     const readerOf = (row: SignalEvaluationRow) => row.read_as ?? signal.owner_id;
     const hidden = await hiddenValues(this.readers, principal, page.map(readerOf));
     return {
       evaluations: page.map((row) => ({ row, valuesHidden: hidden(readerOf(row)) })),
-      nextCursor: rows.length > options.limit && last ? encodePageCursor({ created_at: last.evaluated_at, id: last.id }) : null,
+      nextCursor,
     };
   }
 

@@ -3,7 +3,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, SignalEvaluationsTable, SignalsTable } from '../store/schema.js';
 import { memberRowOf, type MemberRow } from '../store/members.js';
-import type { PageAfter } from '../store/scenes-repo.js';
+import { emptyPage, readPage, type Page, type PageRequest } from '../store/keyset-page.js';
 
 export type SignalRow = Selectable<SignalsTable>;
 export type SignalEvaluationRow = Selectable<SignalEvaluationsTable>;
@@ -53,17 +53,13 @@ export function signalsRepo(db: Kysely<Database>) {
       return trx.selectFrom('signals').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     },
 
-    async page(workspaceId: string, options: { vaultIds?: readonly string[]; after?: PageAfter; limit: number }): Promise<SignalRow[]> {
+    async page(workspaceId: string, options: PageRequest & { vaultIds?: readonly string[] }): Promise<Page<SignalRow>> {
       let query = db.selectFrom('signals').selectAll().where('workspace_id', '=', workspaceId);
       if (options.vaultIds) {
-        if (options.vaultIds.length === 0) return [];
+        if (options.vaultIds.length === 0) return emptyPage(options);
         query = query.where('vault_id', 'in', options.vaultIds);
       }
-      if (options.after) {
-        const { at, id } = options.after;
-        query = query.where((eb) => eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]));
-      }
-      return query.orderBy('created_at').orderBy('id').limit(options.limit).execute();
+      return readPage(query, { time: 'created_at', id: 'id', direction: 'asc' }, options);
     },
 
     async update(workspaceId: string, id: string, values: SignalChanges, at: Date): Promise<SignalRow | undefined> {
@@ -86,14 +82,10 @@ export function signalsRepo(db: Kysely<Database>) {
       return new Map(rows.map((r) => [r.user_id, r.attributes]));
     },
 
-    async evaluations(signalId: string, options: { after?: PageAfter; limit: number }): Promise<SignalEvaluationRow[]> {
-      let query = db.selectFrom('signal_evaluations').selectAll().where('signal_id', '=', signalId);
-      if (options.after) {
-        const { at, id } = options.after;
-        // Newest first: the next page holds older evaluations.
-        query = query.where((eb) => eb.or([eb('evaluated_at', '<', at), eb.and([eb('evaluated_at', '=', at), eb('id', '<', id)])]));
-      }
-      return query.orderBy('evaluated_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+    /** Newest first: the next page holds older evaluations. */
+    async evaluations(signalId: string, options: PageRequest): Promise<Page<SignalEvaluationRow>> {
+      const query = db.selectFrom('signal_evaluations').selectAll().where('signal_id', '=', signalId);
+      return readPage(query, { time: 'evaluated_at', id: 'id', direction: 'desc' }, options);
     },
 
     async appendEvaluation(trx: Db, row: Omit<SignalEvaluationRow, 'id'>): Promise<void> {

@@ -112,7 +112,7 @@ describe('mosaics', () => {
     expect(byTile.customers.result.data.length).toBeGreaterThan(1);
     // Each tile's run is recorded with the mosaic as origin.
     await t.services.rawSql.flush();
-    const runs = await t.services.history.listForWorkspace(ws.id, { limit: 50, origin: `mosaic:${id}` });
+    const runs = (await t.services.history.pageForWorkspace(ws.id, { limit: 50, origin: `mosaic:${id}` })).rows;
     expect(runs).toHaveLength(3);
     expect(runs.every((r) => r.surface === 'structured_api' && r.user_id === ws.members.editor.id)).toBe(true);
   });

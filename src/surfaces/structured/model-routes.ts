@@ -8,7 +8,7 @@ import type { RevalidationReport } from '../../content/scene-revalidation.js';
 import type { SceneService } from '../../content/scene-service.js';
 import type { Principal } from '../../identity/principal.js';
 import type { DeploymentRow, ListedDeploymentRow } from '../../store/models-repo.js';
-import { decodeCursor, historyPageQuery, keysetPage } from '../history-page.js';
+import { historyPageQuery } from '../history-page.js';
 import { operationId, type RoutePlace } from '../route-place.js';
 
 /** Model files travel in one body; larger than the default limit of other routes. */
@@ -154,9 +154,8 @@ export const modelRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place)
     },
     async (request) => {
       const { limit, cursor } = request.query;
-      const rows = await services.projects.listDeployments(request.principal!.workspace.id, { limit: limit + 1, ...(cursor ? { before: decodeCursor(cursor) } : {}) });
-      const { items, next_cursor } = keysetPage(rows, limit, (row) => row.deployed_at, presentListed);
-      return { deployments: items, next_cursor };
+      const { rows, nextCursor } = await services.projects.listDeployments(request.principal!.workspace.id, { limit, cursor });
+      return { deployments: rows.map(presentListed), next_cursor: nextCursor };
     },
   );
 };
