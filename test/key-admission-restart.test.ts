@@ -177,4 +177,13 @@ describe('what a flood of random well-formed keys costs', () => {
     expect((await resolver.resolve(hashToken(valid.value))).status).toBe('active');
     expect(reads).toEqual([]);
   }, 60_000);
+
+  it('a burst of requests with a key not cached yet reads the store once', async () => {
+    const { resolver, reads } = countingResolver();
+    const valid = await createKey(t.services, ws, 'viewer', 'question');
+    const unknown = hashToken(issueKey('question').value);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => resolver.resolve(i % 2 ? hashToken(valid.value) : unknown)));
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 40 }, (_, i) => (i % 2 ? 'active' : 'unknown')));
+    expect(reads.sort()).toEqual([hashToken(valid.value), unknown].sort());
+  });
 });

@@ -37,6 +37,8 @@ export const KEY_CACHE_MAX_AGE_MS = 10_000;
 export class KeyResolver {
   private readonly cache = new Map<string, CachedKey>();
   private readonly unknown = new Set<string>();
+  /** Reads in flight, by hash and generation: a burst of requests with a key not cached yet reads it once. */
+  private readonly loading = new Map<string, Promise<ResolvedKeyRow | undefined>>();
   private readonly maxEntries: number;
 
   constructor(
@@ -78,7 +80,16 @@ export class KeyResolver {
     return this.classify(row);
   }
 
-  private async load(hash: string, generation: number): Promise<ResolvedKeyRow | undefined> {
+  private load(hash: string, generation: number): Promise<ResolvedKeyRow | undefined> {
+    const name = `${generation}:${hash}`;
+    const inFlight = this.loading.get(name);
+    if (inFlight) return inFlight;
+    const loaded = this.read(hash, generation).finally(() => this.loading.delete(name));
+    this.loading.set(name, loaded);
+    return loaded;
+  }
+
+  private async read(hash: string, generation: number): Promise<ResolvedKeyRow | undefined> {
     const row = await this.keys.findByHash(hash);
     if (row) {
       remember(this.cache, hash, this.maxEntries);
