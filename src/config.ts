@@ -1,5 +1,6 @@
 // The one place that reads the environment. Parsed once at start, frozen, and passed down:
 // nothing else in the code base reads process.env.
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { ENDPOINT_CONCURRENCY } from './events/delivery-claims.js';
@@ -45,6 +46,7 @@ const configSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
     SVC_DATA_DIR: z.string().min(1).default('./.data'),
+    SVC_INSTANCE_NAME: z.string().trim().min(1).max(100).optional(),
     DATABASE_URL: url(['postgres', 'postgresql']).optional(),
     REDIS_URL: url(['redis', 'rediss']).optional(),
     TLS: onOff.default('on'),
@@ -102,6 +104,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
+  /** How this instance names itself where instances differ (/readyz, DuckDB files it lacks): the host name by default. */
+  readonly instanceName: string;
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
   readonly tls: { readonly enabled: boolean; readonly certFile?: string; readonly keyFile?: string };
@@ -166,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: c.PORT,
     host: c.HOST,
     dataDir: path.resolve(c.SVC_DATA_DIR),
+    instanceName: c.SVC_INSTANCE_NAME ?? hostname(),
     databaseUrl: c.DATABASE_URL,
     redisUrl: c.REDIS_URL,
     tls: Object.freeze({ enabled: c.TLS === 'on', certFile: c.TLS_CERT_FILE, keyFile: c.TLS_KEY_FILE }),

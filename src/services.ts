@@ -2,6 +2,7 @@
 import { AnswerService } from './answering/answer-service.js';
 import type { Clock } from './clock.js';
 import { ConnectionService } from './connections/connection-service.js';
+import { DuckDbFileCheck } from './connections/duckdb-file-check.js';
 import { SecretBox } from './crypto/secret-box.js';
 import type { Config } from './config.js';
 import { KeyResolver } from './identity/key-resolver.js';
@@ -68,7 +69,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const members = membersRepo(store.db);
   const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
   const box = new SecretBox(secretKey);
-  const connections = new ConnectionService(store, box, config.dataDir, shared);
+  const connections = new ConnectionService(store, box, config.dataDir, shared, config.instanceName);
   // A deploy starts the new model's value indexes; the answer service is created below.
   const models = new ModelService(store, shared, clock);
   const metrics = new ServiceMetrics();
@@ -109,6 +110,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
     models,
     answers,
     connections,
+    duckDbFiles: new DuckDbFileCheck(store, config.dataDir, clock),
     projects: modelsRepo(store.db),
     history,
     metrics,

@@ -69,7 +69,7 @@ describe.each(METADATA_STORES)('retention on $name', (store) => {
 
   async function evaluations(days: number, n: number) {
     for (let i = 0; i < n; i++)
-      await t.services.signalRows.appendEvaluation(t.store.db, { signal_id: signalId, evaluated_at: new Date(ago(days).getTime() - i * 1000), value: i, previous: null, holds: true, state: 'triggered', fired: false, error: null });
+      await t.services.signalRows.appendEvaluation(t.store.db, { signal_id: signalId, evaluated_at: new Date(ago(days).getTime() - i * 1000), value: i, previous: null, holds: true, state: 'triggered', fired: false, error: null, read_as: null });
   }
 
   async function history(days: number, n: number) {

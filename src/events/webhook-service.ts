@@ -1,11 +1,12 @@
 // Webhook endpoints of a workspace: create (the signing secret is shown once), change, delete, rotate
 // the secret (the previous one keeps signing for 24 h), send a test event, and read or replay the
 // delivery log. Deliveries themselves are made by the delivery worker from the rows written here.
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Clock } from '../clock.js';
-import { BadRequestError, NotFoundError } from '../core/errors.js';
+import { NotFoundError } from '../core/errors.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Store } from '../store/db.js';
+import { readPage } from '../store/keyset-page.js';
 import type { DeliveryStatus, WebhookDeliveriesTable, WebhookEndpointsTable } from '../store/schema.js';
 import { recordEvent } from './event-record.js';
 import { checkWebhookUrl, parseAllowHosts, resolveWebhookTarget, systemResolver, WebhookAddressError, type Resolver } from './webhook-address.js';
@@ -206,24 +207,9 @@ export class WebhookService {
   /** The endpoint's deliveries, newest first; `cursor` is the `next_cursor` of the previous page. */
   async deliveries(workspaceId: string, id: string, page: { limit: number; cursor?: string | undefined }): Promise<{ deliveries: DeliveryView[]; next_cursor: string | null }> {
     await this.row(workspaceId, id);
-    let query = this.store.db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('events as e', 'e.id', 'd.event_id')
-      .selectAll('d')
-      .select('e.type')
-      .where('d.endpoint_id', '=', id)
-      .orderBy('d.created_at', 'desc')
-      .orderBy('d.id', 'desc')
-      .limit(page.limit + 1);
-    const after = page.cursor ? decodeCursor(page.cursor) : undefined;
-    if (after) query = query.where(sql<boolean>`(d.created_at, d.id) < (${after.at}, ${after.id}::uuid)`);
-    const rows = await query.execute();
-    const shown = rows.slice(0, page.limit);
-    const last = shown[shown.length - 1];
-    return {
-      deliveries: shown.map(deliveryView),
-      next_cursor: rows.length > page.limit && last ? encodeCursor(last.created_at, last.id) : null,
-    };
+    const query = this.store.db.selectFrom('webhook_deliveries as d').innerJoin('events as e', 'e.id', 'd.event_id').selectAll('d').select('e.type').where('d.endpoint_id', '=', id);
+    const { rows, nextCursor } = await readPage(query, { time: 'd.created_at', id: 'd.id', direction: 'desc' }, page);
+    return { deliveries: rows.map(deliveryView), next_cursor: nextCursor };
   }
 
   /** Sends a delivery again from the start of the retry schedule, whatever its state. */
@@ -270,12 +256,3 @@ class WebhookEventsError extends WebhookAddressError {
   override readonly code = 'invalid_webhook_events';
 }
 
-function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!at || !id || !UUID.test(id) || Number.isNaN(Date.parse(at))) throw new BadRequestError('Invalid cursor: pass back the next_cursor of a previous page', 'invalid_cursor');
-  return { at: new Date(at), id };
-}

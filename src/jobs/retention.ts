@@ -34,7 +34,7 @@ type PrunedTable = 'webhook_deliveries' | 'events' | 'signal_evaluations' | 'que
 
 interface TableRule {
   readonly table: PrunedTable;
-  /** The time a row is aged by (indexed, migration 0011). */
+  /** The time a row is aged by (indexed, migration 0012). */
   readonly column: string;
   readonly days: (policy: RetentionPolicy) => number;
   /** Only rows that match this may be pruned on their own (the others wait for their parent's pruning). */

@@ -2,9 +2,9 @@
 // row (whose data keys an evaluation uses), and the claim of due signals by the scheduler.
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, SignalEvaluationsTable, SignalsTable } from '../store/schema.js';
-import { MEMBER_COLUMNS, type MemberRow } from '../store/members.js';
+import { memberRowOf, type MemberRow } from '../store/members.js';
+import { emptyPage, readPage, type Page, type PageRequest } from '../store/keyset-page.js';
 import { leaseEnd, storeNow } from '../store/store-clock.js';
-import type { PageAfter } from '../store/scenes-repo.js';
 
 export type SignalRow = Selectable<SignalsTable>;
 export type SignalEvaluationRow = Selectable<SignalEvaluationsTable>;
@@ -23,8 +23,18 @@ export interface SignalValues {
   next_run_at: Date | null;
 }
 
+/** What an update may also set: a new owner, and the state a redefinition starts again from. */
+export interface SignalChanges extends Partial<SignalValues> {
+  owner_id?: string;
+  state?: string;
+  holding?: boolean;
+  last_value?: number | null;
+  last_error?: string | null;
+  stopped_reason?: string | null;
+}
+
 export function signalsRepo(db: Kysely<Database>) {
-  const jsonOf = (values: Partial<SignalValues>) => (values.watch ? { ...values, watch: JSON.stringify(values.watch) } : (values as Omit<Partial<SignalValues>, 'watch'>));
+  const jsonOf = (values: SignalChanges) => (values.watch ? { ...values, watch: JSON.stringify(values.watch) } : (values as Omit<SignalChanges, 'watch'>));
   return {
     db,
     async insert(workspaceId: string, ownerId: string, values: SignalValues, at: Date): Promise<SignalRow> {
@@ -44,20 +54,16 @@ export function signalsRepo(db: Kysely<Database>) {
       return trx.selectFrom('signals').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     },
 
-    async page(workspaceId: string, options: { vaultIds?: readonly string[]; after?: PageAfter; limit: number }): Promise<SignalRow[]> {
+    async page(workspaceId: string, options: PageRequest & { vaultIds?: readonly string[] }): Promise<Page<SignalRow>> {
       let query = db.selectFrom('signals').selectAll().where('workspace_id', '=', workspaceId);
       if (options.vaultIds) {
-        if (options.vaultIds.length === 0) return [];
+        if (options.vaultIds.length === 0) return emptyPage(options);
         query = query.where('vault_id', 'in', options.vaultIds);
       }
-      if (options.after) {
-        const { at, id } = options.after;
-        query = query.where((eb) => eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]));
-      }
-      return query.orderBy('created_at').orderBy('id').limit(options.limit).execute();
+      return readPage(query, { time: 'created_at', id: 'id', direction: 'asc' }, options);
     },
 
-    async update(workspaceId: string, id: string, values: Partial<SignalValues>, at: Date): Promise<SignalRow | undefined> {
+    async update(workspaceId: string, id: string, values: SignalChanges, at: Date): Promise<SignalRow | undefined> {
       return db.updateTable('signals').set({ ...jsonOf(values), updated_at: at }).where('workspace_id', '=', workspaceId).where('id', '=', id).returningAll().executeTakeFirst();
     },
 
@@ -66,25 +72,21 @@ export function signalsRepo(db: Kysely<Database>) {
     },
 
     /** The owner as a member of the signal's workspace, or undefined when they left it. */
-    async owner(workspaceId: string, userId: string): Promise<MemberRow | undefined> {
-      return db
-        .selectFrom('memberships as m')
-        .innerJoin('users as u', 'u.id', 'm.user_id')
-        .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-        .select(MEMBER_COLUMNS)
-        .where('m.workspace_id', '=', workspaceId)
-        .where('m.user_id', '=', userId)
-        .executeTakeFirst() as Promise<MemberRow | undefined>;
+    owner(workspaceId: string, userId: string): Promise<MemberRow | undefined> {
+      return memberRowOf(db, workspaceId, userId);
     },
 
-    async evaluations(signalId: string, options: { after?: PageAfter; limit: number }): Promise<SignalEvaluationRow[]> {
-      let query = db.selectFrom('signal_evaluations').selectAll().where('signal_id', '=', signalId);
-      if (options.after) {
-        const { at, id } = options.after;
-        // Newest first: the next page holds older evaluations.
-        query = query.where((eb) => eb.or([eb('evaluated_at', '<', at), eb.and([eb('evaluated_at', '=', at), eb('id', '<', id)])]));
-      }
-      return query.orderBy('evaluated_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+    /** The attributes (data-key values) of those of `userIds` who are members of the workspace. */
+    async memberAttributes(workspaceId: string, userIds: readonly string[]): Promise<Map<string, Record<string, string>>> {
+      if (userIds.length === 0) return new Map();
+      const rows = await db.selectFrom('memberships').select(['user_id', 'attributes']).where('workspace_id', '=', workspaceId).where('user_id', 'in', [...userIds]).execute();
+      return new Map(rows.map((r) => [r.user_id, r.attributes]));
+    },
+
+    /** Newest first: the next page holds older evaluations. */
+    async evaluations(signalId: string, options: PageRequest): Promise<Page<SignalEvaluationRow>> {
+      const query = db.selectFrom('signal_evaluations').selectAll().where('signal_id', '=', signalId);
+      return readPage(query, { time: 'evaluated_at', id: 'id', direction: 'desc' }, options);
     },
 
     async appendEvaluation(trx: Db, row: Omit<SignalEvaluationRow, 'id'>): Promise<void> {

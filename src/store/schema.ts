@@ -234,7 +234,7 @@ export interface WebhookDeliveriesTable {
   last_duration_ms: ColumnType<number | null, number | null | undefined, number | null>;
   last_response: ColumnType<string | null, string | null | undefined, string | null>;
   last_error: ColumnType<string | null, string | null | undefined, string | null>;
-  /** The end of an attempt's lease, on the store's clock (migration 0010); null when none runs. */
+  /** The end of an attempt's lease, on the store's clock (migration 0011); null when none runs. */
   claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -259,6 +259,8 @@ export interface SignalsTable {
   last_value: number | null;
   last_evaluated_at: Date | null;
   last_error: string | null;
+  /** Why the signal stopped by itself (see signal-recorder.ts); null while it runs. */
+  stopped_reason: Generated<string | null>;
   next_run_at: Date | null;
   claimed_until: Date | null;
   created_at: CreatedAt;
@@ -276,9 +278,11 @@ export interface SignalEvaluationsTable {
   state: string;
   fired: boolean;
   error: string | null;
+  /** The user whose data keys read the value; null for rows older than the column (the signal's owner). */
+  read_as: string | null;
 }
 
-/** A job run once across every instance on the store, under a lease (migration 0011). */
+/** A job run once across every instance on the store, under a lease (migration 0012). */
 export interface ScheduledJobsTable {
   name: string;
   next_run_at: Date;

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../services.js';
 import { HISTORY_SURFACES } from '../../store/schema.js';
-import { decodeCursor, historyPage, historyPageQuery, presentWorkspaceRun, workspaceRunSchema } from '../history-page.js';
+import { historyPage, historyPageQuery, presentWorkspaceRun, workspaceRunSchema } from '../history-page.js';
 import { LUMINARY_POLICY } from './member-routes.js';
 
 export const historyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -31,14 +31,14 @@ export const historyRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     async (request) => {
       const { limit, cursor, user_id: userId, surface, origin } = request.query;
       await services.rawSql.flush(); // this instance's runs are written before they are listed
-      const rows = await services.history.listForWorkspace(request.principal!.workspace.id, {
-        limit: limit + 1,
-        ...(cursor ? { before: decodeCursor(cursor) } : {}),
+      const page = await services.history.pageForWorkspace(request.principal!.workspace.id, {
+        limit,
+        cursor,
         ...(userId ? { userId } : {}),
         ...(surface ? { surface } : {}),
         ...(origin ? { origin } : {}),
       });
-      return historyPage(rows, limit, presentWorkspaceRun);
+      return historyPage(page, presentWorkspaceRun);
     },
   );
 };

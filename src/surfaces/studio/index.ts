@@ -7,7 +7,7 @@ import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
-import { decodeCursor, historyPage, historyPageQuery, historyRunSchema, presentRun } from '../history-page.js';
+import { historyPage, historyPageQuery, historyRunSchema, presentRun } from '../history-page.js';
 
 /** Rows the editor receives at most per run; the rest is reported as truncated. */
 export const STUDIO_MAX_ROWS = 10_000;
@@ -167,7 +167,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       };
       if (!body.run) return { ...answer, result: null };
       // The editor shows what the warehouse says now: never a cached result.
-      const result = await services.governed.run({ principal, target, compiled, maxRows: body.limit, surface: 'studio_cml', origin: 'cml', cache: 'off' });
+      const result = await services.governed.run({ principal, target, compiled, maxRows: body.limit, surface: 'studio_cml', origin: 'cml' });
       return { ...answer, result: { rows: [...result.rows], columns: [...result.columns], duration_ms: result.durationMs, row_count: result.rowCount, truncated: result.truncated } };
     },
   );
@@ -189,8 +189,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       const principal = request.principal!;
       const { limit, cursor } = request.query;
       await services.rawSql.flush(); // this instance's runs are written before they are listed
-      const rows = await services.history.listForUser(principal.workspace.id, principal.user.id, { limit: limit + 1, ...(cursor ? { before: decodeCursor(cursor) } : {}) });
-      return historyPage(rows, limit, presentRun);
+      return historyPage(await services.history.pageForUser(principal.workspace.id, principal.user.id, { limit, cursor }), presentRun);
     },
   );
 };
