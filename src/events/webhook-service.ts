@@ -15,6 +15,8 @@ import { newWebhookSecret } from './webhook-signing.js';
 /** The events an endpoint may ask for; `*` is every event but test events (which go to one endpoint). */
 export const SUBSCRIBABLE_EVENTS = ['signal.triggered', 'model.deployed', '*'] as const;
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+/** A delivery to a disabled endpoint: the event is recorded for it, nothing is sent (a recovery can send it). */
+export const SKIPPED = { status: 'skipped', next_attempt_at: null, last_error: 'Not sent: the endpoint was disabled when the event happened (recover it to send it)' } as const;
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -136,23 +138,29 @@ export class WebhookService {
   }
 
   async update(workspaceId: string, id: string, input: EndpointInput): Promise<EndpointView> {
-    await this.row(workspaceId, id);
+    const current = await this.row(workspaceId, id);
     if (input.url !== undefined) await this.checkUrl(input.url);
     const events = input.events !== undefined ? checkEvents(input.events) : undefined;
-    const row = await this.store.db
-      .updateTable('webhook_endpoints')
-      .set({
-        ...(input.url !== undefined ? { url: input.url } : {}),
-        ...(events ? { events: JSON.stringify(events) } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        // Enabling again clears why it was disabled and starts the 3-day failure window afresh.
-        ...(input.enabled !== undefined ? { enabled: input.enabled, disabled_reason: null, failing_since: null } : {}),
-        updated_at: this.clock.now(),
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return endpointView(row, this.clock.now());
+    const now = this.clock.now();
+    const row = await this.store.db.transaction().execute(async (trx) => {
+      // Enabled again: the retries held while it was disabled go out now, not at their old backoff time.
+      if (input.enabled === true && !current.enabled)
+        await trx.updateTable('webhook_deliveries').set({ next_attempt_at: now }).where('endpoint_id', '=', id).where('status', '=', 'pending').where('next_attempt_at', '>', now).execute();
+      return trx
+        .updateTable('webhook_endpoints')
+        .set({
+          ...(input.url !== undefined ? { url: input.url } : {}),
+          ...(events ? { events: JSON.stringify(events) } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          // Enabling again clears why it was disabled and starts the 3-day failure window afresh.
+          ...(input.enabled !== undefined ? { enabled: input.enabled, disabled_reason: null, failing_since: null } : {}),
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    return endpointView(row, now);
   }
 
   async remove(workspaceId: string, id: string): Promise<void> {
@@ -188,7 +196,8 @@ export class WebhookService {
       await trx.updateTable('events').set({ fanned_out_at: now }).where('id', '=', event.id).execute();
       return trx
         .insertInto('webhook_deliveries')
-        .values({ event_id: event.id, endpoint_id: endpoint.id, workspace_id: workspaceId, next_attempt_at: now })
+        // A disabled endpoint sends nothing: its test is recorded as skipped, as its events are.
+        .values({ event_id: event.id, endpoint_id: endpoint.id, workspace_id: workspaceId, ...(endpoint.enabled ? { next_attempt_at: now } : SKIPPED) })
         .returningAll()
         .executeTakeFirstOrThrow();
     });

@@ -4,6 +4,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, SignalEvaluationsTable, SignalsTable } from '../store/schema.js';
 import { memberRowOf, type MemberRow } from '../store/members.js';
 import { emptyPage, readPage, type Page, type PageRequest } from '../store/keyset-page.js';
+import { leaseEnd, storeNow } from '../store/store-clock.js';
 
 export type SignalRow = Selectable<SignalsTable>;
 export type SignalEvaluationRow = Selectable<SignalEvaluationsTable>;
@@ -104,7 +105,9 @@ export function signalsRepo(db: Kysely<Database>) {
           .selectFrom('signals')
           .selectAll()
           .where('enabled', '=', true)
-          .where((eb) => eb.or([eb.and([eb('next_run_at', '<=', now), eb('claimed_until', 'is', null)]), eb('claimed_until', '<=', now)]))
+          // The lease is compared, and set, by the store's clock: an instance whose clock runs ahead does not
+          // take over a run another still holds.
+          .where((eb) => eb.or([eb.and([eb('next_run_at', '<=', now), eb('claimed_until', 'is', null)]), eb('claimed_until', '<=', storeNow)]))
           .orderBy('next_run_at')
           .limit(limit)
           .forUpdate()
@@ -112,12 +115,11 @@ export function signalsRepo(db: Kysely<Database>) {
           .execute();
         const claimed: SignalRow[] = [];
         for (const row of due) {
-          const claimedUntil = new Date(now.getTime() + leaseMs);
           // A retried run (expired lease) was advanced by its first claim already; it moves again only
           // if that next run has passed meanwhile (missed runs are evaluated once, not replayed).
           const nextRunAt = row.next_run_at !== null && row.next_run_at <= now ? advance(row) : row.next_run_at;
-          await trx.updateTable('signals').set({ claimed_until: claimedUntil, next_run_at: nextRunAt }).where('id', '=', row.id).execute();
-          claimed.push({ ...row, claimed_until: claimedUntil, next_run_at: nextRunAt });
+          const { claimed_until } = await trx.updateTable('signals').set({ claimed_until: leaseEnd(leaseMs), next_run_at: nextRunAt }).where('id', '=', row.id).returning('claimed_until').executeTakeFirstOrThrow();
+          claimed.push({ ...row, claimed_until, next_run_at: nextRunAt });
         }
         return claimed;
       });

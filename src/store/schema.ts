@@ -201,7 +201,7 @@ export interface EventsTable {
   fanned_out_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'gone'] as const;
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'gone', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** A receiver of events (migration 0008). Secrets are sealed with the SecretBox. */
@@ -234,6 +234,8 @@ export interface WebhookDeliveriesTable {
   last_duration_ms: ColumnType<number | null, number | null | undefined, number | null>;
   last_response: ColumnType<string | null, string | null | undefined, string | null>;
   last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The end of an attempt's lease, on the store's clock (migration 0011); null when none runs. */
+  claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -280,6 +282,17 @@ export interface SignalEvaluationsTable {
   read_as: string | null;
 }
 
+/** A job run once across every instance on the store, under a lease (migration 0012). */
+export interface ScheduledJobsTable {
+  name: string;
+  next_run_at: Date;
+  claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  claimed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  last_started_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  last_finished_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: CreatedAt;
@@ -305,5 +318,6 @@ export interface Database {
   signal_evaluations: SignalEvaluationsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  scheduled_jobs: ScheduledJobsTable;
   schema_migrations: SchemaMigrationsTable;
 }
