@@ -18,15 +18,13 @@ import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Store } from '../store/db.js';
 import { claimDeliveries, ENDPOINT_CONCURRENCY, type ClaimedDelivery, type ClaimedEndpoint } from './delivery-claims.js';
-import { checkWebhookUrl, parseAllowHosts, resolveWebhookTarget, systemResolver, type Resolver } from './webhook-address.js';
-import { noAnswerWithin, postWebhook, type PostOutcome } from './webhook-post.js';
+import { beforeAbort, checkWebhookUrl, parseAllowHosts, resolveWebhookTarget, systemResolver, type Resolver } from './webhook-address.js';
+import { DELIVERY_TIMEOUT_MS, noAnswerWithin, postWebhook, type PostOutcome } from './webhook-post.js';
 import { webhookHeaders } from './webhook-signing.js';
 import { SKIPPED, wants, type DeliveryRow } from './webhook-service.js';
 
 /** Waits after failed attempts 1, 2, …: the first attempt is immediate; ~27.6 h in all (more than 24 h). */
 export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
-/** The whole attempt: DNS lookup, connection, request and answer. */
-export const DELIVERY_TIMEOUT_MS = 10_000;
 /** An endpoint whose deliveries have all failed for this long is disabled. */
 export const FAILING_DISABLE_MS = 3 * 24 * 3_600_000;
 /** Attempts one worker (one instance) has in flight at most, over all endpoints. */
@@ -325,16 +323,6 @@ export class DeliveryWorker {
       .where('id', '=', endpoint.id)
       .execute();
   }
-}
-
-/** Settles with `work`, or rejects once `signal` aborts (the work itself, a DNS lookup, cannot be cancelled). */
-function beforeAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('aborted'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** ±20 %: receivers that failed together are not all retried in the same second. */

@@ -73,6 +73,16 @@ export function checkWebhookUrl(raw: string, allowHosts: ReadonlySet<string>): U
   return url;
 }
 
+/** Settles with `work`, or rejects once `signal` aborts (the work itself, a DNS lookup, cannot be cancelled). */
+export function beforeAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 export type Resolver = (host: string) => Promise<Array<{ address: string; family: number }>>;
 export const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
 
@@ -87,7 +97,9 @@ export async function resolveWebhookTarget(url: URL, allowHosts: ReadonlySet<str
   else {
     try {
       addresses = await resolve(host);
-    } catch {
+    } catch (error) {
+      // A resolver that says why (a lookup past its time limit) is passed on as it is.
+      if (error instanceof WebhookAddressError) throw error;
       throw new WebhookAddressError(`The webhook host ${host} does not resolve`);
     }
   }

@@ -9,6 +9,9 @@ import type { LookupFunction } from 'node:net';
 export const RESPONSE_KEEP_BYTES = 1024;
 
 /** What an attempt that reached its time limit records, whichever step it was in. */
+/** The whole attempt: DNS lookup, connection, request and answer. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
 export function noAnswerWithin(timeoutMs: number): string {
   return `No answer within ${timeoutMs} ms`;
 }

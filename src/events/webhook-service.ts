@@ -9,7 +9,8 @@ import type { Store } from '../store/db.js';
 import { readPage } from '../store/keyset-page.js';
 import type { DeliveryStatus, WebhookDeliveriesTable, WebhookEndpointsTable } from '../store/schema.js';
 import { recordEvent } from './event-record.js';
-import { checkWebhookUrl, parseAllowHosts, resolveWebhookTarget, systemResolver, WebhookAddressError, type Resolver } from './webhook-address.js';
+import { beforeAbort, checkWebhookUrl, parseAllowHosts, resolveWebhookTarget, systemResolver, WebhookAddressError, type Resolver } from './webhook-address.js';
+import { DELIVERY_TIMEOUT_MS } from './webhook-post.js';
 import { newWebhookSecret } from './webhook-signing.js';
 
 /** The events an endpoint may ask for; `*` is every event but test events (which go to one endpoint). */
@@ -104,6 +105,8 @@ export class WebhookService {
     private readonly clock: Clock,
     allowHosts: readonly string[],
     private readonly resolve: Resolver = systemResolver,
+    /** A URL's host must resolve within this long when an endpoint is saved, as at delivery. */
+    private readonly lookupTimeoutMs: number = DELIVERY_TIMEOUT_MS,
   ) {
     this.allowHosts = parseAllowHosts(allowHosts.join(','));
   }
@@ -231,7 +234,13 @@ export class WebhookService {
 
   private async checkUrl(raw: string): Promise<void> {
     if (raw.length > 2000) throw new WebhookAddressError('The webhook URL is longer than 2000 characters');
-    await resolveWebhookTarget(checkWebhookUrl(raw, this.allowHosts), this.allowHosts, this.resolve);
+    const url = checkWebhookUrl(raw, this.allowHosts);
+    // A lookup that hangs must not hold the request: it is bounded like a delivery's.
+    const bounded: Resolver = (host) =>
+      beforeAbort(this.resolve(host), AbortSignal.timeout(this.lookupTimeoutMs)).catch((error: unknown) => {
+        throw error instanceof Error && error.message === 'aborted' ? new WebhookAddressError(`The webhook host ${host} did not resolve within ${this.lookupTimeoutMs} ms`) : error;
+      });
+    await resolveWebhookTarget(url, this.allowHosts, bounded);
   }
 
   private async row(workspaceId: string, id: string): Promise<EndpointRow> {

@@ -3,7 +3,10 @@
 // another workspace's endpoint is a 404, a test event is delivered and logged, and redelivered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { isForbiddenAddress } from '../../src/events/webhook-address.js';
+import { randomBytes } from 'node:crypto';
+import { SecretBox } from '../../src/crypto/secret-box.js';
+import { isForbiddenAddress, WebhookAddressError } from '../../src/events/webhook-address.js';
+import { WebhookService } from '../../src/events/webhook-service.js';
 import { seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from '../helpers/app.js';
 import { startReceiver } from './receiver.js';
 
@@ -104,6 +107,15 @@ describe('webhook endpoints', () => {
     expect(isForbiddenAddress('::ffff:10.0.0.1')).toBe(true);
     expect(isForbiddenAddress('172.15.255.255')).toBe(false);
     expect(isForbiddenAddress('172.31.255.255')).toBe(true);
+  });
+
+  it('a host whose lookup hangs is refused within the delivery limit, not waited on', async () => {
+    const hanging = new WebhookService(t.store, new SecretBox(randomBytes(32)), t.clock, [], () => new Promise(() => undefined), 200);
+    const started = performance.now();
+    const attempt = hanging.create(ws.id, { url: 'https://hooks.example.com/x', events: ['*'] });
+    await expect(attempt).rejects.toThrow(/did not resolve within 200 ms/);
+    await expect(attempt).rejects.toBeInstanceOf(WebhookAddressError);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('a test event is delivered, signed, and logged; it can be redelivered', async () => {
