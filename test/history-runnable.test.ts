@@ -1,0 +1,119 @@
+// A governed run ran with placeholders and bound values; its history row keeps those values and the
+// statement with them written as literals. That text, sent to the SQL editor as it is shown, passes the
+// read-only guard and answers the rows the governed run answered: for Explore's structured queries, the
+// CML builder and scenes, with awkward filter values (quotes, backslashes, placeholder look-alikes), time
+// periods and the user's data key. Raw SQL is its own runnable text. On both metadata stores.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { setUpDemo } from '../src/demo-setup.js';
+import { seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
+import { createTestDatabase, hasService } from './helpers/services.js';
+
+const hasPostgres = await hasService('postgres');
+const STORES = [
+  { store: 'PGlite', postgres: false, available: true },
+  { store: 'PostgreSQL', postgres: true, available: hasPostgres },
+];
+
+interface Run {
+  id: string;
+  origin: string;
+  connection: string;
+  sql: string;
+  params: unknown[] | null;
+  runnable_sql: string | null;
+}
+
+const AWKWARD = ["O'", 'a\\b', "it's $1 ? -- /*", 'web'];
+
+describe.each(STORES)('on $store', ({ postgres, available }) => {
+  const it = available ? test : test.skip;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-hr-'));
+  let t: TestApp;
+  let ws: SeededWorkspace;
+  let cookie: string;
+  let drop: (() => Promise<void>) | undefined;
+
+  const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+    const response = await t.app.inject({ method, url, headers: { cookie, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload: JSON.stringify(payload) } : {}) });
+    if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+    return response.json();
+  };
+  /** The newest run: each request here makes exactly one. */
+  const latestRun = async (): Promise<Run> => (await call('GET', '/api/studio/history?limit=1')).runs[0];
+  /** The run's runnable text sent to the editor exactly as the history shows it. */
+  const reopened = async (run: Run) => (await call('POST', '/api/studio/query', { connection: run.connection, sql: run.runnable_sql, limit: 10_000 })).rows as Array<Record<string, unknown>>;
+
+  beforeAll(async () => {
+    if (!available) return;
+    const database = postgres ? await createTestDatabase() : undefined;
+    drop = database?.drop;
+    t = await startTestApp({ env: { SVC_DATA_DIR: dataDir }, ...(database ? { databaseUrl: database.url } : {}) });
+    ws = await seedWorkspace(t.services);
+    const lum = ws.members.luminary;
+    await setUpDemo(t.services, { workspaceId: ws.id, userId: lum.id, email: lum.email }, { orders: 800 });
+    // A data key that restricts rows: its value is bound like a filter's, and must be in the runnable text too.
+    await t.store.db.updateTable('memberships').set({ attributes: JSON.stringify({ region: 'Europe' }) }).where('user_id', '=', lum.id).where('workspace_id', '=', ws.id).execute();
+    cookie = await signIn(t.app, lum.email);
+  }, 120_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await drop?.();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('reopens a structured query (Explore) as literal SQL that answers the same rows', async () => {
+    for (const value of AWKWARD) {
+      const query = {
+        node: 'orders',
+        dimensions: ['channel', 'status', 'created_at.month'],
+        measures: ['order_count', 'gross_revenue'],
+        filters: [
+          { or: [{ field: 'customers.name', operator: 'contains', value }, { field: 'channel', operator: 'equals', value: [value, 'web', 'marketplace'] }] },
+          { field: 'created_at', operator: 'inDateRange', value: ['2020-01-01', '2040-12-31'] },
+          { field: 'order_count', operator: 'gte', value: 1 },
+        ],
+        sorts: [{ field: 'channel', direction: 'asc' }, { field: 'status', direction: 'desc' }, { field: 'created_at.month', direction: 'asc' }],
+        limit: 5000,
+      };
+      const answer = await call('POST', '/api/query', query);
+      expect(answer.data.length, JSON.stringify(value)).toBeGreaterThan(0);
+      const run = await latestRun();
+      expect(run.sql).toBe(answer.sql);
+      expect(run.sql).toMatch(/\$\d/); // what ran holds placeholders…
+      expect(run.params).toEqual(expect.arrayContaining(['Europe', value])); // …and its values, the data key's among them
+      expect(run.runnable_sql!.replace(/'(?:[^']|'')*'/g, "''")).not.toMatch(/\$\d/); // no placeholder outside its text literals
+      expect(await reopened(run), `${JSON.stringify(value)}: ${run.runnable_sql}`).toEqual(answer.data);
+    }
+  });
+
+  it('reopens a CML builder run and a scene run as literal SQL that answers the same rows', async () => {
+    const cml = await call('POST', '/api/studio/query/cml', {
+      reveal: 'sales',
+      measures: ['orders'],
+      dimensions: ['channel'],
+      filters: [{ field: 'status', operator: 'notEquals', value: "can't" }],
+      sorts: [{ field: 'channel', direction: 'asc' }],
+    });
+    const cmlRun = await latestRun();
+    expect(cmlRun.sql).toBe(cml.sql);
+    expect(cmlRun.params).toEqual(cml.params);
+    expect(await reopened(cmlRun)).toEqual(cml.result.rows);
+
+    const scene = (await call('POST', '/api/scenes', { name: 'Recent by channel', node: 'orders', dimensions: ['channel'], measures: ['order_count'], filters: [{ field: 'created_at', operator: 'inThePast', value: '5 years' }], sorts: [{ field: 'channel', direction: 'asc' }] })).scene;
+    const ran = await call('POST', `/api/scenes/${scene.id}/run`, {});
+    const sceneRun = await latestRun();
+    expect(sceneRun.origin).toBe(`scene:${scene.id}`);
+    expect(await reopened(sceneRun)).toEqual(ran.data);
+  });
+
+  it('shows raw SQL as its own runnable text, without values', async () => {
+    const sql = "SELECT 'it''s $1 or ?' AS text";
+    await call('POST', '/api/studio/query', { connection: 'warehouse', sql });
+    const run = await latestRun();
+    expect(run).toMatchObject({ sql, runnable_sql: sql, params: null });
+  });
+});
