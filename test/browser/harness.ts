@@ -1,7 +1,7 @@
 // The real app on loopback over HTTPS (surface B's keys need it) with the demo's warehouse and model in a
 // seeded workspace, and Debian's Chromium driven by playwright-core. Collects the page's console
 // messages (CSP violations show up there) and saves screenshots under test-artifacts/browser/.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -29,6 +29,8 @@ export interface ConsoleHarness {
   ws: SeededWorkspace;
   base: string;
   cert: string;
+  /** The data directory the app was started with (its certificate is under tls/). */
+  dataDir: string;
   browser: Browser;
   context: BrowserContext;
   page: Page;
@@ -44,6 +46,10 @@ export async function startConsole(options: { orders?: number; env?: Record<stri
   mkdirSync(ARTIFACTS, { recursive: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-browser-'));
   const pems = await generateSelfSigned();
+  // Where `svc serve` keeps the certificate it generates: the file the console tells curl to trust.
+  mkdirSync(path.join(dataDir, 'tls'));
+  writeFileSync(path.join(dataDir, 'tls', 'cert.pem'), pems.cert);
+  writeFileSync(path.join(dataDir, 'tls', 'key.pem'), pems.private, { mode: 0o600 });
   const t = await startTestApp({ env: { SVC_DATA_DIR: dataDir, ...options.env }, tls: { key: pems.private, cert: pems.cert } });
   answerPlainHttpOnTlsPort(t.app.server);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -69,6 +75,7 @@ export async function startConsole(options: { orders?: number; env?: Record<stri
     ws,
     base: `https://127.0.0.1:${port}`,
     cert: pems.cert,
+    dataDir,
     browser,
     context,
     page,
