@@ -34,6 +34,8 @@ export interface ConsoleHarness {
   browser: Browser;
   context: BrowserContext;
   page: Page;
+  /** Where screenshot() writes its PNG files. */
+  screenshotDir: string;
   /** Every console message of the page, as "type: text". */
   messages: string[];
   screenshot(name: string): Promise<void>;
@@ -80,6 +82,7 @@ export async function startConsole(options: { orders?: number; env?: Record<stri
     context,
     page,
     messages,
+    screenshotDir: ARTIFACTS,
     async screenshot(name) {
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
     },
