@@ -18,8 +18,9 @@ async function createKey(h: ConsoleHarness, name: string, surface: string): Prom
   await page.getByLabel('Surface').selectOption(surface);
   await page.getByRole('button', { name: 'Create key' }).click();
   await page.getByLabel('Key value').waitFor();
-  await page.getByLabel('Try it').first().waitFor();
-  const lines = await page.getByLabel('Try it').allTextContents();
+  const printed = page.getByRole('region', { name: 'New key' }).locator('pre');
+  await printed.first().waitFor();
+  const lines = await printed.allTextContents();
   await page.getByRole('button', { name: 'Done, hide the key' }).click();
   return lines;
 }

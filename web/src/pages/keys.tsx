@@ -76,7 +76,7 @@ function CreatedKey({ surface, value, scopes, onDone }: { surface: Key['surface'
       <ErrorBox error={examples.error} />
       {examples.data
         ? curlSnippets(surface, value, scopes, location.origin, examples.data).map((line) => (
-            <pre key={line} aria-label="Try it"><code>{line}</code></pre>
+            <pre key={line}><code>{line}</code></pre>
           ))
         : null}
       <button type="button" onClick={onDone}>Done, hide the key</button>
