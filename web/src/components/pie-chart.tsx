@@ -30,7 +30,7 @@ export function PieChart({ title, measure, slices }: { title: string; measure: s
   });
   return (
     <figure class="chart pie" aria-label={`Chart: ${title}`} data-chart-type="pie">
-      <figcaption>{title}: {measure}</figcaption>
+      <figcaption>{title.includes(measure) ? title : `${title}: ${measure}`}</figcaption>
       <div class="pie-body">
         <svg viewBox="0 0 200 200" width="200" height="200" role="img" aria-label={`${measure} by share`}>
           {shapes.map((s) =>

@@ -150,7 +150,9 @@ export function ExplorePage() {
       {answer ? (
         <Section title="Result">
           <p role="status">{answer.metadata.row_count} rows in {answer.metadata.query_time_ms} ms{answer.metadata.truncated ? ' — truncated' : ''}</p>
-          <SelectField label="Chart type" value={chartType} options={CHART_TYPES.map((t) => ({ value: t, label: CHART_LABELS[t] }))} onChange={(v) => setChosenChart(v as ChartType)} />
+          <div class="toolbar">
+            <SelectField label="Chart type" value={chartType} options={CHART_TYPES.map((t) => ({ value: t, label: CHART_LABELS[t] }))} onChange={(v) => setChosenChart(v as ChartType)} />
+          </div>
           <SceneChart visualization={{ type: chartType }} columns={columns} rows={answer.data} title={measures.join(', ') || dimensions.join(', ')} />
           <DataGrid label="Explore rows" columns={columns.map((name) => ({ name }))} rows={answer.data} />
           <details><summary>Show SQL</summary><pre><code>{answer.sql}</code></pre></details>
