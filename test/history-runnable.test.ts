@@ -3,19 +3,9 @@
 // read-only guard and answers the rows the governed run answered: for Explore's structured queries, the
 // CML builder and scenes, with awkward filter values (quotes, backslashes, placeholder look-alikes), time
 // periods and the user's data key. Raw SQL is its own runnable text. On both metadata stores.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { setUpDemo } from '../src/demo-setup.js';
-import { seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
-import { createTestDatabase, hasService } from './helpers/services.js';
-
-const hasPostgres = await hasService('postgres');
-const STORES = [
-  { store: 'PGlite', postgres: false, available: true },
-  { store: 'PostgreSQL', postgres: true, available: hasPostgres },
-];
+import { beforeAll, describe, expect } from 'vitest';
+import type { TestApp } from './helpers/app.js';
+import { demoAppOn, METADATA_STORES } from './helpers/demo-on-stores.js';
 
 interface Run {
   id: string;
@@ -28,13 +18,10 @@ interface Run {
 
 const AWKWARD = ["O'", 'a\\b', "it's $1 ? -- /*", 'web'];
 
-describe.each(STORES)('on $store', ({ postgres, available }) => {
-  const it = available ? test : test.skip;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-hr-'));
+describe.each(METADATA_STORES)('on $store', (store) => {
+  const { it, app } = demoAppOn(store, 800);
   let t: TestApp;
-  let ws: SeededWorkspace;
   let cookie: string;
-  let drop: (() => Promise<void>) | undefined;
 
   const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
     const response = await t.app.inject({ method, url, headers: { cookie, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload: JSON.stringify(payload) } : {}) });
@@ -47,22 +34,11 @@ describe.each(STORES)('on $store', ({ postgres, available }) => {
   const reopened = async (run: Run) => (await call('POST', '/api/studio/query', { connection: run.connection, sql: run.runnable_sql, limit: 10_000 })).rows as Array<Record<string, unknown>>;
 
   beforeAll(async () => {
-    if (!available) return;
-    const database = postgres ? await createTestDatabase() : undefined;
-    drop = database?.drop;
-    t = await startTestApp({ env: { SVC_DATA_DIR: dataDir }, ...(database ? { databaseUrl: database.url } : {}) });
-    ws = await seedWorkspace(t.services);
-    const lum = ws.members.luminary;
-    await setUpDemo(t.services, { workspaceId: ws.id, userId: lum.id, email: lum.email }, { orders: 800 });
+    if (!store.available) return;
+    ({ t, cookie } = app());
+    const { ws } = app();
     // A data key that restricts rows: its value is bound like a filter's, and must be in the runnable text too.
-    await t.store.db.updateTable('memberships').set({ attributes: JSON.stringify({ region: 'Europe' }) }).where('user_id', '=', lum.id).where('workspace_id', '=', ws.id).execute();
-    cookie = await signIn(t.app, lum.email);
-  }, 120_000);
-
-  afterAll(async () => {
-    await t?.close();
-    await drop?.();
-    rmSync(dataDir, { recursive: true, force: true });
+    await t.services.tenancy.patchAttributes(ws.id, ws.members.luminary.id, { region: 'Europe' });
   });
 
   it('reopens a structured query (Explore) as literal SQL that answers the same rows', async () => {

@@ -3,19 +3,9 @@
 // and the workspace's to the SQL typed in the editor, the CML builder, scenes (and mosaic tiles),
 // signals or API requests; every run belongs to exactly one, and a filtered list pages like the whole.
 // On both metadata stores: PGlite and, when it answers, PostgreSQL.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { setUpDemo } from '../src/demo-setup.js';
-import { createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
-import { createTestDatabase, hasService } from './helpers/services.js';
-
-const hasPostgres = await hasService('postgres');
-const STORES = [
-  { store: 'PGlite', postgres: false, available: true },
-  { store: 'PostgreSQL', postgres: true, available: hasPostgres },
-];
+import { beforeAll, describe, expect } from 'vitest';
+import { createKey, type SeededWorkspace, type TestApp } from './helpers/app.js';
+import { demoAppOn, METADATA_STORES } from './helpers/demo-on-stores.js';
 
 interface Run {
   id: string;
@@ -24,13 +14,12 @@ interface Run {
   sql: string;
 }
 
-describe.each(STORES)('on $store', ({ postgres, available }) => {
-  const it = available ? test : test.skip;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-hs-'));
+describe.each(METADATA_STORES)('on $store', (store) => {
+  // TRUST_PROXY: the workspace API's key is sent with X-Forwarded-Proto: https.
+  const { it, app } = demoAppOn(store, 300, { TRUST_PROXY: 'true' });
   let t: TestApp;
   let ws: SeededWorkspace;
   let cookie: string;
-  let drop: (() => Promise<void>) | undefined;
   let editorSql = '';
 
   const call = async (method: 'GET' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = { cookie }) => {
@@ -52,18 +41,8 @@ describe.each(STORES)('on $store', ({ postgres, available }) => {
   };
 
   beforeAll(async () => {
-    if (!available) return;
-    let databaseUrl: string | undefined;
-    if (postgres) {
-      const db = await createTestDatabase();
-      databaseUrl = db.url;
-      drop = db.drop;
-    }
-    t = await startTestApp({ env: { SVC_DATA_DIR: dataDir, TRUST_PROXY: 'true' }, ...(databaseUrl ? { databaseUrl } : {}) });
-    ws = await seedWorkspace(t.services);
-    const lum = ws.members.luminary;
-    await setUpDemo(t.services, { workspaceId: ws.id, userId: lum.id, email: lum.email }, { orders: 300 });
-    cookie = await signIn(t.app, lum.email);
+    if (!store.available) return;
+    ({ t, ws, cookie } = app());
     const step = () => t.clock.advance(1000); // each run at its own instant
 
     // One of each source, run by the luminary: SQL in the editor, the CML builder, a structured query
@@ -101,12 +80,6 @@ describe.each(STORES)('on $store', ({ postgres, available }) => {
       t.clock.advance(60_000);
     }
   }, 120_000);
-
-  afterAll(async () => {
-    await t?.close();
-    await drop?.();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it("keeps the user's own SQL in view however many runs are made on their behalf", async () => {
     const latest: Run[] = (await call('GET', '/api/studio/history?limit=20')).runs;

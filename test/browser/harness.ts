@@ -103,6 +103,11 @@ export async function signInThroughPage(h: ConsoleHarness, email: string, path =
   await h.page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
+/** The browser's session cookie, as a Cookie header for requests the test makes beside the page. */
+export async function sessionCookie(h: ConsoleHarness): Promise<string> {
+  return (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
 /** Messages that say the Content-Security-Policy blocked something. */
 export function cspViolations(messages: string[]): string[] {
   return messages.filter((m) => /Content Security Policy|Content-Security-Policy/i.test(m));

@@ -5,7 +5,7 @@
 // Explore offers the chart types and saves the one chosen.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
-import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
+import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 interface SceneSpec {
   name: string;
@@ -49,7 +49,7 @@ describe.skipIf(!hasChromium)('scene charts in Chromium', () => {
 
   beforeAll(async () => {
     h = harness();
-    cookie = (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    cookie = await sessionCookie(h);
     const ids: string[] = [];
     for (const scene of SCENES) {
       const response = await h.t.app.inject({ method: 'POST', url: '/api/scenes', headers: { cookie, 'content-type': 'application/json' }, payload: { node: 'orders', ...scene } });

@@ -3,7 +3,7 @@
 // (an Explore query, with awkward values and your data key) shown there reopens as SQL that runs as
 // shown, answering the rows the governed run answered.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
+import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 describe.skipIf(!hasChromium)('SQL editor run history in Chromium', () => {
   const harness = signedInConsole();
@@ -21,7 +21,7 @@ describe.skipIf(!hasChromium)('SQL editor run history in Chromium', () => {
 
   beforeAll(async () => {
     h = harness();
-    cookie = (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    cookie = await sessionCookie(h);
   });
 
   it('lists your own SQL by default, however many runs are made on your behalf', async () => {

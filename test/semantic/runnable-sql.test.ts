@@ -2,46 +2,22 @@
 // engine's own quoting, which the history keeps so that a governed run reopened in the SQL editor runs
 // as shown. On every engine present: awkward values come back exactly as they went in, the text passes
 // the editor's read-only guard, and every filter operator gives the same rows as the bound run.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileQuery } from '../../src/core/semantic/compile.js';
-import type { SemanticModel } from '../../src/core/semantic/model.js';
 import { semanticQuerySchema, type SemanticQueryInput } from '../../src/core/semantic/query.js';
 import { param, type Select } from '../../src/core/sql/ast.js';
 import { DIALECTS } from '../../src/core/sql/dialects.js';
 import { assertReadOnly } from '../../src/core/sql/guard/index.js';
-import type { Warehouse, WarehouseEngine, WarehouseRow } from '../../src/core/warehouse/types.js';
-import { openDemoMysql, openDemoWarehouses } from '../helpers/demo-warehouses.js';
-import { hasService, missingMysqlTimeZones } from '../helpers/services.js';
+import type { WarehouseRow } from '../../src/core/warehouse/types.js';
+import { demoEngines, ENGINES, needsZone } from './demo-engines.js';
 import { FILTER_CASES } from './filter-cases.js';
-import { demoModel } from './fixture.js';
 import { canonical, expectSameRows } from './rows.js';
 
 const NOW = new Date('2025-06-18T10:00:00Z');
 const DEMO = { orders: 600, seed: 11, now: NOW };
 const RUN = { maxRows: 100_000, timeoutMs: 30_000 };
 
-type Engine = Extract<WarehouseEngine, 'duckdb' | 'postgres' | 'mysql'>;
-const AVAILABLE: Record<Engine, boolean> = { duckdb: true, postgres: await hasService('postgres'), mysql: await hasService('mysql') };
-const ENGINES = (Object.keys(AVAILABLE) as Engine[]).filter((engine) => AVAILABLE[engine]);
-const NO_MYSQL_ZONES = AVAILABLE.mysql ? await missingMysqlTimeZones() : undefined;
-
-const engines = new Map<Engine, { warehouse: Warehouse; model: SemanticModel }>();
-const cleanups: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  for (const [engine, warehouse] of await openDemoWarehouses(DEMO, { tag: 'runnable', postgres: AVAILABLE.postgres, cleanups })) {
-    engines.set(engine as Engine, { warehouse, model: demoModel() });
-  }
-  if (AVAILABLE.mysql) {
-    const { warehouse, schema } = await openDemoMysql(DEMO, cleanups);
-    engines.set('mysql', { warehouse, model: demoModel(schema) });
-  }
-}, 120_000);
-
-afterAll(async () => {
-  for (const { warehouse } of engines.values()) await warehouse.close();
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+const engines = demoEngines(DEMO, 'runnable');
 
 /** Text values that break naive quoting: quotes, backslashes (an escape on MySQL and Snowflake), comment and placeholder look-alikes. */
 const AWKWARD_TEXT = [
@@ -80,7 +56,7 @@ describe.each(ENGINES)('%s', (engine) => {
   });
 
   it.for(FILTER_CASES.map((c) => [c.name, c] as const))('%s: the runnable text gives the rows the bound run gives', async ([, { filter, timezone }], ctx) => {
-    if (engine === 'mysql' && NO_MYSQL_ZONES && timezone && timezone !== 'UTC') ctx.skip(NO_MYSQL_ZONES);
+    needsZone(ctx, engine, timezone);
     const { warehouse, model } = engines.get(engine)!;
     const input: SemanticQueryInput = { node: 'orders', dimensions: ['channel', 'created_at.month'], measures: ['order_count', 'revenue'], filters: [filter], ...(timezone ? { timezone } : {}) };
     // A data key restricts the rows too: its value is bound like a filter's.
