@@ -3,16 +3,25 @@
 // with TLS off), and the example query and question come from the workspace's live model: none when it
 // has no node with a measure or no reveal. A session route: API keys are refused.
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../src/store/db.js';
+import { migrate } from '../../src/store/migrate.js';
 import { consoleRequest, createKey, seedWorkspace, signIn, startTestApp, type TestApp } from '../helpers/app.js';
 
+// One store for the apps of every configuration (each in a workspace of its own): migrated once.
+let store: Store;
 const apps: TestApp[] = [];
+beforeAll(async () => {
+  store = await openStore({ kind: 'pglite' });
+  await migrate(store);
+});
 afterAll(async () => {
   for (const app of apps) await app.close();
+  await store.close();
 });
 
 async function examplesWith(env: Record<string, string>, deployed?: string) {
-  const t = await startTestApp({ env });
+  const t = await startTestApp({ store, env });
   apps.push(t);
   const ws = await seedWorkspace(t.services);
   const cookie = await signIn(t.app, ws.members.viewer.email);
