@@ -3,9 +3,12 @@
 // time, p50 / p99 from the cause to the receiver's 2xx: an event row committed, a real deploy (from the
 // deploy call, which commits the deployment and its event together) and a signal evaluation that
 // crosses its threshold (from the evaluation's start: the warehouse read, then the state and the event
-// committed together). Then events delivered per second for a burst written at once.
+// committed together). Then events delivered per second for a burst written at once. Last, one
+// endpoint's receiver hangs (accepts, never answers) with a backlog of deliveries waiting for it, at the
+// default 10 s time limit, and a healthy endpoint of another workspace is timed from event to 2xx: the
+// target is a p99 within 2 s.
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { DEMO_MODEL_DIR, readModelDir, setUpDemo } from '../src/demo-setup.js';
 import { recordEvent } from '../src/events/event-record.js';
 import { principalOf } from '../src/identity/principal.js';
@@ -19,6 +22,10 @@ const BURST = Number(process.env.BENCH_EVENTS ?? 500);
 const SINGLES = Number(process.env.BENCH_RUNS ?? 100);
 const DEPLOYS = Number(process.env.BENCH_DEPLOYS ?? 30);
 const POLL_MS = 20;
+const HANGING = Number(process.env.BENCH_HANGING ?? 1000);
+/** A healthy event not delivered within this is reported as such, and the scenario stops. */
+const HEALTHY_WAIT_MS = 60_000;
+const HEALTHY_TARGET_P99_MS = 2000;
 
 function body(request: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
@@ -130,13 +137,76 @@ async function causesToArrival(services: Services, receiver: Awaited<ReturnType<
   return lines;
 }
 
+/** A receiver that accepts every request and never answers, until it is closed. */
+async function startHangingReceiver() {
+  const sockets = new Set<Socket>();
+  let open = 0;
+  let mostOpen = 0;
+  let received = 0;
+  const server = createServer((request, response) => {
+    received++;
+    mostOpen = Math.max(mostOpen, ++open);
+    // Never answered: the response closes when the worker gives up (its time limit) or the server closes.
+    response.on('close', () => open--);
+    request.resume();
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received: () => received,
+    mostOpen: () => mostOpen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A healthy endpoint's event → 2xx while HANGING deliveries wait on another endpoint whose receiver hangs. */
+async function healthyBesideHanging(services: Services, receiver: Awaited<ReturnType<typeof startTimingReceiver>>): Promise<string[]> {
+  const hanging = await startHangingReceiver();
+  try {
+    const stuck = await services.members.createWorkspace({ name: 'Hanging receiver', plan: 'team' });
+    const healthy = await services.members.createWorkspace({ name: 'Healthy receiver', plan: 'team' });
+    await services.webhooks.create(stuck.id, { url: hanging.url, events: ['*'], description: 'hangs' });
+    await services.webhooks.create(healthy.id, { url: receiver.url, events: ['*'], description: 'healthy' });
+    for (let i = 0; i < HANGING; i++) await recordEvent(services.store.db, { workspaceId: stuck.id, type: 'model.deployed', fields: { n: i } });
+    while (hanging.received() === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const samples: number[] = [];
+    let late = false;
+    for (let i = 0; i < SINGLES && !late; i++) {
+      const started = performance.now();
+      const { id } = await recordEvent(services.store.db, { workspaceId: healthy.id, type: 'model.deployed', fields: { healthy: i } });
+      late = !(await Promise.race([receiver.until(id).then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), HEALTHY_WAIT_MS))]));
+      if (!late) samples.push(receiver.arrived.get(id)! - started);
+    }
+    const label = `event committed → receiver 2xx while ${HANGING} deliveries hang on another endpoint (time limit 10 s)`;
+    if (late) return [`  ${label}: event ${samples.length + 1} not delivered within ${HEALTHY_WAIT_MS / 1000} s`];
+    const line = summary(label, samples);
+    const p99 = percentile(samples, 0.99);
+    return [
+      line,
+      `    target p99 ≤ ${HEALTHY_TARGET_P99_MS} ms: ${p99 <= HEALTHY_TARGET_P99_MS ? 'met' : 'NOT met'}; the hanging receiver held at most ${hanging.mostOpen()} requests at once (${hanging.received()} in all)`,
+    ];
+  } finally {
+    // Closing it ends the attempts under way at once, so that the worker stops without waiting for them.
+    await hanging.close();
+  }
+}
+
 async function onStore(label: string, databaseUrl: string | undefined): Promise<string[]> {
   const receiver = await startTimingReceiver();
   const { services, close } = await startBenchApp({ ...(databaseUrl ? { databaseUrl } : {}), env: { SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1', SVC_EVENTS_POLL_MS: String(POLL_MS) } });
   const worker = services.deliveryWorker({ pollMs: POLL_MS });
   worker.start();
   try {
-    return [`Webhook deliveries to a loopback receiver (${label}, poll ${POLL_MS} ms)`, ...(await causesToArrival(services, receiver))];
+    const lines = [`Webhook deliveries to a loopback receiver (${label}, poll ${POLL_MS} ms)`, ...(await causesToArrival(services, receiver))];
+    return [...lines, ...(await healthyBesideHanging(services, receiver))];
   } finally {
     await worker.stop();
     await close();

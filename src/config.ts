@@ -1,7 +1,11 @@
 // The one place that reads the environment. Parsed once at start, frozen, and passed down:
 // nothing else in the code base reads process.env.
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { ENDPOINT_CONCURRENCY } from './events/delivery-claims.js';
+import type { RetentionPolicy } from './jobs/retention.js';
+import { WAREHOUSE_QUERY_TIMEOUT_MS } from './querying/query-time-limit.js';
 
 const onOff = z.enum(['on', 'off']);
 
@@ -26,11 +30,23 @@ const url = (schemes: string[]) =>
     }
   }, `must be a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}`);
 
+/** Days to keep a kind of row; 0 keeps them for ever. */
+const retentionDays = z.coerce.number().int().min(0).max(36_500);
+
+/**
+ * A signal run's lease guards its evaluation: the warehouse query, bounded by its time limit, and the
+ * store reads and writes around it (each bounded by the store's own limits). A shorter lease would let
+ * another instance start a run that is still being evaluated.
+ */
+const SIGNALS_LEASE_MARGIN_SECONDS = 15;
+export const MIN_SIGNALS_LEASE_SECONDS = WAREHOUSE_QUERY_TIMEOUT_MS / 1000 + SIGNALS_LEASE_MARGIN_SECONDS;
+
 const configSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
     SVC_DATA_DIR: z.string().min(1).default('./.data'),
+    SVC_INSTANCE_NAME: z.string().trim().min(1).max(100).optional(),
     DATABASE_URL: url(['postgres', 'postgresql']).optional(),
     REDIS_URL: url(['redis', 'rediss']).optional(),
     TLS: onOff.default('on'),
@@ -52,7 +68,15 @@ const configSchema = z
     SVC_RESULT_CACHE_MAX_ENTRY_KB: z.coerce.number().int().min(1).max(1_048_576).default(2048),
     SVC_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     SVC_SIGNALS_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
-    SVC_SIGNALS_LEASE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(120),
+    SVC_SIGNALS_LEASE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(
+        MIN_SIGNALS_LEASE_SECONDS,
+        `must be at least ${MIN_SIGNALS_LEASE_SECONDS} (the warehouse query time limit of ${WAREHOUSE_QUERY_TIMEOUT_MS / 1000} s plus ${SIGNALS_LEASE_MARGIN_SECONDS} s): a shorter lease lets another instance start a run that is still being evaluated`,
+      )
+      .max(86_400)
+      .default(120),
     SVC_LLM_BASE_URL: url(['http', 'https']).optional(),
     OPENAI_API_KEY: z.string().min(1).optional(),
     SVC_LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
@@ -63,6 +87,11 @@ const configSchema = z
     SVC_VALUES_MAX_TOTAL: z.coerce.number().int().min(1).default(5_000_000),
     SVC_EVENTS_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
     SVC_WEBHOOK_ALLOW_HOSTS: z.string().default(''),
+    SVC_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(ENDPOINT_CONCURRENCY),
+    SVC_RETENTION_EVENTS_DAYS: retentionDays.default(30),
+    SVC_RETENTION_DELIVERIES_DAYS: retentionDays.default(30),
+    SVC_RETENTION_SIGNAL_EVALUATIONS_DAYS: retentionDays.default(90),
+    SVC_RETENTION_QUERY_HISTORY_DAYS: retentionDays.default(90),
   })
   .refine((c) => Boolean(c.TLS_CERT_FILE) === Boolean(c.TLS_KEY_FILE), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
@@ -75,6 +104,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
+  /** How this instance names itself where instances differ (/readyz, DuckDB files it lacks): the host name by default. */
+  readonly instanceName: string;
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
   readonly tls: { readonly enabled: boolean; readonly certFile?: string; readonly keyFile?: string };
@@ -94,8 +125,9 @@ export interface Config {
   /** How often the signal scheduler looks for due signals. */
   readonly signalsPollMs: number;
   /**
-   * How long an instance's claim on a due signal run holds before another instance retries it: a run
-   * whose instance died mid-evaluation is evaluated again after this. Longer than an evaluation.
+   * How long an instance's claim on a due signal run holds (by the store's clock) before another instance
+   * retries it: a run whose instance died mid-evaluation is evaluated again after this. At least the
+   * warehouse query time limit plus a margin (MIN_SIGNALS_LEASE_SECONDS), so longer than an evaluation.
    */
   readonly signalsLeaseMs: number;
   /**
@@ -109,10 +141,16 @@ export interface Config {
    */
   readonly values: { readonly perDimension: number; readonly refreshSeconds: number; readonly maxScopes: number; readonly maxTotal: number };
   /**
-   * Webhook delivery: how often the worker looks for new events and due deliveries, and the hosts a
-   * webhook may reach although they resolve to loopback or private addresses (and over plain http).
+   * Webhook delivery: how often the worker looks for new events and due deliveries, the hosts a webhook
+   * may reach although they resolve to loopback or private addresses (and over plain http), and how many
+   * attempts one endpoint may have in flight across every instance.
    */
-  readonly events: { readonly pollMs: number; readonly allowHosts: readonly string[] };
+  readonly events: { readonly pollMs: number; readonly allowHosts: readonly string[]; readonly endpointConcurrency: number };
+  /**
+   * Days to keep events (and with them their deliveries), settled webhook deliveries, signal evaluations
+   * and query history; 0 keeps them for ever. Pruned hourly, by one instance at a time.
+   */
+  readonly retention: RetentionPolicy;
 }
 
 export class ConfigError extends Error {}
@@ -132,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: c.PORT,
     host: c.HOST,
     dataDir: path.resolve(c.SVC_DATA_DIR),
+    instanceName: c.SVC_INSTANCE_NAME ?? hostname(),
     databaseUrl: c.DATABASE_URL,
     redisUrl: c.REDIS_URL,
     tls: Object.freeze({ enabled: c.TLS === 'on', certFile: c.TLS_CERT_FILE, keyFile: c.TLS_KEY_FILE }),
@@ -162,6 +201,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     events: Object.freeze({
       pollMs: c.SVC_EVENTS_POLL_MS,
       allowHosts: Object.freeze(c.SVC_WEBHOOK_ALLOW_HOSTS.split(',').map((h) => h.trim()).filter(Boolean)),
+      endpointConcurrency: c.SVC_WEBHOOK_ENDPOINT_CONCURRENCY,
+    }),
+    retention: Object.freeze({
+      eventsDays: c.SVC_RETENTION_EVENTS_DAYS,
+      deliveriesDays: c.SVC_RETENTION_DELIVERIES_DAYS,
+      signalEvaluationsDays: c.SVC_RETENTION_SIGNAL_EVALUATIONS_DAYS,
+      queryHistoryDays: c.SVC_RETENTION_QUERY_HISTORY_DAYS,
     }),
   });
 }

@@ -27,6 +27,8 @@ export async function serve(config: Config): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   // Webhook deliveries: every server instance polls; row claims keep them from sending one twice.
   runtime.services.deliveries.start();
+  // Retention pruning: every instance looks; the job's row lets one at a time run it.
+  runtime.services.jobs.start();
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -38,6 +40,7 @@ export async function serve(config: Config): Promise<void> {
     closing = true;
     logger.info({ signal }, 'shutting down');
     await app.close();
+    await runtime.services.jobs.stop();
     await runtime.services.deliveries.stop();
     await runtime.close();
     process.exit(0);

@@ -2,6 +2,7 @@
 import { AnswerService } from './answering/answer-service.js';
 import type { Clock } from './clock.js';
 import { ConnectionService } from './connections/connection-service.js';
+import { DuckDbFileCheck } from './connections/duckdb-file-check.js';
 import { SecretBox } from './crypto/secret-box.js';
 import type { Config } from './config.js';
 import { KeyResolver } from './identity/key-resolver.js';
@@ -21,6 +22,7 @@ import { membersRepo } from './store/members-repo.js';
 import { modelsRepo } from './store/models-repo.js';
 import { GovernedQueryService } from './querying/governed-query-service.js';
 import { RawSqlService } from './querying/raw-sql-service.js';
+import { WAREHOUSE_QUERY_TIMEOUT_MS } from './querying/query-time-limit.js';
 import { SchemaCache } from './connections/schema-cache.js';
 import { memoryResultCache, resultCacheLimits, type ResultCache } from './querying/result-cache.js';
 import { sessionsRepo } from './store/sessions.js';
@@ -34,12 +36,17 @@ import { ContentGeneration } from './content/content-generation.js';
 import { SignalService } from './signals/signal-service.js';
 import { signalsRepo } from './signals/signals-repo.js';
 import { WebhookService } from './events/webhook-service.js';
+import { WebhookRecovery } from './events/webhook-recovery.js';
 import { DeliveryWorker, type DeliveryWorkerOptions } from './events/delivery-worker.js';
+import { JobRunner } from './jobs/job-runner.js';
+import { retentionJob } from './jobs/retention.js';
 
 /** Time limit of a raw SQL run on a warehouse. */
-export const RAW_SQL_TIMEOUT_MS = 30_000;
+export const RAW_SQL_TIMEOUT_MS = WAREHOUSE_QUERY_TIMEOUT_MS;
 /** History rows are written together every so often, or as soon as this many wait (history-writer.ts). */
 const HISTORY_BATCH = { flushMs: 50, maxRows: 200 };
+/** How often each instance looks for due store-wide jobs (retention pruning runs hourly). */
+const JOBS_POLL_MS = 60_000;
 /** Connection schemas (the editor's schema browser, the SQL fallback's table choice) are kept this long. */
 const SCHEMA_CACHE_MS = 60_000;
 
@@ -62,7 +69,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const members = membersRepo(store.db);
   const lastUsed = new LastUsedRecorder(keysRepo, 10_000, onBackgroundError);
   const box = new SecretBox(secretKey);
-  const connections = new ConnectionService(store, box, config.dataDir, shared);
+  const connections = new ConnectionService(store, box, config.dataDir, shared, config.instanceName);
   // A deploy starts the new model's value indexes; the answer service is created below.
   const models = new ModelService(store, shared, clock);
   const metrics = new ServiceMetrics();
@@ -86,7 +93,10 @@ export function createServices({ config, secretKey, store, shared, clock, result
   models.onDeploy(sceneRevalidation(sceneRows, contentGeneration));
   const signalRows = signalsRepo(store.db);
   const deliveryWorker = (overrides: Partial<DeliveryWorkerOptions> = {}) =>
-    new DeliveryWorker({ store, box, clock, allowHosts: config.events.allowHosts, pollMs: config.events.pollMs, ...(onBackgroundError ? { onError: onBackgroundError } : {}), ...overrides });
+    new DeliveryWorker({ store, box, clock, allowHosts: config.events.allowHosts, pollMs: config.events.pollMs, endpointConcurrency: config.events.endpointConcurrency, ...(onBackgroundError ? { onError: onBackgroundError } : {}), ...overrides });
+  const webhooks = new WebhookService(store, box, clock, config.events.allowHosts);
+  // Jobs one instance at a time runs for the whole store; started by the server (src/main.ts).
+  const jobs = new JobRunner(store, clock, [retentionJob(store, clock, config.retention)], { pollMs: JOBS_POLL_MS, ...(onBackgroundError ? { onError: onBackgroundError } : {}) });
   return {
     config,
     store,
@@ -100,6 +110,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
     models,
     answers,
     connections,
+    duckDbFiles: new DuckDbFileCheck(store, config.dataDir, clock),
     projects: modelsRepo(store.db),
     history,
     metrics,
@@ -110,11 +121,13 @@ export function createServices({ config, secretKey, store, shared, clock, result
     sceneRows,
     signals: new SignalService(signalRows, vaults, scenes, governed, clock),
     signalRows,
-    webhooks: new WebhookService(store, box, clock, config.events.allowHosts),
+    webhooks,
+    webhookRecovery: new WebhookRecovery(store, webhooks, clock),
     // Not started here: the server starts it (src/main.ts); CLI commands never deliver.
     deliveries: deliveryWorker(),
     /** Another delivery worker over the same secrets (tests: other stores, shorter schedules). */
     deliveryWorker,
+    jobs,
     mosaics: new MosaicService(mosaicsRepo(store.db), vaults, scenes, governed, clock),
     rawSql,
     schemas,
@@ -133,6 +146,7 @@ export type Services = ReturnType<typeof createServices>;
  * The store and the shared state belong to the caller.
  */
 export async function closeServices(services: Services): Promise<void> {
+  await services.jobs.stop();
   await services.deliveries.stop();
   await services.answers.close();
   await services.lastUsed.stop();

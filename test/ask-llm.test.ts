@@ -164,7 +164,7 @@ describe('the raw-SQL fallback', () => {
     expect(sqlPrompt).toContain('order_items(');
     expect(sqlPrompt).not.toContain('customers(');
     await t.services.rawSql.flush();
-    const history = await t.services.history.listForUser(workspaceId, tracerId, { limit: 5 });
+    const history = (await t.services.history.pageForUser(workspaceId, tracerId, { limit: 5 })).rows;
     expect(history[0]).toMatchObject({ surface: 'question_api', sql: UNITS_SQL, status: 'success' });
   });
 
@@ -179,7 +179,7 @@ describe('the raw-SQL fallback', () => {
     expect(body.provenance.source).toBe('raw SQL');
     expect(body.raw_sql.sql).toBe(UNITS_SQL);
     await t.services.rawSql.flush();
-    const history = await t.services.history.listForUser(workspaceId, tracerId, { limit: 2 });
+    const history = (await t.services.history.pageForUser(workspaceId, tracerId, { limit: 2 })).rows;
     expect(new Set(history.map((h) => `${h.status}: ${h.sql}`))).toEqual(new Set([`error: ${wrong}`, `success: ${UNITS_SQL}`]));
   });
 

@@ -61,6 +61,9 @@ describe('configuration', () => {
     [{ TLS_CERT_FILE: '/tmp/cert.pem' }, /TLS_CERT_FILE and TLS_KEY_FILE must be set together/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ SVC_EVENTS_POLL_MS: '0' }, /SVC_EVENTS_POLL_MS/],
+    // A signal run's lease must outlast the evaluation it guards: the warehouse time limit and a margin.
+    [{ SVC_SIGNALS_LEASE_SECONDS: '30' }, /^Invalid configuration: SVC_SIGNALS_LEASE_SECONDS must be at least 45 \(the warehouse query time limit of 30 s plus 15 s\)/],
+    [{ SVC_SIGNALS_LEASE_SECONDS: '44' }, /SVC_SIGNALS_LEASE_SECONDS must be at least 45/],
   ])('refuses %o with one clear line', (env, message) => {
     let error: unknown;
     try {
@@ -73,16 +76,32 @@ describe('configuration', () => {
     expect((error as Error).message).not.toContain('\n');
   });
 
+  it('takes a signals lease of the warehouse time limit plus the margin, or longer', () => {
+    expect(loadConfig({}).signalsLeaseMs).toBe(120_000);
+    expect(loadConfig({ SVC_SIGNALS_LEASE_SECONDS: '45' }).signalsLeaseMs).toBe(45_000);
+  });
+
+  it('reads the retention settings: days to keep each kind of row, 0 for ever', () => {
+    expect(loadConfig({}).retention).toEqual({ eventsDays: 30, deliveriesDays: 30, signalEvaluationsDays: 90, queryHistoryDays: 90 });
+    expect(
+      loadConfig({ SVC_RETENTION_EVENTS_DAYS: '7', SVC_RETENTION_DELIVERIES_DAYS: '3', SVC_RETENTION_SIGNAL_EVALUATIONS_DAYS: '0', SVC_RETENTION_QUERY_HISTORY_DAYS: '365' }).retention,
+    ).toEqual({ eventsDays: 7, deliveriesDays: 3, signalEvaluationsDays: 0, queryHistoryDays: 365 });
+    expect(() => loadConfig({ SVC_RETENTION_EVENTS_DAYS: '-1' })).toThrow(/^Invalid configuration: SVC_RETENTION_EVENTS_DAYS /);
+    expect(() => loadConfig({ SVC_RETENTION_QUERY_HISTORY_DAYS: 'a week' })).toThrow(/SVC_RETENTION_QUERY_HISTORY_DAYS/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
   });
 
-  it('reads the webhook settings: poll interval (1 s by default) and allowed hosts', () => {
-    expect(loadConfig({}).events).toEqual({ pollMs: 1000, allowHosts: [] });
-    expect(loadConfig({ SVC_EVENTS_POLL_MS: '250', SVC_WEBHOOK_ALLOW_HOSTS: ' 127.0.0.1, localhost ,' }).events).toEqual({
+  it('reads the webhook settings: poll interval (1 s by default), allowed hosts and attempts in flight per endpoint (8)', () => {
+    expect(loadConfig({}).events).toEqual({ pollMs: 1000, allowHosts: [], endpointConcurrency: 8 });
+    expect(loadConfig({ SVC_EVENTS_POLL_MS: '250', SVC_WEBHOOK_ALLOW_HOSTS: ' 127.0.0.1, localhost ,', SVC_WEBHOOK_ENDPOINT_CONCURRENCY: '2' }).events).toEqual({
       pollMs: 250,
       allowHosts: ['127.0.0.1', 'localhost'],
+      endpointConcurrency: 2,
     });
+    expect(() => loadConfig({ SVC_WEBHOOK_ENDPOINT_CONCURRENCY: '0' })).toThrow(/SVC_WEBHOOK_ENDPOINT_CONCURRENCY/);
   });
 
   it('reads the result cache limits (128 MiB, 2 MiB an answer by default) and the metrics token', () => {

@@ -101,7 +101,7 @@ describe.runIf(withPostgres)('PostgreSQL roles', () => {
 
   it('a SELECT-only role: nothing to warn about', async () => {
     const answer = await testConnection('pg-reader', 'postgres', { ...settings, user: roles.reader });
-    expect(answer).toEqual({ ok: true, engine: 'postgres', duration_ms: expect.any(Number), privileges: NOTHING_BUT_READ, warnings: [] });
+    expect(answer).toEqual({ ok: true, engine: 'postgres', duration_ms: expect.any(Number), instance: t.services.config.instanceName, privileges: NOTHING_BUT_READ, warnings: [] });
   });
 });
 
@@ -171,7 +171,7 @@ describe.runIf(withMysql)('MariaDB users', () => {
 
   it('a SELECT-only user: nothing to warn about (the server has its time zone tables)', async () => {
     const answer = await testConnection('my-reader', 'mysql', { ...server, user: users.reader }, password);
-    expect(answer).toEqual({ ok: true, engine: 'mysql', duration_ms: expect.any(Number), privileges: NOTHING_BUT_READ, warnings: [] });
+    expect(answer).toEqual({ ok: true, engine: 'mysql', duration_ms: expect.any(Number), instance: t.services.config.instanceName, privileges: NOTHING_BUT_READ, warnings: [] });
   });
 });
 
@@ -182,8 +182,14 @@ describe('DuckDB', () => {
     const instance = await DuckDBInstance.create(path.join(directory, 'present.duckdb'));
     instance.closeSync();
     const answer = await testConnection('duck', 'duckdb', { path: 'present.duckdb' });
-    expect(answer).toEqual({ ok: true, engine: 'duckdb', duration_ms: expect.any(Number), privileges: NOTHING_BUT_READ, warnings: [] });
+    expect(answer).toEqual({ ok: true, engine: 'duckdb', duration_ms: expect.any(Number), instance: t.services.config.instanceName, privileges: NOTHING_BUT_READ, warnings: [] });
     const absent = await testConnection('duck-absent', 'duckdb', { path: 'absent.duckdb' });
-    expect(absent).toEqual({ ok: false, engine: 'duckdb', error: expect.stringContaining('there is no file "absent.duckdb"') });
+    expect(absent).toEqual({
+      ok: false,
+      engine: 'duckdb',
+      instance: t.services.config.instanceName,
+      missing_file: 'absent.duckdb',
+      error: `DuckDB: cannot connect to the warehouse (there is no file "absent.duckdb" in this workspace's directory on instance "${t.services.config.instanceName}")`,
+    });
   });
 });

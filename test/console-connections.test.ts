@@ -338,7 +338,7 @@ describe('testing a connection', () => {
     const response = await runTest(id);
     expect(response.statusCode).toBe(200);
     const result = response.json();
-    expect(result).toEqual({ ok: false, engine: 'postgres', error: expect.stringMatching(/^PostgreSQL: cannot connect to the warehouse/) });
+    expect(result).toEqual({ ok: false, engine: 'postgres', instance: t.services.config.instanceName, error: expect.stringMatching(/^PostgreSQL: cannot connect to the warehouse/) });
     expect(response.body).not.toContain(password);
   });
 

@@ -142,10 +142,13 @@ describe("another workspace's warehouse", () => {
     const seen = await attempt('./warehouse.duckdb');
     expect(seen.created).toBe(201);
     expect(seen.bodies[0]).toContain('"path":"warehouse.duckdb"');
+    const instance = t.services.config.instanceName;
     expect(seen.test).toEqual({
       ok: false,
       engine: 'duckdb',
-      error: `DuckDB: cannot connect to the warehouse (there is no file "warehouse.duckdb" in this workspace's directory)`,
+      instance,
+      missing_file: 'warehouse.duckdb',
+      error: `DuckDB: cannot connect to the warehouse (there is no file "warehouse.duckdb" in this workspace's directory on instance "${instance}")`,
     });
     expect(seen.query!.status).toBe(502);
     expect(JSON.parse(seen.query!.body)).toMatchObject({ code: 'warehouse_unreachable', error: seen.test!.error });

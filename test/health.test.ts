@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
@@ -18,7 +19,7 @@ describe('operations routes', () => {
     const response = await t.app.inject('/readyz');
     expect(response.statusCode).toBe(200);
     // Without REDIS_URL there is no Redis to check.
-    expect(response.json()).toEqual({ status: 'ready', store: 'pglite', dependencies: { store: 'up' } });
+    expect(response.json()).toEqual({ status: 'ready', store: 'pglite', dependencies: { store: 'up' }, instance: hostname(), duckdb_files: { checked: 0, missing: 0 } });
   });
 
   it('/openapi.json describes the routes from their zod schemas', async () => {

@@ -165,7 +165,7 @@ describe.each([
         durationMs: 1,
         at: new Date(),
       });
-      const [run] = await t.services.history.listForUser(ws.id, user, { limit: 1 });
+      const [run] = (await t.services.history.pageForUser(ws.id, user, { limit: 1 })).rows;
       expect(run!.error).toBe("Could not convert string 'a␀b' to INT32");
     });
   });

@@ -88,7 +88,13 @@ describe.skipIf(!available)('the metadata PostgreSQL store, through a proxy', ()
 
   async function expectEverySurfaceServing(keys: Awaited<ReturnType<typeof freshKeys>>) {
     for (const [what, send] of Object.entries(surfaces(keys))) expect((await send()).statusCode, what).toBe(200);
-    expect((await t.app.inject('/readyz')).json()).toEqual({ status: 'ready', store: 'postgres', dependencies: { store: 'up', redis: 'up' } });
+    expect((await t.app.inject('/readyz')).json()).toEqual({
+      status: 'ready',
+      store: 'postgres',
+      dependencies: { store: 'up', redis: 'up' },
+      instance: t.services.config.instanceName,
+      duckdb_files: { checked: 0, missing: 0 },
+    });
   }
 
   it('down (connections refused): 503 with Retry-After on every surface, fast; /readyz names the store', async () => {

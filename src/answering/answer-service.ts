@@ -12,7 +12,7 @@ import { findPeriod } from '../core/answer/periods.js';
 import { asksAsOfNow, valueNamesYear, withoutPeriodPhrase } from '../core/answer/time-bounds.js';
 import type { NoMatch, ResolvedPeriod } from '../core/answer/plan.js';
 import { BadRequestError } from '../core/errors.js';
-import type { SemanticModel } from '../core/semantic/model.js';
+import type { Reveal, SemanticModel } from '../core/semantic/model.js';
 import type { ConnectionService } from '../connections/connection-service.js';
 import type { SchemaCache } from '../connections/schema-cache.js';
 import type { LiveModel, ModelService } from '../modeling/model-service.js';
@@ -29,7 +29,7 @@ import { DEFAULT_VALUE_OPTIONS, ValueCatalog, type ValueCatalogOptions } from '.
 export type { Answer } from './answer.js';
 
 export const MAX_QUESTION_LENGTH = 2000;
-/** When a question about a period-bound metric names no period: the last 30 complete days (an assumption the answer states). */
+/** When a question about a flow names no period: the last 30 complete days (an assumption the answer states). */
 const DEFAULT_PERIOD_PHRASE = 'last 30 days';
 const NO_MODEL_REASON = 'No model is deployed in this workspace yet, so there are no governed metrics to answer from.';
 
@@ -129,7 +129,8 @@ export class AnswerService {
     const reveal = live.model.reveals.get(plan.reveal)!;
     // "right now", or a filter value naming a year ("the 2023/24 season"): the question bounds time itself.
     const timeBounded = asksAsOfNow(text) || plan.filters.some((filter) => valueNamesYear(filter.value));
-    const decision = decideCoverage(plan, reveal, asked, findPeriod(DEFAULT_PERIOD_PHRASE, { now, timezone })!, timeBounded);
+    const fallback = findPeriod(DEFAULT_PERIOD_PHRASE, { now, timezone })!;
+    const decision = decideCoverage(plan, reveal, { asked, fallback, timeBounded, timeLabel: timeLabel(live.model, reveal) });
     if (decision.kind === 'refused') return plainAnswer({ ...noMatchAnswer(decision.reason, decision.closest), usage: usage() });
     const { result, facts, sql } = await answerGoverned(this.governed, { principal, live, plan, coverage: decision.coverage, assumptions: decision.assumptions, now });
     if (this.llm?.prose) {
@@ -189,4 +190,9 @@ export class AnswerService {
   close(): Promise<void> {
     return this.values.close();
   }
+}
+
+/** The label of the reveal's time dimension ("Signed up at"), which a named period filters. */
+function timeLabel(model: SemanticModel, reveal: Reveal): string | undefined {
+  return reveal.time ? model.nodes.get(reveal.time.node)?.dimensions.get(reveal.time.dimension)?.label : undefined;
 }

@@ -26,6 +26,8 @@ export interface Answer {
 
 /** `data.period` of an answer about snapshot metrics: the state when the question was asked, over all rows. */
 export const AS_OF_NOW = 'as_of_now';
+/** `data.period` of an answer about a stock when the question named no period: every row, all time. */
+export const ALL_TIME = 'all_time';
 
 /**
  * The one shape of "no governed answer", whichever path declined (the planners, a snapshot asked for a

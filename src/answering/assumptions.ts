@@ -8,8 +8,12 @@ import { describePeriod } from '../core/answer/prose.js';
 import type { ResolvedPeriod } from '../core/answer/plan.js';
 
 export const ASSUMPTION_CODES = [
-  /** The question named no period: the default window was used. */
+  /** The question named no period: the default window was used (a flow). */
   'period_assumed',
+  /** The question named no period, and the metric counts what exists (a stock): every row was counted, all time. */
+  'all_time_assumed',
+  /** The question named a period for a stock: only the rows whose time falls in it were counted. */
+  'period_applied_to_stock',
   /** The headline metric was recognised only through its description, not its name, label or synonyms. */
   'metric_matched_by_description',
   /** No row the asker may see matches: their data keys restrict what they see, so no number is given. */
@@ -31,6 +35,21 @@ export interface Assumption {
 
 export function periodAssumed(period: ResolvedPeriod): Assumption {
   return { code: 'period_assumed', message: `The question names no period; the default window, ${describePeriod(period)}, was used.` };
+}
+
+export function allTimeAssumed(metricLabel: string): Assumption {
+  return {
+    code: 'all_time_assumed',
+    message: `The question names no period; ${metricLabel} counts what exists rather than what happened in a window, so every row was counted (all time), not only the default window.`,
+  };
+}
+
+export function periodAppliedToStock(metricLabel: string, timeLabel: string | undefined, period: ResolvedPeriod): Assumption {
+  const rows = timeLabel ? `those whose "${timeLabel}" falls in ${describePeriod(period)}` : `those in ${describePeriod(period)}`;
+  return {
+    code: 'period_applied_to_stock',
+    message: `${metricLabel} counts what exists; with the period, only ${rows} are counted, not all that existed then.`,
+  };
 }
 
 export function matchedByDescription(metricLabel: string): Assumption {

@@ -17,7 +17,7 @@ import type { Reveal, SemanticModel, SemanticNode, SqlPart, SqlTemplate } from '
 import type { LiveModel } from '../modeling/model-service.js';
 import type { GovernedQueryService } from '../querying/governed-query-service.js';
 import type { Answer } from './answer.js';
-import { AS_OF_NOW } from './answer.js';
+import { ALL_TIME, AS_OF_NOW } from './answer.js';
 import { dataKeyRestrictions, matchedByDescription, noRows, noRowsVisible, nullGroupExcluded, valuesMatchedApproximately, type Assumption } from './assumptions.js';
 import { freshnessDate } from './freshness.js';
 
@@ -66,7 +66,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
   ];
   const runQuery = async (query: RevealQuery, derived: typeof extras, maxRows: number) => {
     const compiled = compileRevealQuery(model, query, { ...target.options, now: run.now, derived });
-    const result = await governed.run({ principal, target, compiled, maxRows, surface: 'question_api', origin: 'question', cache: 'off' });
+    const result = await governed.run({ principal, target, compiled, maxRows, surface: 'question_api', origin: 'question' });
     return { compiled, rows: [...result.rows] };
   };
 
@@ -108,7 +108,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
       ...assumptions,
     ],
   });
-  const period = coverage.kind === 'period' ? coverage.period.token : AS_OF_NOW;
+  const period = coverage.kind === 'period' ? coverage.period.token : coverage.kind === 'all_time' ? ALL_TIME : AS_OF_NOW;
 
   if (!visible && restrictions.restricted) {
     // Data keys leave the asker nothing here: a zero (or "no value") would look like a governed fact

@@ -8,6 +8,8 @@ import type { Services } from '../services.js';
 import { need, optional, print, type Options } from './common.js';
 import { actorFor } from './keys.js';
 import { scenesBrokenBy } from '../content/scene-revalidation.js';
+import { principalOf } from '../identity/principal.js';
+import { memberRowOf } from '../store/members.js';
 
 export async function validateModel(dir: string): Promise<number> {
   const { files, diagnostics: compiled, model } = await validateDirectory(dir);
@@ -38,7 +40,8 @@ export async function deployModel(services: Services, dir: string, values: Optio
 
 /**
  * `svc model validate DIR --against-content --project SLUG --email E`: the checks of a deploy without
- * deploying: the files' diagnostics in the workspace model, then each scene the deploy would break.
+ * deploying: the files' diagnostics in the workspace model, then each scene the deploy would break
+ * among those E may see (give a luminary's e-mail to check every scene).
  * Exit 1 when the files have errors or would break a scene.
  */
 export async function validateAgainstContent(services: Services, dir: string, values: Options): Promise<number> {
@@ -47,7 +50,11 @@ export async function validateAgainstContent(services: Services, dir: string, va
   const { model, diagnostics } = await services.models.preview(actor.workspace.id, need(values, 'project'), files);
   for (const d of diagnostics) process.stdout.write(`${formatDiagnostic({ ...d, file: path.join(dir, d.file) })}\n`);
   if (!model) return print(`${diagnostics.filter((d) => d.severity === 'error').length} error(s); scenes were not checked`, 1);
-  const broken = await scenesBrokenBy(services.sceneRows, actor.workspace.id, model);
+  // Only the scenes the member may see: the others do not exist for them, here as everywhere else.
+  const member = await memberRowOf(services.store.db, actor.workspace.id, actor.user.id);
+  const all = await scenesBrokenBy(services.sceneRows, actor.workspace.id, model);
+  const visible = await services.scenes.visibleByIds(principalOf(member!, 'session'), all.map((s) => s.id));
+  const broken = all.filter((s) => visible.has(s.id));
   for (const scene of broken) process.stdout.write(`scene ${scene.id} "${scene.name}" would break: ${scene.reason}\n`);
   return print(`${files.length} file(s), 0 error(s); ${broken.length} scene(s) would break`, broken.length ? 1 : 0);
 }

@@ -11,6 +11,7 @@ import type { SharedState } from '../shared-state/shared-state.js';
 import type { Store } from '../store/db.js';
 import type { ConnectionsTable, Engine } from '../store/schema.js';
 import { inspectionWarnings, privilegeFlags, UNKNOWN_PRIVILEGES, unknownPrivilegesWarning, type ConnectionWarning, type PrivilegeFlags } from './connection-warnings.js';
+import { duckDbFileMissing } from './duckdb-file-check.js';
 import { moveDuckDbFilesIntoWorkspaces } from './duckdb-upgrade.js';
 import { checkDuckDbPath, workspaceDirectory } from './workspace-files.js';
 
@@ -68,9 +69,10 @@ export interface ConnectionPatch {
   password?: string | null | undefined;
 }
 
+/** `instance` names the instance that tested: what one instance reaches, another may not. */
 export type ConnectionTestResult =
-  | { ok: true; duration_ms: number; engine: Engine; privileges: PrivilegeFlags; warnings: ConnectionWarning[] }
-  | { ok: false; error: string; engine: Engine };
+  | { ok: true; duration_ms: number; engine: Engine; instance: string; privileges: PrivilegeFlags; warnings: ConnectionWarning[] }
+  | { ok: false; error: string; engine: Engine; instance: string; missing_file?: string };
 
 /**
  * Internal (`_svc_`) connections are reachable only when the caller is the service itself (for
@@ -97,6 +99,8 @@ export class ConnectionService {
     /** Holds each workspace's directory of DuckDB files (see workspace-files.ts). */
     private readonly dataDir: string,
     private readonly shared: SharedState,
+    /** This instance's name, said where instances may differ (a DuckDB file one lacks, a test's answer). */
+    private readonly instance: string,
   ) {}
 
   async create(workspaceId: string, input: NewConnection, options: InternalOption = {}): Promise<ConnectionView> {
@@ -235,12 +239,15 @@ export class ConnectionService {
     const scrubbed = (error: unknown) => scrubSecrets(error instanceof Error ? error.message : String(error), password);
     const driver = this.driverOf(row);
     const startedAt = performance.now();
+    const instance = this.instance;
     try {
       await withDeadline(driver.run('SELECT 1', [], { maxRows: 1, timeoutMs: TEST_TIMEOUT_MS }), TEST_TIMEOUT_MS);
     } catch (error) {
-      return { ok: false, error: scrubbed(error), engine: row.engine };
+      const path = row.engine === 'duckdb' ? String(row.config.path) : undefined;
+      const missing = path !== undefined && duckDbFileMissing(this.directoryOf(row.workspace_id), path);
+      return { ok: false, error: scrubbed(error), engine: row.engine, instance, ...(missing ? { missing_file: path } : {}) };
     }
-    const answered = { ok: true as const, duration_ms: Math.round(performance.now() - startedAt), engine: row.engine };
+    const answered = { ok: true as const, duration_ms: Math.round(performance.now() - startedAt), engine: row.engine, instance };
     try {
       const inspection = await withDeadline(driver.inspect({ timeoutMs: TEST_TIMEOUT_MS, timeZone }), TEST_TIMEOUT_MS);
       return { ...answered, privileges: privilegeFlags(inspection.privileges), warnings: inspectionWarnings(row.engine, inspection, timeZone) };
@@ -291,7 +298,7 @@ export class ConnectionService {
   private openDriver(row: ConnectionRow): Warehouse {
     if (row.engine === 'duckdb') {
       // The driver checks the path against the workspace's directory each time it opens the file.
-      return this.registry.get(row.id, { engine: 'duckdb', path: String(row.config.path), root: this.directoryOf(row.workspace_id) });
+      return this.registry.get(row.id, { engine: 'duckdb', path: String(row.config.path), root: this.directoryOf(row.workspace_id), instance: this.instance });
     }
     const password = this.passwordOf(row);
     const config = { engine: row.engine, ...row.config, ...(password ? { password } : {}) } as ConnectionConfig;

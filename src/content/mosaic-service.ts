@@ -7,10 +7,9 @@ import { AppError, BadRequestError, NotFoundError, PreconditionFailedError } fro
 import type { Filter } from '../core/semantic/query.js';
 import type { Principal } from '../identity/principal.js';
 import type { GovernedQueryService } from '../querying/governed-query-service.js';
-import type { MosaicRow, MosaicsRepo, PageAfter, SceneRow } from '../store/scenes-repo.js';
+import type { MosaicRow, MosaicsRepo, SceneRow } from '../store/scenes-repo.js';
 import { mapBounded } from './bounded.js';
 import type { MosaicFilter, MosaicInput, MosaicPatch, MosaicRunOptions, Tile } from './mosaic-definition.js';
-import { decodePageCursor, encodePageCursor } from './page-cursor.js';
 import { expectedVersionOf, type SceneRun, type SceneService } from './scene-service.js';
 import { nodeHasField } from './scene-validation.js';
 import type { VaultService } from './vault-service.js';
@@ -41,17 +40,14 @@ export class MosaicService {
   async list(principal: Principal, options: { vault?: string | undefined; q?: string | undefined; cursor?: string | undefined; limit: number }) {
     if (options.vault) await this.vaults.require(principal, options.vault);
     const vaultIds = await this.vaults.visibleIds(principal);
-    const after: PageAfter | undefined = options.cursor ? decodePageCursor(options.cursor) : undefined;
-    const rows = await this.mosaics.page(principal.workspace.id, {
+    const { rows, nextCursor } = await this.mosaics.page(principal.workspace.id, {
       ...(vaultIds ? { vaultIds } : {}),
       ...(options.vault ? { vaultId: options.vault } : {}),
       ...(options.q ? { q: options.q } : {}),
-      ...(after ? { after } : {}),
-      limit: options.limit + 1,
+      cursor: options.cursor,
+      limit: options.limit,
     });
-    const page = rows.slice(0, options.limit);
-    const last = page.at(-1);
-    return { mosaics: page, nextCursor: rows.length > options.limit && last ? encodePageCursor(last) : null };
+    return { mosaics: rows, nextCursor };
   }
 
   async get(principal: Principal, id: string): Promise<MosaicRow> {

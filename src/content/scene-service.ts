@@ -9,8 +9,7 @@ import { compileQueryMemoized } from '../core/semantic/compile-memo.js';
 import { DEFAULT_QUERY_LIMIT, type Filter, type SemanticQuery } from '../core/semantic/query.js';
 import type { Principal } from '../identity/principal.js';
 import type { GovernedQueryService, GovernedResult } from '../querying/governed-query-service.js';
-import type { PageAfter, SceneRow, ScenesRepo } from '../store/scenes-repo.js';
-import { decodePageCursor, encodePageCursor } from './page-cursor.js';
+import type { SceneRow, ScenesRepo } from '../store/scenes-repo.js';
 import type { SavedQuery, SceneInput, ScenePatch, SceneRunOptions, Visualization } from './scene-definition.js';
 import { assertSceneValid, sceneProblem } from './scene-validation.js';
 import type { ContentGeneration } from './content-generation.js';
@@ -65,18 +64,15 @@ export class SceneService {
   async list(principal: Principal, options: SceneListOptions): Promise<{ scenes: SceneRow[]; nextCursor: string | null }> {
     if (options.vault) await this.vaults.require(principal, options.vault);
     const vaultIds = await this.vaults.visibleIds(principal);
-    const after: PageAfter | undefined = options.cursor ? decodePageCursor(options.cursor) : undefined;
-    const rows = await this.scenes.page(principal.workspace.id, {
+    const { rows, nextCursor } = await this.scenes.page(principal.workspace.id, {
       ...(vaultIds ? { vaultIds } : {}),
       ...(options.vault ? { vaultId: options.vault } : {}),
       ...(options.node ? { node: options.node } : {}),
       ...(options.q ? { q: options.q } : {}),
-      ...(after ? { after } : {}),
-      limit: options.limit + 1,
+      cursor: options.cursor,
+      limit: options.limit,
     });
-    const page = rows.slice(0, options.limit);
-    const last = page.at(-1);
-    return { scenes: page, nextCursor: rows.length > options.limit && last ? encodePageCursor(last) : null };
+    return { scenes: rows, nextCursor };
   }
 
   /** The scene, when the principal may see its vault (404 otherwise). */
@@ -201,7 +197,7 @@ export class SceneService {
       if (problem) throw brokenScene(scene, problem);
       throw error;
     }
-    const result = await this.governed.run({ principal, target, compiled, maxRows: query.limit!, surface: 'structured_api', origin, cache: 'refresh' });
+    const result = await this.governed.run({ principal, target, compiled, maxRows: query.limit!, surface: 'structured_api', origin });
     return { scene, query, compiled, result };
   }
 }

@@ -4,52 +4,43 @@
 // Operators name hosts that may be reached anyway (SVC_WEBHOOK_ALLOW_HOSTS), e.g. a receiver on the
 // same machine; only those hosts may also use plain http.
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { AppError } from '../core/errors.js';
 
-const blocked = new BlockList();
-// IPv4: unspecified, "this network", loopback, private, carrier-grade NAT, link-local, multicast and reserved.
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['224.0.0.0', 3],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
-// IPv6: unspecified, loopback, unique local (fc00::/7), link-local (fe80::/10), multicast.
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv6');
+// Only globally reachable unicast may be reached. The special-purpose blocks come from ipaddr.js's range
+// tables (kept in step with the IANA IPv4 and IPv6 Special-Purpose Address Registries); an address is
+// refused unless the library calls it plain `unicast`. That refuses every registry block, including the
+// few the registry marks globally reachable (anycast services, AS112, AMT, ORCHIDv2): no webhook receiver
+// lives there.
+const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parse('2000::');
+// The well-known NAT64 prefix (RFC 6052): a translator forwards to the IPv4 address in the last 32 bits.
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parse('64:ff9b::');
 
-/** An IPv4 address hidden in an IPv6 form (::ffff:a.b.c.d, ::a.b.c.d, 64:ff9b::a.b.c.d) as IPv4, else undefined. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:(?:0:)?|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:(?:0:)?|::|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const hi = parseInt(hex[1]!, 16);
-  const lo = parseInt(hex[2]!, 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-}
-
-/** True for an address a webhook must never reach (loopback, private, link-local, unspecified…). */
+/**
+ * True for an address a webhook must never reach. IPv4: anything but plain unicast (loopback, private,
+ * shared, link-local, benchmarking, documentation, IETF protocol assignments, multicast, reserved…).
+ * IPv6: two forms carry an IPv4 address that is where the connection really goes, and are judged by it:
+ * IPv4-mapped (::ffff:a.b.c.d, which the kernel connects over IPv4) and the well-known NAT64 prefix
+ * (64:ff9b::/96). Every other address must be plain unicast inside 2000::/3, the only space IANA hands out
+ * for global unicast: this refuses the other forms that embed an IPv4 address (local-use NAT64
+ * 64:ff9b:1::/48, 6to4 2002::/16, Teredo 2001::/32, IPv4-compatible ::/96), whose destination depends on
+ * a relay or translator the service cannot see, as well as deprecated site-local and newer blocks a
+ * library may not list yet. An address with a zone, or anything that is not an address, is refused.
+ */
 export function isForbiddenAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const v4 = embeddedIpv4(address);
-  if (v4) return blocked.check(v4, 'ipv4');
-  return blocked.check(address, 'ipv6');
+  if (family === 0 || address.includes('%')) return true;
+  if (family === 4) return ipaddr.IPv4.parse(address).range() !== 'unicast';
+  const v6 = ipaddr.IPv6.parse(address);
+  if (v6.isIPv4MappedAddress() || v6.match(NAT64_WELL_KNOWN, 96)) return isForbiddenAddress(embeddedIpv4(v6));
+  return !v6.match(IPV6_GLOBAL_UNICAST, 3) || v6.range() !== 'unicast';
+}
+
+/** The IPv4 address in an IPv6 address's last 32 bits. */
+function embeddedIpv4(address: ipaddr.IPv6): string {
+  const [hi, lo] = address.parts.slice(6) as [number, number];
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
 export class WebhookAddressError extends AppError {
@@ -103,7 +94,7 @@ export async function resolveWebhookTarget(url: URL, allowHosts: ReadonlySet<str
   if (!addresses.length) throw new WebhookAddressError(`The webhook host ${host} does not resolve`);
   if (!allowHosts.has(host)) {
     const bad = addresses.find((a) => isForbiddenAddress(a.address));
-    if (bad) throw new WebhookAddressError(`The webhook host ${host} resolves to ${bad.address}, a loopback, private or link-local address`);
+    if (bad) throw new WebhookAddressError(`The webhook host ${host} resolves to ${bad.address}, which is not a public address (loopback, private, link-local or another special-purpose block)`);
   }
   const first = addresses[0]!;
   return { address: first.address, family: first.family === 6 ? 6 : 4 };

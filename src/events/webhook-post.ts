@@ -1,12 +1,17 @@
 // One POST to a webhook receiver: connected to the address that was checked (the lookup given to the
-// socket returns it, so the host is not resolved a second time), a hard time limit, redirects not
-// followed (node:http never follows them; a 3xx is just a failed attempt), and at most 1 KB of the
-// answer kept.
+// socket returns it, so the host is not resolved a second time), ended when the attempt's deadline
+// passes (the caller's signal, which also covers the DNS lookup before it), redirects not followed
+// (node:http never follows them; a 3xx is just a failed attempt), and at most 1 KB of the answer kept.
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 
 export const RESPONSE_KEEP_BYTES = 1024;
+
+/** What an attempt that reached its time limit records, whichever step it was in. */
+export function noAnswerWithin(timeoutMs: number): string {
+  return `No answer within ${timeoutMs} ms`;
+}
 
 export interface PostOutcome {
   /** Undefined when no answer came (refused, timed out, reset). */
@@ -21,7 +26,7 @@ export function postWebhook(
   target: { address: string; family: 4 | 6 },
   headers: Record<string, string>,
   body: string,
-  timeoutMs: number,
+  deadline: { signal: AbortSignal; timeoutMs: number },
 ): Promise<PostOutcome> {
   const started = performance.now();
   const pinned: LookupFunction = (_host, options, callback) => {
@@ -34,8 +39,13 @@ export function postWebhook(
     const finish = (outcome: Omit<PostOutcome, 'durationMs'>) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      deadline.signal.removeEventListener('abort', onDeadline);
       resolve({ ...outcome, durationMs: Math.round(performance.now() - started) });
+    };
+    // The whole exchange, not only the connection, is bounded: a receiver that accepts and hangs.
+    const onDeadline = () => {
+      finish({ response: '', error: noAnswerWithin(deadline.timeoutMs) });
+      request.destroy();
     };
     const request = client.request(
       url,
@@ -53,11 +63,8 @@ export function postWebhook(
         response.on('error', (error) => finish({ statusCode: response.statusCode ?? 0, response: '', error: error.message }));
       },
     );
-    // The whole exchange, not only the connection, is bounded: a receiver that accepts and hangs.
-    const timer = setTimeout(() => {
-      finish({ response: '', error: `No answer within ${timeoutMs} ms` });
-      request.destroy();
-    }, timeoutMs);
+    if (deadline.signal.aborted) onDeadline();
+    else deadline.signal.addEventListener('abort', onDeadline, { once: true });
     request.on('error', (error) => finish({ response: '', error: error.message }));
     request.end(body);
   });

@@ -1,11 +1,12 @@
 // Webhook endpoints of a workspace: create (the signing secret is shown once), change, delete, rotate
 // the secret (the previous one keeps signing for 24 h), send a test event, and read or replay the
 // delivery log. Deliveries themselves are made by the delivery worker from the rows written here.
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Clock } from '../clock.js';
-import { BadRequestError, NotFoundError } from '../core/errors.js';
+import { NotFoundError } from '../core/errors.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Store } from '../store/db.js';
+import { readPage } from '../store/keyset-page.js';
 import type { DeliveryStatus, WebhookDeliveriesTable, WebhookEndpointsTable } from '../store/schema.js';
 import { recordEvent } from './event-record.js';
 import { checkWebhookUrl, parseAllowHosts, resolveWebhookTarget, systemResolver, WebhookAddressError, type Resolver } from './webhook-address.js';
@@ -14,6 +15,8 @@ import { newWebhookSecret } from './webhook-signing.js';
 /** The events an endpoint may ask for; `*` is every event but test events (which go to one endpoint). */
 export const SUBSCRIBABLE_EVENTS = ['signal.triggered', 'model.deployed', '*'] as const;
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+/** A delivery to a disabled endpoint: the event is recorded for it, nothing is sent (a recovery can send it). */
+export const SKIPPED = { status: 'skipped', next_attempt_at: null, last_error: 'Not sent: the endpoint was disabled when the event happened (recover it to send it)' } as const;
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -135,23 +138,29 @@ export class WebhookService {
   }
 
   async update(workspaceId: string, id: string, input: EndpointInput): Promise<EndpointView> {
-    await this.row(workspaceId, id);
+    const current = await this.row(workspaceId, id);
     if (input.url !== undefined) await this.checkUrl(input.url);
     const events = input.events !== undefined ? checkEvents(input.events) : undefined;
-    const row = await this.store.db
-      .updateTable('webhook_endpoints')
-      .set({
-        ...(input.url !== undefined ? { url: input.url } : {}),
-        ...(events ? { events: JSON.stringify(events) } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        // Enabling again clears why it was disabled and starts the 3-day failure window afresh.
-        ...(input.enabled !== undefined ? { enabled: input.enabled, disabled_reason: null, failing_since: null } : {}),
-        updated_at: this.clock.now(),
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return endpointView(row, this.clock.now());
+    const now = this.clock.now();
+    const row = await this.store.db.transaction().execute(async (trx) => {
+      // Enabled again: the retries held while it was disabled go out now, not at their old backoff time.
+      if (input.enabled === true && !current.enabled)
+        await trx.updateTable('webhook_deliveries').set({ next_attempt_at: now }).where('endpoint_id', '=', id).where('status', '=', 'pending').where('next_attempt_at', '>', now).execute();
+      return trx
+        .updateTable('webhook_endpoints')
+        .set({
+          ...(input.url !== undefined ? { url: input.url } : {}),
+          ...(events ? { events: JSON.stringify(events) } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          // Enabling again clears why it was disabled and starts the 3-day failure window afresh.
+          ...(input.enabled !== undefined ? { enabled: input.enabled, disabled_reason: null, failing_since: null } : {}),
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    return endpointView(row, now);
   }
 
   async remove(workspaceId: string, id: string): Promise<void> {
@@ -187,7 +196,8 @@ export class WebhookService {
       await trx.updateTable('events').set({ fanned_out_at: now }).where('id', '=', event.id).execute();
       return trx
         .insertInto('webhook_deliveries')
-        .values({ event_id: event.id, endpoint_id: endpoint.id, workspace_id: workspaceId, next_attempt_at: now })
+        // A disabled endpoint sends nothing: its test is recorded as skipped, as its events are.
+        .values({ event_id: event.id, endpoint_id: endpoint.id, workspace_id: workspaceId, ...(endpoint.enabled ? { next_attempt_at: now } : SKIPPED) })
         .returningAll()
         .executeTakeFirstOrThrow();
     });
@@ -197,24 +207,9 @@ export class WebhookService {
   /** The endpoint's deliveries, newest first; `cursor` is the `next_cursor` of the previous page. */
   async deliveries(workspaceId: string, id: string, page: { limit: number; cursor?: string | undefined }): Promise<{ deliveries: DeliveryView[]; next_cursor: string | null }> {
     await this.row(workspaceId, id);
-    let query = this.store.db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('events as e', 'e.id', 'd.event_id')
-      .selectAll('d')
-      .select('e.type')
-      .where('d.endpoint_id', '=', id)
-      .orderBy('d.created_at', 'desc')
-      .orderBy('d.id', 'desc')
-      .limit(page.limit + 1);
-    const after = page.cursor ? decodeCursor(page.cursor) : undefined;
-    if (after) query = query.where(sql<boolean>`(d.created_at, d.id) < (${after.at}, ${after.id}::uuid)`);
-    const rows = await query.execute();
-    const shown = rows.slice(0, page.limit);
-    const last = shown[shown.length - 1];
-    return {
-      deliveries: shown.map(deliveryView),
-      next_cursor: rows.length > page.limit && last ? encodeCursor(last.created_at, last.id) : null,
-    };
+    const query = this.store.db.selectFrom('webhook_deliveries as d').innerJoin('events as e', 'e.id', 'd.event_id').selectAll('d').select('e.type').where('d.endpoint_id', '=', id);
+    const { rows, nextCursor } = await readPage(query, { time: 'd.created_at', id: 'd.id', direction: 'desc' }, page);
+    return { deliveries: rows.map(deliveryView), next_cursor: nextCursor };
   }
 
   /** Sends a delivery again from the start of the retry schedule, whatever its state. */
@@ -261,12 +256,3 @@ class WebhookEventsError extends WebhookAddressError {
   override readonly code = 'invalid_webhook_events';
 }
 
-function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!at || !id || !UUID.test(id) || Number.isNaN(Date.parse(at))) throw new BadRequestError('Invalid cursor: pass back the next_cursor of a previous page', 'invalid_cursor');
-  return { at: new Date(at), id };
-}

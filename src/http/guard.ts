@@ -68,7 +68,7 @@ function guardFor(policy: RoutePolicy, services: Services): onRequestAsyncHookHa
       admission =
         auth === 'session'
           ? await admitSession(request, reply, policy.rateLimit, services)
-          : await admitKey(request, reply, auth, policy.rateLimit, services);
+          : await admitKey(request, auth, policy.rateLimit, services);
     } catch (error) {
       // On a key route, an answer given before a key was accepted spends the address's budget, whose
       // headers it carries (spec section 8: every response). Sessions have their sign-in throttle.

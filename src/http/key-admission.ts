@@ -2,15 +2,25 @@
 // the request. For a key seen before, both happen in ONE shared-state round trip: the count is made
 // against the cached key's budget and the identity generation is read back with it, which confirms
 // the cached key (or sends us to the store when the generation moved). See key-resolver.ts. A key not
-// seen before costs two: the address's budget of refusals (read with the generation), then the count.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// seen before costs two: the generation, then the count.
+//
+// A well-formed key is judged by the key alone: admitted on its own budget, or refused as invalid
+// (unknown, revoked, expired), and only then does the refusal spend the client address's budget (the
+// guard does that). The address's budget never stands between a valid key and its lookup: after a
+// restart no key is cached yet, and a neighbour flooding bad keys from the same address (a NAT, a
+// proxy) would otherwise lock out every working client behind it. What bounds a flood of random
+// well-formed keys is the cost of each: a SHA-256 and one read of the unique secret_hash index, once
+// per hash (an unknown hash is remembered apart from keys found, so the flood cannot push admitted keys
+// out of the cache); past the address's budget the answers are 429s. Guessing gains nothing from the
+// rate: a key holds 256 random bits.
+import type { FastifyRequest } from 'fastify';
 import { IDENTITY_GENERATION } from '../identity/generations.js';
 import type { Principal } from '../identity/principal.js';
 import { hashToken } from '../identity/tokens.js';
 import type { Services } from '../services.js';
 import type { WindowCount } from '../shared-state/shared-state.js';
 import { activePrincipal, keyFromHeader } from './auth.js';
-import { checkUnauthenticated, countRequest, type Spender } from './rate-limit.js';
+import { countRequest, type Spender } from './rate-limit.js';
 import type { KeyAuth, RateLimitPolicyName } from './route-policy.js';
 
 export interface Admission {
@@ -25,25 +35,22 @@ export function spenderOf(principal: Principal): Spender {
 
 export async function admitKey(
   request: FastifyRequest,
-  reply: FastifyReply,
   auth: KeyAuth,
   rateLimit: RateLimitPolicyName | undefined,
-  { keyResolver, shared, clock }: Pick<Services, 'keyResolver' | 'shared' | 'clock'>,
+  { keyResolver, shared }: Pick<Services, 'keyResolver' | 'shared'>,
 ): Promise<Admission> {
   const hash = hashToken(keyFromHeader(request, auth));
   // Only a key last seen active takes the one-round-trip path: a revoked or expired key must not keep
   // spending a budget (for surface C, its whole workspace's) with every refused request.
   const cached = keyResolver.peekActive(hash);
-  if (rateLimit && cached?.row) {
+  if (rateLimit && cached) {
     const { row } = cached;
     const window = await countRequest(shared, rateLimit, { keyId: row.key_id, workspaceId: row.workspace_id, keyLimit: row.rate_limit }, IDENTITY_GENERATION);
     // A key found revoked here has spent one unit of its (now useless) budget: harmless.
     const principal = activePrincipal(await keyResolver.confirm(hash, cached, window.generation));
     return { principal, window };
   }
-  // A key not seen active here goes to the store, unless its address has spent its budget of refused
-  // requests; the identity generation the lookup needs comes back in the same round trip.
-  const generation = await checkUnauthenticated(shared, reply, request.ip, clock.now().getTime(), IDENTITY_GENERATION);
-  const principal = activePrincipal(await keyResolver.resolve(hash, generation));
+  // A key not seen active here is looked up, whatever its address has spent (see above).
+  const principal = activePrincipal(await keyResolver.resolve(hash));
   return rateLimit ? { principal, window: await countRequest(shared, rateLimit, spenderOf(principal)) } : { principal };
 }

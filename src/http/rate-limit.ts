@@ -4,8 +4,8 @@
 //
 // Requests on the key surfaces that are answered before a key is accepted (401, 400 key_in_url, 403
 // https_required, 404 for an unknown route) spend a budget of their client address instead, whose
-// counters give those answers their headers. Spent, it refuses keys this instance has not seen active
-// before looking them up: guessing keys, or flooding the store with lookups, is slowed to that rate.
+// counters give those answers their headers. Spent, those answers become 429s. A well-formed key is
+// still looked up, whatever its address spent: a valid key is judged by the key (key-admission.ts).
 import type { FastifyReply } from 'fastify';
 import { RateLimitedError } from '../core/errors.js';
 import type { SharedState, WindowCount } from '../shared-state/shared-state.js';
@@ -92,16 +92,6 @@ export const UNAUTHENTICATED_BUDGET = { windowMs: 60_000, limit: 60 } as const;
 const unauthenticatedBucket = (address: string) => `unauthenticated:${address}`;
 const describeUnauthenticated = () =>
   `Too many requests without a valid API key from this address: ${UNAUTHENTICATED_BUDGET.limit} per minute`;
-
-/**
- * Before looking up a key this instance has not seen active: refuses (429) an address whose budget is
- * spent. Reads `generationName` in the same round trip, which the lookup needs anyway.
- */
-export async function checkUnauthenticated(shared: SharedState, reply: FastifyReply, address: string, nowMs: number, generationName: string): Promise<number> {
-  const window = await shared.peek(unauthenticatedBucket(address), UNAUTHENTICATED_BUDGET.windowMs, generationName);
-  if (window.count >= UNAUTHENTICATED_BUDGET.limit) enforce(reply, UNAUTHENTICATED_BUDGET.limit, window, nowMs, describeUnauthenticated());
-  return window.generation;
-}
 
 /** Counts an answer given without an accepted key and sets its headers; past the budget, it becomes a 429. */
 export async function spendUnauthenticated(shared: SharedState, reply: FastifyReply, address: string, nowMs: number): Promise<void> {

@@ -5,6 +5,10 @@
 //
 // Reading the generation is itself a round trip when it lives in Redis, so a caller that already makes
 // one (the rate limiter) can read it there and `confirm` a `peek`ed entry instead of calling `resolve`.
+//
+// Hashes that name no key are kept apart from keys found, each set bounded: a flood of random
+// well-formed keys (each one a hash and one indexed read, once) can push out only other unknown hashes,
+// never a key this instance has admitted, whose requests then keep costing no store read.
 import type { Clock } from '../clock.js';
 import type { SharedState } from '../shared-state/shared-state.js';
 import type { ApiKeysRepo, ResolvedKeyRow } from '../store/api-keys.js';
@@ -17,11 +21,12 @@ export type KeyResolution =
 
 export interface CachedKey {
   readonly generation: number;
-  readonly row: ResolvedKeyRow | undefined;
+  readonly row: ResolvedKeyRow;
   readonly loadedAtMs: number;
 }
 
-const MAX_ENTRIES = 10_000;
+/** How many keys found, and separately how many hashes of no key, an instance remembers. */
+export const KEY_CACHE_MAX_ENTRIES = 10_000;
 /**
  * However current its generation, a found key is re-read at least this often. With Redis this is only
  * defence in depth (a row edited by hand); without it, it bounds how long another instance, which
@@ -31,16 +36,23 @@ export const KEY_CACHE_MAX_AGE_MS = 10_000;
 
 export class KeyResolver {
   private readonly cache = new Map<string, CachedKey>();
+  private readonly unknown = new Set<string>();
+  /** Reads in flight, by hash and generation: a burst of requests with a key not cached yet reads it once. */
+  private readonly loading = new Map<string, Promise<ResolvedKeyRow | undefined>>();
+  private readonly maxEntries: number;
 
   constructor(
-    private readonly keys: ApiKeysRepo,
+    private readonly keys: Pick<ApiKeysRepo, 'findByHash'>,
     private readonly shared: SharedState,
     private readonly clock: Clock,
-  ) {}
+    options: { maxEntries?: number } = {},
+  ) {
+    this.maxEntries = options.maxEntries ?? KEY_CACHE_MAX_ENTRIES;
+  }
 
   /**
    * The cached lookup of a key hash when it was active as last read (possibly stale: `confirm` it);
-   * undefined when not cached, or cached as unknown, revoked or expired. No I/O.
+   * undefined when not cached, or known as unknown, revoked or expired. No I/O.
    */
   peekActive(hash: string): CachedKey | undefined {
     const cached = this.cache.get(hash);
@@ -52,6 +64,7 @@ export class KeyResolver {
    * call, in a round trip it made anyway), else read here first.
    */
   async resolve(hash: string, generation?: number): Promise<KeyResolution> {
+    if (this.unknown.has(hash)) return { status: 'unknown' };
     // Read the generation before the row: a change that lands in between bumps it again, so at worst
     // the next request reloads once more; it can never keep a stale row.
     const current = generation ?? (await this.shared.generation(IDENTITY_GENERATION));
@@ -61,18 +74,32 @@ export class KeyResolver {
   /** Checks a peeked entry against a generation the caller read (before this call), reloading if it moved. */
   async confirm(hash: string, cached: CachedKey | undefined, generation: number): Promise<KeyResolution> {
     // An unknown hash stays unknown: new keys are fresh 256-bit secrets, never a hash seen before.
-    const fresh =
-      cached &&
-      (cached.row === undefined ||
-        (cached.generation === generation && this.clock.now().getTime() - cached.loadedAtMs < KEY_CACHE_MAX_AGE_MS));
+    if (this.unknown.has(hash)) return { status: 'unknown' };
+    const fresh = cached && cached.generation === generation && this.clock.now().getTime() - cached.loadedAtMs < KEY_CACHE_MAX_AGE_MS;
     const row = fresh ? cached.row : await this.load(hash, generation);
     return this.classify(row);
   }
 
-  private async load(hash: string, generation: number): Promise<ResolvedKeyRow | undefined> {
+  private load(hash: string, generation: number): Promise<ResolvedKeyRow | undefined> {
+    const name = `${generation}:${hash}`;
+    const inFlight = this.loading.get(name);
+    if (inFlight) return inFlight;
+    const loaded = this.read(hash, generation).finally(() => this.loading.delete(name));
+    this.loading.set(name, loaded);
+    return loaded;
+  }
+
+  private async read(hash: string, generation: number): Promise<ResolvedKeyRow | undefined> {
     const row = await this.keys.findByHash(hash);
-    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(hash, { generation, row, loadedAtMs: this.clock.now().getTime() });
+    if (row) {
+      remember(this.cache, hash, this.maxEntries);
+      this.cache.set(hash, { generation, row, loadedAtMs: this.clock.now().getTime() });
+    } else {
+      // A key deleted since it was cached (its member left the workspace) is unknown from now on.
+      this.cache.delete(hash);
+      remember(this.unknown, hash, this.maxEntries);
+      this.unknown.add(hash);
+    }
     return row;
   }
 
@@ -94,4 +121,10 @@ export class KeyResolver {
       }),
     };
   }
+}
+
+/** Makes room for `hash` in a bounded map or set, dropping the entry kept longest. */
+function remember(entries: Map<string, unknown> | Set<string>, hash: string, maxEntries: number): void {
+  if (entries.has(hash)) entries.delete(hash);
+  else if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
 }

@@ -3,8 +3,8 @@ import type { Clock } from '../clock.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import type { SharedState } from '../shared-state/shared-state.js';
 import type { ApiKeyRow, ApiKeysRepo } from '../store/api-keys.js';
+import type { PageRequest } from '../store/keyset-page.js';
 import type { KeySurface, Role } from '../store/schema.js';
-import { decodePageCursor, encodePageCursor } from '../content/page-cursor.js';
 import { IDENTITY_GENERATION } from './generations.js';
 import { issueKey } from './key-formats.js';
 import type { LastUsedRecorder } from './last-used.js';
@@ -83,7 +83,6 @@ export class KeyService {
     return { key: this.view(row), value: issued.value };
   }
 
-  /** A luminary sees every key of the workspace; anyone else sees their own. */
   /** Every key the actor sees (a luminary: the workspace's; others: their own), newest first. */
   async list(actor: KeyActor): Promise<KeyView[]> {
     const rows = await this.keys.list(actor.workspace.id, this.ownerFilter(actor));
@@ -91,12 +90,9 @@ export class KeyService {
   }
 
   /** A page of the keys the actor sees, newest first; pass nextCursor back as `cursor` for the next. */
-  async listPage(actor: KeyActor, page: { limit: number; cursor?: string }): Promise<{ keys: KeyView[]; nextCursor: string | null }> {
-    const after = page.cursor ? decodePageCursor(page.cursor) : undefined;
-    const rows = await this.keys.list(actor.workspace.id, this.ownerFilter(actor), { ...(after ? { after } : {}), limit: page.limit + 1 });
-    const shown = rows.slice(0, page.limit);
-    const last = shown.at(-1);
-    return { keys: shown.map((row) => this.view(row)), nextCursor: rows.length > page.limit && last ? encodePageCursor(last) : null };
+  async listPage(actor: KeyActor, page: PageRequest): Promise<{ keys: KeyView[]; nextCursor: string | null }> {
+    const { rows, nextCursor } = await this.keys.page(actor.workspace.id, this.ownerFilter(actor), page);
+    return { keys: rows.map((row) => this.view(row)), nextCursor };
   }
 
   /**

@@ -10,7 +10,7 @@ import { AppError } from '../core/errors.js';
 import type { SemanticModel } from '../core/semantic/model.js';
 import type { SharedState } from '../shared-state/shared-state.js';
 import type { Store } from '../store/db.js';
-import { modelsRepo, type DeploymentRow, type ModelsRepo } from '../store/models-repo.js';
+import { modelsRepo, type DeploymentRow, type ModelsRepo, type ProjectFileRow } from '../store/models-repo.js';
 import { recordEvent } from '../events/event-record.js';
 import { changedNodes } from './model-diff.js';
 
@@ -108,19 +108,26 @@ export class ModelService {
     return { valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
   }
 
+  /**
+   * Validates and writes in one transaction that first locks the workspace: concurrent deploys (from
+   * any instance) apply one after the other, each validated against what the previous one left, so two
+   * deploys that are each valid alone but clash together never both commit.
+   */
   async deploy(
     by: Deployer,
     projectSlug: string,
     files: CmlFile[],
     options: { message?: string | undefined; prUrl?: string | undefined; projectName?: string | undefined } = {},
   ): Promise<DeployOutcome> {
-    const before = await this.live(by.workspaceId);
-    const { model, diagnostics } = await this.compileWith(by.workspaceId, projectSlug, files);
-    if (!model) throw new ModelValidationError(diagnostics);
-
     const now = this.clock.now();
     const deployment = await this.store.db.transaction().execute(async (trx) => {
       const repo = modelsRepo(trx);
+      await repo.lockWorkspace(by.workspaceId);
+      const current = await repo.workspaceFiles(by.workspaceId);
+      const { model, diagnostics } = compileWith(current, projectSlug, files);
+      if (!model) throw new ModelValidationError(diagnostics);
+      // What the deploy changes is measured against the files as committed, not a possibly older live model.
+      const before = (current.length ? compileModel(current.map(asModelFile)).model : undefined) ?? EMPTY.model;
       const project =
         (await repo.findProject(by.workspaceId, projectSlug)) ??
         (await repo.createProject(by.workspaceId, projectSlug, options.projectName ?? projectSlug));
@@ -133,7 +140,7 @@ export class ModelService {
         deployedByEmail: by.email,
         message: options.message ?? null,
         prUrl: options.prUrl ?? null,
-        changedNodes: changedNodes(before.model, model),
+        changedNodes: changedNodes(before, model),
       });
       // In the deployment's own transaction: a deploy that commits always has its event, and a rolled
       // back one never announces itself.
@@ -161,7 +168,7 @@ export class ModelService {
   private async load(workspaceId: string): Promise<Omit<LiveModel, 'version'>> {
     const rows = await this.repo.workspaceFiles(workspaceId);
     if (!rows.length) return EMPTY;
-    const { model } = compileModel(rows.map((r) => ({ path: `${r.slug}/${r.path}`, content: r.content })));
+    const { model } = compileModel(rows.map(asModelFile));
     // Deployed files passed validation when deployed; should they not link now, serve nothing
     // rather than half a model.
     if (!model) return EMPTY;
@@ -170,15 +177,23 @@ export class ModelService {
   }
 
   private async compileWith(workspaceId: string, projectSlug: string, files: CmlFile[], options: { vocabulary?: boolean } = {}) {
-    const others = (await this.repo.workspaceFiles(workspaceId)).filter((r) => r.slug !== projectSlug);
-    const prefix = `${projectSlug}/`;
-    const all = [...others.map((r) => ({ path: `${r.slug}/${r.path}`, content: r.content })), ...files.map((f) => ({ path: `${prefix}${f.path}`, content: f.content }))];
-    const result = compileModel(all);
-    const found = options.vocabulary && result.model ? sortDiagnostics([...result.diagnostics, ...vocabularyWarnings(result.model, all)]) : result.diagnostics;
-    // The deploying project's files are reported by their own paths; other projects' keep their slug.
-    const diagnostics = found.map((d) => (d.file.startsWith(prefix) ? { ...d, file: d.file.slice(prefix.length) } : d));
-    return { model: result.model, diagnostics };
+    return compileWith(await this.repo.workspaceFiles(workspaceId), projectSlug, files, options);
   }
+}
+
+function asModelFile(row: ProjectFileRow): CmlFile {
+  return { path: `${row.slug}/${row.path}`, content: row.content };
+}
+
+/** The workspace model with `files` as project `projectSlug`, the other projects' deployed files beside them. */
+function compileWith(deployed: readonly ProjectFileRow[], projectSlug: string, files: CmlFile[], options: { vocabulary?: boolean } = {}) {
+  const prefix = `${projectSlug}/`;
+  const all = [...deployed.filter((r) => r.slug !== projectSlug).map(asModelFile), ...files.map((f) => ({ path: `${prefix}${f.path}`, content: f.content }))];
+  const result = compileModel(all);
+  const found = options.vocabulary && result.model ? sortDiagnostics([...result.diagnostics, ...vocabularyWarnings(result.model, all)]) : result.diagnostics;
+  // The deploying project's files are reported by their own paths; other projects' keep their slug.
+  const diagnostics = found.map((d) => (d.file.startsWith(prefix) ? { ...d, file: d.file.slice(prefix.length) } : d));
+  return { model: result.model, diagnostics };
 }
 
 function generationName(workspaceId: string): string {

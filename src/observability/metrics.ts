@@ -1,7 +1,7 @@
 // What the service counts for GET /metrics (Prometheus text format, prom-client). One registry per
 // set of services, not prom-client's global one: several apps may live in one process (tests, the
 // benchmarks), and each reports only its own. Gauges that describe the store (webhook backlog,
-// scheduler lag) are read when scraped, not kept up to date on every change.
+// scheduler lag, table sizes) are read when scraped, not kept up to date on every change.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ResultCacheStats } from '../querying/result-cache.js';
 
@@ -18,6 +18,14 @@ export interface ScrapeSources {
   schedulerLagSeconds(): Promise<number>;
   /** Webhook deliveries still to be made (pending, first attempts and retries alike). */
   webhookBacklog(): Promise<number>;
+  /** Each table of the store: its rows (the store's estimate) and its bytes on disk (indexes included). */
+  storeTables(): Promise<readonly TableSize[]>;
+}
+
+export interface TableSize {
+  table: string;
+  rows: number;
+  bytes: number;
 }
 
 export class ServiceMetrics {
@@ -83,6 +91,34 @@ export class ServiceMetrics {
     });
     new Gauge({ name: 'svc_signal_scheduler_lag_seconds', help: 'How long the oldest due signal has waited past its run time', registers, async collect() { this.set(await sources.schedulerLagSeconds()); } });
     new Gauge({ name: 'svc_webhook_backlog', help: 'Webhook deliveries not yet made (pending)', registers, async collect() { this.set(await sources.webhookBacklog()); } });
+    // Both table gauges come from one reading per scrape: the first to collect starts it, the second takes it.
+    let reading: Promise<readonly TableSize[]> | undefined;
+    const sizes = (first: boolean) => {
+      if (first || !reading) reading = sources.storeTables();
+      const taken = reading;
+      if (!first) reading = undefined;
+      return taken;
+    };
+    new Gauge({
+      name: 'svc_store_table_rows',
+      help: "Rows of each table of the metadata store: the store's estimate (as of its last analyze), exact for a table never analyzed",
+      labelNames: ['table'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const { table, rows } of await sizes(true)) this.set({ table }, rows);
+      },
+    });
+    new Gauge({
+      name: 'svc_store_table_bytes',
+      help: 'Bytes of each table of the metadata store on disk, with its indexes and TOAST',
+      labelNames: ['table'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const { table, bytes } of await sizes(false)) this.set({ table }, bytes);
+      },
+    });
   }
 
   request(method: string, route: string, status: number, seconds: number): void {

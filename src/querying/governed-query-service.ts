@@ -1,8 +1,10 @@
 // The one path every governed query takes, whichever surface asks: the live model → the connection of
 // the node the query reads → SQL compiled by the caller with the principal's data keys and time zone →
-// the result cache → a read-only, time-limited, capped run recorded in the query history with its
+// a read-only, time-limited, capped run recorded in the query history with its
 // surface and origin (`structured`, `question`, `cml`, `scene:<id>`…). Callers compile (a structured
-// query, a reveal query, a question's plan), this service does everything around the run, once.
+// query, a reveal query, a question's plan), this service does everything around the run, once. Runs
+// always read the warehouse: the one cached answer is C's whole /v1/query answer, kept and looked up
+// by the route under its answer key (cachedAnswer / keepAnswer); nothing else would read a cached run.
 import type { Clock } from '../clock.js';
 import { MODEL_CONNECTION, type ConnectionService, type ConnectionView } from '../connections/connection-service.js';
 import type { CompileOptions, CompiledQuery } from '../core/semantic/compile.js';
@@ -13,7 +15,7 @@ import type { Principal } from '../identity/principal.js';
 import type { LiveModel, ModelService } from '../modeling/model-service.js';
 import type { HistoryOrigin, HistorySurface } from '../store/schema.js';
 import type { RawSqlService } from './raw-sql-service.js';
-import { cacheKeyOf, type ResultCache } from './result-cache.js';
+import type { ResultCache } from './result-cache.js';
 
 /** Where a governed query runs, and the options its SQL must be compiled with for this principal. */
 export interface GovernedTarget {
@@ -22,12 +24,6 @@ export interface GovernedTarget {
   readonly options: CompileOptions;
 }
 
-/**
- * `use`: answer from the cache when it holds the result, store a fresh one; `refresh`: always run, store
- * the result (a scene run); `off`: neither read nor store (a request with Cache-Control: no-cache).
- */
-export type CacheUse = 'use' | 'refresh' | 'off';
-
 export interface GovernedRunRequest {
   readonly principal: Principal;
   readonly target: GovernedTarget;
@@ -35,13 +31,11 @@ export interface GovernedRunRequest {
   readonly maxRows: number;
   readonly surface: HistorySurface;
   readonly origin: HistoryOrigin;
-  readonly cache: CacheUse;
 }
 
 export interface GovernedResult extends RunResult {
-  /** When the warehouse answered (for a cached result, when it answered first). */
+  /** When the warehouse answered. */
   readonly ranAt: string;
-  readonly cached: boolean;
 }
 
 export class GovernedQueryService {
@@ -80,16 +74,6 @@ export class GovernedQueryService {
 
   async run(request: GovernedRunRequest): Promise<GovernedResult> {
     const { principal, target, compiled } = request;
-    // The key covers what decides the rows: SQL, bound values (data-key values among them), the
-    // connection as last saved, the model version and the row cap.
-    const key =
-      request.cache === 'off'
-        ? undefined
-        : cacheKeyOf(['result', principal.workspace.id, target.connection.id, target.connection.updated_at, target.live.version, compiled.sql, compiled.params, request.maxRows]);
-    if (key && request.cache === 'use') {
-      const hit = await this.cache.get(key);
-      if (hit !== undefined) return { ...(JSON.parse(hit) as GovernedResult), cached: true };
-    }
     const ranAt = this.clock.now().toISOString();
     const result = await this.rawSql.runCompiled({
       workspaceId: principal.workspace.id,
@@ -103,16 +87,6 @@ export class GovernedQueryService {
       surface: request.surface,
       origin: request.origin,
     });
-    const fresh: GovernedResult = {
-      rows: result.rows,
-      columns: result.columns,
-      rowCount: result.rowCount,
-      durationMs: result.durationMs,
-      truncated: result.truncated,
-      ranAt,
-      cached: false,
-    };
-    if (key) await this.cache.set(key, JSON.stringify(fresh));
-    return fresh;
+    return { rows: result.rows, columns: result.columns, rowCount: result.rowCount, durationMs: result.durationMs, truncated: result.truncated, ranAt };
   }
 }

@@ -22,8 +22,13 @@ export type SignalState = (typeof SIGNAL_STATES)[number];
 /** The shortest interval between two evaluations. */
 export const MIN_INTERVAL_SECONDS = 60;
 
-/** A scene's value: the first measure of the scene, read from its first row (after the scene's sorts). */
-export const sceneWatchSchema = z.object({ scene_id: z.uuid().describe('the scene whose first measure of the first row is watched') }).strict();
+/**
+ * A scene's value: the first measure of the scene, read from its first row. A scene with dimensions
+ * must be sorted for "its first row" to mean one row; ties of its sorts are broken by its dimensions.
+ */
+export const sceneWatchSchema = z
+  .object({ scene_id: z.uuid().describe('the scene whose first measure of the first row is watched (a scene with dimensions must have a sort)') })
+  .strict();
 
 /** A measure of a node, optionally over a period of a time dimension and with filters. */
 export const metricWatchSchema = z
@@ -47,7 +52,7 @@ export function isSceneWatch(watch: SignalWatch): watch is z.infer<typeof sceneW
 export const scheduleSchema = z.union([
   z
     .object({
-      cron: z.string().min(1).max(200).describe('a cron expression (5 or 6 fields)'),
+      cron: z.string().min(1).max(200).describe('a cron expression (5 fields, or 6 with seconds first); runs at least 60 s apart'),
       timezone: z.string().min(1).max(100).optional().describe("IANA time zone of the cron expression; the workspace's by default"),
     })
     .strict(),
@@ -77,6 +82,10 @@ export const signalPatchSchema = z
     threshold: z.number().finite().optional(),
     schedule: scheduleSchema.optional(),
     enabled: z.boolean().optional(),
+    take_ownership: z
+      .boolean()
+      .optional()
+      .describe("make yourself the owner: later evaluations read with your data keys (so does a change of watch by anyone but the owner); the state starts again"),
   })
   .strict();
 export type SignalPatch = z.infer<typeof signalPatchSchema>;

@@ -1,35 +1,40 @@
 // Signals: alerts on one value, kept in vaults (the vault rules of scenes: 404 outside, `edit` to
 // write). Saves are checked against the store and the live model (400 naming the unknown scene, node or
-// field, or the bad cron expression). An evaluation reads the value with the owner's data keys; with
-// `send` it moves the state machine (ok → triggered fires signal.triggered once per crossing, triggered →
-// ok re-arms, a failure sets error and fires nothing) and writes the state, the history row and the
-// event in one transaction.
+// field, or the bad cron expression). A signal acts as its owner, a member who may see what it reads:
+// recorded evaluations (scheduled, or with `send`) read the value with the owner's data keys; whoever
+// redefines what it watches becomes its owner; its values are shown only to readers whose data keys
+// give the same rows (signal-visibility.ts); a dry evaluation reads with the caller's own keys. A
+// recorded evaluation moves the state machine (ok → triggered fires signal.triggered once per crossing,
+// triggered → ok re-arms, a failure sets error and fires nothing) and writes the state, the history row
+// and the event in one transaction. A signal whose owner left, or may no longer see its vault or the
+// scene it watches, stops (disabled, state error, the reason in last_error).
 import type { Clock } from '../clock.js';
 import { AppError, BadRequestError, NotFoundError } from '../core/errors.js';
 import { ALL_ROWS, compileQuery } from '../core/semantic/compile.js';
 import { DIALECTS } from '../core/sql/dialects.js';
 import type { SceneService } from '../content/scene-service.js';
-import { decodePageCursor, encodePageCursor } from '../content/page-cursor.js';
 import type { VaultService } from '../content/vault-service.js';
-import { recordEvent } from '../events/event-record.js';
-import { principalOf, type Principal } from '../identity/principal.js';
+import type { Principal } from '../identity/principal.js';
 import type { GovernedQueryService } from '../querying/governed-query-service.js';
-import { conditionHolds } from './signal-condition.js';
-import { isSceneWatch, type SignalCondition, type SignalInput, type SignalPatch, type SignalSchedule, type SignalState, type SignalWatch } from './signal-definition.js';
+import { decide, SignalRecorder, type Evaluation } from './signal-recorder.js';
+import { isSceneWatch, type SignalInput, type SignalPatch, type SignalSchedule, type SignalWatch } from './signal-definition.js';
+import { sameJson } from './same-json.js';
 import { assertSchedule, nextRunAfter, type ScheduleFields } from './signal-schedule.js';
 import { readWatchedValue, watchQuery } from './signal-value.js';
-import type { SignalEvaluationRow, SignalRow, SignalsRepo, SignalValues } from './signals-repo.js';
+import { hiddenValues } from './signal-visibility.js';
+import type { SignalChanges, SignalEvaluationRow, SignalRow, SignalsRepo } from './signals-repo.js';
 
-export interface Evaluation {
-  value: number | null;
-  /** Whether the condition holds for the value (null when no value could be read). */
-  holds: boolean | null;
-  /** Whether this evaluation fires (or, without send, would fire) signal.triggered. */
-  wouldFire: boolean;
-  state: SignalState;
-  error: string | null;
-  sent: boolean;
-  signal: SignalRow;
+export type { Evaluation } from './signal-recorder.js';
+
+/** A signal as one reader sees it: its values are hidden when they were read with keys unlike theirs. */
+export interface SignalView {
+  row: SignalRow;
+  valuesHidden: boolean;
+}
+
+export interface EvaluationView {
+  row: SignalEvaluationRow;
+  valuesHidden: boolean;
 }
 
 export function signalNotFound(id: string): NotFoundError {
@@ -42,22 +47,29 @@ function scheduleFields(schedule: SignalSchedule, workspaceZone: string): Schedu
     : { cron: null, timezone: null, interval_seconds: schedule.interval_seconds };
 }
 
+/** The state a signal starts again from once what it reads, or whose keys read it, changed. */
+const FRESH_STATE = { state: 'ok', holding: false, last_value: null, last_error: null } as const;
+
 export class SignalService {
+  private readonly recorder: SignalRecorder;
+  /** What signal-visibility.ts reads: members' attributes and the live model. */
+  private readonly readers: Parameters<typeof hiddenValues>[0];
+
   constructor(
     private readonly signals: SignalsRepo,
     private readonly vaults: VaultService,
     private readonly scenes: SceneService,
     private readonly governed: GovernedQueryService,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.recorder = new SignalRecorder(signals, vaults, scenes, governed, clock);
+    this.readers = { signals, governed };
+  }
 
-  async list(principal: Principal, options: { cursor?: string | undefined; limit: number }): Promise<{ signals: SignalRow[]; nextCursor: string | null }> {
+  async list(principal: Principal, options: { cursor?: string | undefined; limit: number }): Promise<{ signals: SignalView[]; nextCursor: string | null }> {
     const vaultIds = await this.vaults.visibleIds(principal);
-    const after = options.cursor ? decodePageCursor(options.cursor) : undefined;
-    const rows = await this.signals.page(principal.workspace.id, { ...(vaultIds ? { vaultIds } : {}), ...(after ? { after } : {}), limit: options.limit + 1 });
-    const page = rows.slice(0, options.limit);
-    const last = page.at(-1);
-    return { signals: page, nextCursor: rows.length > options.limit && last ? encodePageCursor(last) : null };
+    const { rows, nextCursor } = await this.signals.page(principal.workspace.id, { ...(vaultIds ? { vaultIds } : {}), cursor: options.cursor, limit: options.limit });
+    return { signals: await this.views(principal, rows), nextCursor };
   }
 
   /** The signal, when the principal may see its vault (404 otherwise, as if it did not exist). */
@@ -71,6 +83,11 @@ export class SignalService {
       throw error;
     }
     return row;
+  }
+
+  /** The signal as the principal sees it (see SignalView). */
+  async view(principal: Principal, id: string): Promise<SignalView> {
+    return (await this.views(principal, [await this.get(principal, id)]))[0]!;
   }
 
   async create(principal: Principal, input: SignalInput): Promise<SignalRow> {
@@ -96,18 +113,31 @@ export class SignalService {
     );
   }
 
-  async update(principal: Principal, id: string, patch: SignalPatch): Promise<SignalRow> {
+  /**
+   * Applies the fields of `patch`. Whoever else changes what the signal watches (or asks to take it
+   * over) becomes its owner: from then on it reads with their data keys. A new watch, owner or
+   * condition starts the state again: the last value and whether the condition held belonged to the
+   * old definition (a percent condition would otherwise compare two different measures).
+   */
+  async update(principal: Principal, id: string, patch: SignalPatch): Promise<SignalView> {
     const current = await this.get(principal, id, 'edit');
     if (patch.vault && patch.vault !== current.vault_id) await this.vaults.require(principal, patch.vault, 'edit');
     if (patch.watch) await this.assertWatch(principal, patch.watch);
     const now = this.clock.now();
-    const values: Partial<SignalValues> = {
+    const watchChanges = patch.watch !== undefined && !sameJson(patch.watch, current.watch);
+    const takesOver = current.owner_id !== principal.user.id && (watchChanges || patch.take_ownership === true);
+    const conditionChanges = patch.condition !== undefined && patch.condition !== current.condition;
+    const values: SignalChanges = {
       ...(patch.name !== undefined ? { name: patch.name } : {}),
       ...(patch.vault !== undefined ? { vault_id: patch.vault } : {}),
       ...(patch.watch !== undefined ? { watch: patch.watch } : {}),
       ...(patch.condition !== undefined ? { condition: patch.condition } : {}),
       ...(patch.threshold !== undefined ? { threshold: patch.threshold } : {}),
       ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+      ...(takesOver ? { owner_id: principal.user.id } : {}),
+      // Enabled again or taken over: whoever did it has seen why it stopped; the next run tells again if it must.
+      ...(takesOver || patch.enabled === true ? { stopped_reason: null } : {}),
+      ...(takesOver || watchChanges ? FRESH_STATE : conditionChanges ? { state: 'ok', holding: false, last_error: null } : {}),
     };
     if (patch.schedule) {
       const schedule = scheduleFields(patch.schedule, principal.workspace.timezone);
@@ -119,7 +149,7 @@ export class SignalService {
     }
     const row = await this.signals.update(principal.workspace.id, id, values, now);
     if (!row) throw signalNotFound(id);
-    return row;
+    return (await this.views(principal, [row]))[0]!;
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
@@ -127,73 +157,51 @@ export class SignalService {
     await this.signals.remove(principal.workspace.id, id);
   }
 
-  async evaluations(principal: Principal, id: string, options: { cursor?: string | undefined; limit: number }): Promise<{ evaluations: SignalEvaluationRow[]; nextCursor: string | null }> {
-    await this.get(principal, id);
-    const after = options.cursor ? decodePageCursor(options.cursor) : undefined;
-    const rows = await this.signals.evaluations(id, { ...(after ? { after } : {}), limit: options.limit + 1 });
-    const page = rows.slice(0, options.limit);
-    const last = page.at(-1);
-    return { evaluations: page, nextCursor: rows.length > options.limit && last ? encodePageCursor({ created_at: last.evaluated_at, id: last.id }) : null };
-  }
-
-  /** Evaluates a signal the principal may see; changes and sends nothing unless `send`. */
-  async evaluateFor(principal: Principal, id: string, send: boolean): Promise<Evaluation> {
-    const row = await this.get(principal, id, send ? 'edit' : 'view');
-    return this.evaluate(row, { send });
+  async evaluations(principal: Principal, id: string, options: { cursor?: string | undefined; limit: number }): Promise<{ evaluations: EvaluationView[]; nextCursor: string | null }> {
+    const signal = await this.get(principal, id);
+    const { rows: page, nextCursor } = await this.signals.evaluations(id, { cursor: options.cursor, limit: options.limit });
+    const readerOf = (row: SignalEvaluationRow) => row.read_as ?? signal.owner_id;
+    const hidden = await hiddenValues(this.readers, principal, page.map(readerOf));
+    return {
+      evaluations: page.map((row) => ({ row, valuesHidden: hidden(readerOf(row)) })),
+      nextCursor,
+    };
   }
 
   /**
-   * Reads the value with the owner's data keys and applies the condition. With `send`, records the
-   * evaluation: the new state, the history row and (on a crossing) the signal.triggered event, in one
-   * transaction that locks the signal, so concurrent evaluations apply one after the other.
+   * Evaluates a signal the principal may see. A dry run (no `send`) reads with the caller's own data
+   * keys and changes nothing; it compares with the signal's state only when that state was read with
+   * keys that give the caller the same rows (otherwise as a signal evaluated for the first time). With
+   * `send` the evaluation is the signal's own, read with its owner's keys and recorded; its values are
+   * then shown to the caller as any read of the signal would show them.
    */
-  async evaluate(signal: SignalRow, options: { send: boolean; releaseClaim?: boolean }): Promise<Evaluation> {
+  async evaluateFor(principal: Principal, id: string, send: boolean): Promise<Evaluation & { valuesHidden: boolean }> {
+    const row = await this.get(principal, id, send ? 'edit' : 'view');
+    if (send) {
+      const evaluation = await this.evaluate(row, { send: true });
+      const hidden = await hiddenValues(this.readers, principal, [evaluation.signal.owner_id]);
+      return { ...evaluation, valuesHidden: hidden(evaluation.signal.owner_id) };
+    }
     let value: number | null = null;
     let error: string | null = null;
     try {
-      const owner = await this.signals.owner(signal.workspace_id, signal.owner_id);
-      if (!owner) throw new Error('The owner of the signal is no longer a member of the workspace');
-      value = await readWatchedValue({ governed: this.governed, scenes: this.scenes, clock: this.clock }, principalOf(owner, 'session'), signal.id, signal.watch as SignalWatch);
+      value = await readWatchedValue({ governed: this.governed, scenes: this.scenes, clock: this.clock }, principal, row.id, row.watch as SignalWatch);
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);
     }
-    const decide = (current: SignalRow) => {
-      const holds = value === null ? null : conditionHolds(current.condition as SignalCondition, current.threshold, value, current.last_value);
-      const wouldFire = holds === true && !current.holding;
-      const state: SignalState = error !== null ? 'error' : holds ? 'triggered' : 'ok';
-      return { holds, wouldFire, state };
-    };
-    if (!options.send) return { value, error, sent: false, signal, ...decide(signal) };
+    const ownState = !(await hiddenValues(this.readers, principal, [row.owner_id]))(row.owner_id);
+    const basis = ownState ? row : { ...row, holding: false, last_value: null };
+    return { value, error, sent: false, signal: row, valuesHidden: false, ...decide(basis, value, error) };
+  }
 
-    return this.signals.db.transaction().execute(async (trx) => {
-      const current = await this.signals.lock(trx, signal.id);
-      if (!current) throw signalNotFound(signal.id);
-      const { holds, wouldFire, state } = decide(current);
-      const at = this.clock.now();
-      const updated = await trx
-        .updateTable('signals')
-        .set({
-          state,
-          // An error keeps what the last read value showed: it neither fires nor re-arms.
-          holding: holds ?? current.holding,
-          last_value: value ?? current.last_value,
-          last_evaluated_at: at,
-          last_error: error,
-          ...(options.releaseClaim ? { claimed_until: null } : {}),
-        })
-        .where('id', '=', current.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await this.signals.appendEvaluation(trx, { signal_id: current.id, evaluated_at: at, value, previous: current.last_value, holds, state, fired: wouldFire, error });
-      if (wouldFire) {
-        await recordEvent(trx, {
-          workspaceId: current.workspace_id,
-          type: 'signal.triggered',
-          fields: { signal_id: current.id, signal_name: current.name, triggered_at: at.toISOString(), value, threshold: current.threshold, condition: current.condition },
-        });
-      }
-      return { value, holds, wouldFire, state, error, sent: true, signal: updated };
-    });
+  /** The signal's own evaluation, as its owner (see SignalRecorder). Used by the scheduler too. */
+  evaluate(signal: SignalRow, options: { send: boolean; releaseClaim?: boolean }): Promise<Evaluation> {
+    return this.recorder.evaluate(signal, options);
+  }
+
+  private async views(principal: Principal, rows: SignalRow[]): Promise<SignalView[]> {
+    const hidden = await hiddenValues(this.readers, principal, rows.map((r) => r.owner_id));
+    return rows.map((row) => ({ row, valuesHidden: hidden(row.owner_id) }));
   }
 
   /** 400 naming what the watch refers to and the principal cannot see or the model does not have. */

@@ -33,7 +33,16 @@ export async function watchQuery(scenes: SceneService, principal: Principal, wat
     const scene = await scenes.get(principal, watch.scene_id);
     const saved = scene.query as SavedQuery;
     if (saved.measures.length === 0) throw new BadRequestError(`Scene "${scene.name}" has no measure to watch`, 'invalid_signal');
-    return { node: scene.node, dimensions: saved.dimensions, measures: saved.measures, filters: saved.filters, sorts: saved.sorts, limit: 1 };
+    if (saved.dimensions.length > 0 && saved.sorts.length === 0) {
+      throw new BadRequestError(
+        `Scene "${scene.name}" has dimensions but no sort, so its first row could be any row; sort the scene (e.g. by ${saved.measures[0]} descending) or watch a measure of its node`,
+        'invalid_signal',
+      );
+    }
+    // Ties of the scene's sorts are broken by its dimensions, so the first row is always the same row.
+    const sorted = new Set(saved.sorts.map((s) => s.field));
+    const tieBreakers = saved.dimensions.filter((d) => !sorted.has(d)).map((field) => ({ field, direction: 'asc' as const }));
+    return { node: scene.node, dimensions: saved.dimensions, measures: saved.measures, filters: saved.filters, sorts: [...saved.sorts, ...tieBreakers], limit: 1 };
   }
   return {
     node: watch.node,
@@ -57,7 +66,7 @@ export async function readWatchedValue(
   if (!node) throw new SignalValueError(`Unknown node "${query.node}"`);
   const target = await deps.governed.target(principal, live, node);
   const compiled = compileQueryMemoized(live.model, query, target.options);
-  const result = await deps.governed.run({ principal, target, compiled, maxRows: 1, surface: 'structured_api', origin: `signal:${signalId}`, cache: 'off' });
+  const result = await deps.governed.run({ principal, target, compiled, maxRows: 1, surface: 'structured_api', origin: `signal:${signalId}` });
   const row = result.rows[0] as Record<string, unknown> | undefined;
   const column = query.measures[0]!;
   const raw = row ? (row[column] ?? Object.values(row).at(query.dimensions.length)) : undefined;

@@ -2,8 +2,9 @@
 // row (whose data keys an evaluation uses), and the claim of due signals by the scheduler.
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, SignalEvaluationsTable, SignalsTable } from '../store/schema.js';
-import { MEMBER_COLUMNS, type MemberRow } from '../store/members.js';
-import type { PageAfter } from '../store/scenes-repo.js';
+import { memberRowOf, type MemberRow } from '../store/members.js';
+import { emptyPage, readPage, type Page, type PageRequest } from '../store/keyset-page.js';
+import { leaseEnd, storeNow } from '../store/store-clock.js';
 
 export type SignalRow = Selectable<SignalsTable>;
 export type SignalEvaluationRow = Selectable<SignalEvaluationsTable>;
@@ -22,8 +23,18 @@ export interface SignalValues {
   next_run_at: Date | null;
 }
 
+/** What an update may also set: a new owner, and the state a redefinition starts again from. */
+export interface SignalChanges extends Partial<SignalValues> {
+  owner_id?: string;
+  state?: string;
+  holding?: boolean;
+  last_value?: number | null;
+  last_error?: string | null;
+  stopped_reason?: string | null;
+}
+
 export function signalsRepo(db: Kysely<Database>) {
-  const jsonOf = (values: Partial<SignalValues>) => (values.watch ? { ...values, watch: JSON.stringify(values.watch) } : (values as Omit<Partial<SignalValues>, 'watch'>));
+  const jsonOf = (values: SignalChanges) => (values.watch ? { ...values, watch: JSON.stringify(values.watch) } : (values as Omit<SignalChanges, 'watch'>));
   return {
     db,
     async insert(workspaceId: string, ownerId: string, values: SignalValues, at: Date): Promise<SignalRow> {
@@ -43,20 +54,16 @@ export function signalsRepo(db: Kysely<Database>) {
       return trx.selectFrom('signals').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     },
 
-    async page(workspaceId: string, options: { vaultIds?: readonly string[]; after?: PageAfter; limit: number }): Promise<SignalRow[]> {
+    async page(workspaceId: string, options: PageRequest & { vaultIds?: readonly string[] }): Promise<Page<SignalRow>> {
       let query = db.selectFrom('signals').selectAll().where('workspace_id', '=', workspaceId);
       if (options.vaultIds) {
-        if (options.vaultIds.length === 0) return [];
+        if (options.vaultIds.length === 0) return emptyPage(options);
         query = query.where('vault_id', 'in', options.vaultIds);
       }
-      if (options.after) {
-        const { at, id } = options.after;
-        query = query.where((eb) => eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]));
-      }
-      return query.orderBy('created_at').orderBy('id').limit(options.limit).execute();
+      return readPage(query, { time: 'created_at', id: 'id', direction: 'asc' }, options);
     },
 
-    async update(workspaceId: string, id: string, values: Partial<SignalValues>, at: Date): Promise<SignalRow | undefined> {
+    async update(workspaceId: string, id: string, values: SignalChanges, at: Date): Promise<SignalRow | undefined> {
       return db.updateTable('signals').set({ ...jsonOf(values), updated_at: at }).where('workspace_id', '=', workspaceId).where('id', '=', id).returningAll().executeTakeFirst();
     },
 
@@ -65,25 +72,21 @@ export function signalsRepo(db: Kysely<Database>) {
     },
 
     /** The owner as a member of the signal's workspace, or undefined when they left it. */
-    async owner(workspaceId: string, userId: string): Promise<MemberRow | undefined> {
-      return db
-        .selectFrom('memberships as m')
-        .innerJoin('users as u', 'u.id', 'm.user_id')
-        .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-        .select(MEMBER_COLUMNS)
-        .where('m.workspace_id', '=', workspaceId)
-        .where('m.user_id', '=', userId)
-        .executeTakeFirst() as Promise<MemberRow | undefined>;
+    owner(workspaceId: string, userId: string): Promise<MemberRow | undefined> {
+      return memberRowOf(db, workspaceId, userId);
     },
 
-    async evaluations(signalId: string, options: { after?: PageAfter; limit: number }): Promise<SignalEvaluationRow[]> {
-      let query = db.selectFrom('signal_evaluations').selectAll().where('signal_id', '=', signalId);
-      if (options.after) {
-        const { at, id } = options.after;
-        // Newest first: the next page holds older evaluations.
-        query = query.where((eb) => eb.or([eb('evaluated_at', '<', at), eb.and([eb('evaluated_at', '=', at), eb('id', '<', id)])]));
-      }
-      return query.orderBy('evaluated_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+    /** The attributes (data-key values) of those of `userIds` who are members of the workspace. */
+    async memberAttributes(workspaceId: string, userIds: readonly string[]): Promise<Map<string, Record<string, string>>> {
+      if (userIds.length === 0) return new Map();
+      const rows = await db.selectFrom('memberships').select(['user_id', 'attributes']).where('workspace_id', '=', workspaceId).where('user_id', 'in', [...userIds]).execute();
+      return new Map(rows.map((r) => [r.user_id, r.attributes]));
+    },
+
+    /** Newest first: the next page holds older evaluations. */
+    async evaluations(signalId: string, options: PageRequest): Promise<Page<SignalEvaluationRow>> {
+      const query = db.selectFrom('signal_evaluations').selectAll().where('signal_id', '=', signalId);
+      return readPage(query, { time: 'evaluated_at', id: 'id', direction: 'desc' }, options);
     },
 
     async appendEvaluation(trx: Db, row: Omit<SignalEvaluationRow, 'id'>): Promise<void> {
@@ -102,7 +105,9 @@ export function signalsRepo(db: Kysely<Database>) {
           .selectFrom('signals')
           .selectAll()
           .where('enabled', '=', true)
-          .where((eb) => eb.or([eb.and([eb('next_run_at', '<=', now), eb('claimed_until', 'is', null)]), eb('claimed_until', '<=', now)]))
+          // The lease is compared, and set, by the store's clock: an instance whose clock runs ahead does not
+          // take over a run another still holds.
+          .where((eb) => eb.or([eb.and([eb('next_run_at', '<=', now), eb('claimed_until', 'is', null)]), eb('claimed_until', '<=', storeNow)]))
           .orderBy('next_run_at')
           .limit(limit)
           .forUpdate()
@@ -110,12 +115,11 @@ export function signalsRepo(db: Kysely<Database>) {
           .execute();
         const claimed: SignalRow[] = [];
         for (const row of due) {
-          const claimedUntil = new Date(now.getTime() + leaseMs);
           // A retried run (expired lease) was advanced by its first claim already; it moves again only
           // if that next run has passed meanwhile (missed runs are evaluated once, not replayed).
           const nextRunAt = row.next_run_at !== null && row.next_run_at <= now ? advance(row) : row.next_run_at;
-          await trx.updateTable('signals').set({ claimed_until: claimedUntil, next_run_at: nextRunAt }).where('id', '=', row.id).execute();
-          claimed.push({ ...row, claimed_until: claimedUntil, next_run_at: nextRunAt });
+          const { claimed_until } = await trx.updateTable('signals').set({ claimed_until: leaseEnd(leaseMs), next_run_at: nextRunAt }).where('id', '=', row.id).returning('claimed_until').executeTakeFirstOrThrow();
+          claimed.push({ ...row, claimed_until, next_run_at: nextRunAt });
         }
         return claimed;
       });

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { MEMBER_COLUMNS, type MemberRow } from './members.js';
 import type { Database, KeySurface } from './schema.js';
-import type { PageAfter } from './scenes-repo.js';
+import { readPage, type Page, type PageRequest } from './keyset-page.js';
 
 export interface ApiKeyRow {
   id: string;
@@ -43,6 +43,10 @@ const KEY_COLUMNS = [
 ] as const;
 
 export function apiKeysRepo(db: Kysely<Database>) {
+  const keysOf = (workspaceId: string, userId: string | undefined) => {
+    const query = db.selectFrom('api_keys as k').select(KEY_COLUMNS).where('k.workspace_id', '=', workspaceId);
+    return userId ? query.where('k.user_id', '=', userId) : query;
+  };
   return {
     async insert(values: {
       workspaceId: string;
@@ -87,16 +91,13 @@ export function apiKeysRepo(db: Kysely<Database>) {
     },
 
     /** Keys of a workspace, newest first; only one user's keys when `userId` is given. */
-    /** Newest first, in (created_at, id) descending order; `page` starts after a row and bounds the count. */
-    async list(workspaceId: string, userId?: string, page?: { after?: PageAfter; limit: number }): Promise<ApiKeyRow[]> {
-      let query = db.selectFrom('api_keys as k').select(KEY_COLUMNS).where('k.workspace_id', '=', workspaceId);
-      if (userId) query = query.where('k.user_id', '=', userId);
-      if (page?.after) {
-        const { at, id } = page.after;
-        query = query.where((eb) => eb.or([eb('k.created_at', '<', at), eb.and([eb('k.created_at', '=', at), eb('k.id', '<', id)])]));
-      }
-      query = query.orderBy('k.created_at', 'desc').orderBy('k.id', 'desc');
-      return (page ? query.limit(page.limit) : query).execute();
+    async list(workspaceId: string, userId?: string): Promise<ApiKeyRow[]> {
+      return keysOf(workspaceId, userId).orderBy('k.created_at', 'desc').orderBy('k.id', 'desc').execute();
+    },
+
+    /** A page of list(): newest first, the cursor of a previous page continuing it. */
+    async page(workspaceId: string, userId: string | undefined, page: PageRequest): Promise<Page<ApiKeyRow>> {
+      return readPage(keysOf(workspaceId, userId), { time: 'k.created_at', id: 'k.id', direction: 'desc' }, page);
     },
 
     /** A key of this workspace; a key of another workspace is as absent as an unknown one. */

@@ -1,5 +1,6 @@
 // The query history: one row per raw SQL run, whatever its outcome.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { readPage, type Page, type PageRequest } from './keyset-page.js';
 import type { Database, HistoryOrigin, HistoryStatus, HistorySurface } from './schema.js';
 
 export interface HistoryEntry {
@@ -80,24 +81,21 @@ export function historyRepo(db: Kysely<Database>) {
         .execute();
     },
 
-    /** A user's runs, newest first; `before` (a row's created_at and id) continues a previous page. */
-    listForUser(workspaceId: string, userId: string, page: HistoryPage & Pick<HistoryFilter, 'sources'>): Promise<HistoryRow[]> {
-      return listRuns(db, workspaceId, { ...page, userId });
+    /** A page of a user's runs, newest first; the cursor of a previous page continues it. */
+    pageForUser(workspaceId: string, userId: string, page: HistoryPage & Pick<HistoryFilter, 'sources'>): Promise<Page<HistoryRow>> {
+      return pageRuns(db, workspaceId, { ...page, userId });
     },
 
-    /** Every run of the workspace (the admin's view), newest first, with who ran it. */
-    listForWorkspace(workspaceId: string, page: HistoryPage & HistoryFilter): Promise<WorkspaceHistoryRow[]> {
-      return listRuns(db, workspaceId, page);
+    /** A page of every run of the workspace (the admin's view), newest first, with who ran it. */
+    pageForWorkspace(workspaceId: string, page: HistoryPage & HistoryFilter): Promise<Page<WorkspaceHistoryRow>> {
+      return pageRuns(db, workspaceId, page);
     },
   };
 }
 
 export type HistoryRepo = ReturnType<typeof historyRepo>;
 
-export interface HistoryPage {
-  limit: number;
-  before?: { at: Date; id: string };
-}
+export type HistoryPage = PageRequest;
 
 export interface HistoryFilter {
   userId?: string;
@@ -136,7 +134,7 @@ export interface WorkspaceHistoryRow extends HistoryRow {
   user_email: string | null;
 }
 
-function listRuns(db: Kysely<Database>, workspaceId: string, page: HistoryPage & HistoryFilter): Promise<WorkspaceHistoryRow[]> {
+function pageRuns(db: Kysely<Database>, workspaceId: string, page: HistoryPage & HistoryFilter): Promise<Page<WorkspaceHistoryRow>> {
   let query = db
     .selectFrom('query_history as h')
     .leftJoin('users as u', 'u.id', 'h.user_id')
@@ -150,9 +148,5 @@ function listRuns(db: Kysely<Database>, workspaceId: string, page: HistoryPage &
     const origin = page.origin;
     query = origin.endsWith(':') ? query.where(startsWith(origin)) : query.where('h.origin', '=', origin);
   }
-  if (page.before) {
-    const { at, id } = page.before;
-    query = query.where((eb) => eb.or([eb('h.created_at', '<', at), eb.and([eb('h.created_at', '=', at), eb('h.id', '<', id)])]));
-  }
-  return query.orderBy('h.created_at', 'desc').orderBy('h.id', 'desc').limit(page.limit).execute();
+  return readPage(query, { time: 'h.created_at', id: 'h.id', direction: 'desc' }, page);
 }

@@ -50,15 +50,15 @@ export class HistoryWriter {
     await Promise.all([...this.writing]);
   }
 
-  /** A user's runs, newest first, runs just finished included. */
-  async listForUser(workspaceId: string, userId: string, page: HistoryPage) {
+  /** A page of a user's runs, newest first, runs just finished included. */
+  async pageForUser(workspaceId: string, userId: string, page: HistoryPage) {
     await this.flush();
-    return this.repo.listForUser(workspaceId, userId, page);
+    return this.repo.pageForUser(workspaceId, userId, page);
   }
 
-  /** Every run of the workspace, newest first, runs just finished included. */
-  async listForWorkspace(workspaceId: string, page: HistoryPage & HistoryFilter) {
+  /** A page of every run of the workspace, newest first, runs just finished included. */
+  async pageForWorkspace(workspaceId: string, page: HistoryPage & HistoryFilter) {
     await this.flush();
-    return this.repo.listForWorkspace(workspaceId, page);
+    return this.repo.pageForWorkspace(workspaceId, page);
   }
 }

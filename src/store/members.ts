@@ -1,6 +1,7 @@
 // The joined view of a member (user + membership + workspace) that both session and key lookups
 // resolve to, selected in one place so that both kinds of principal are built the same way.
-import type { Attributes, Plan, Role } from './schema.js';
+import type { Kysely } from 'kysely';
+import type { Attributes, Database, Plan, Role } from './schema.js';
 
 export interface MemberRow {
   workspace_id: string;
@@ -26,3 +27,15 @@ export const MEMBER_COLUMNS = [
   'm.role as role',
   'm.attributes as attributes',
 ] as const;
+
+/** One member of a workspace, as a principal is built from it; undefined when they are not a member. */
+export function memberRowOf(db: Kysely<Database>, workspaceId: string, userId: string): Promise<MemberRow | undefined> {
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
+    .select(MEMBER_COLUMNS)
+    .where('m.workspace_id', '=', workspaceId)
+    .where('m.user_id', '=', userId)
+    .executeTakeFirst() as Promise<MemberRow | undefined>;
+}

@@ -1,6 +1,6 @@
 // Projects, their deployed CML files and the deployment history: the model aggregate.
 import type { Kysely } from 'kysely';
-import type { HistoryPage } from './history-repo.js';
+import { readPage, type Page, type PageRequest } from './keyset-page.js';
 import type { Database } from './schema.js';
 
 export interface ProjectRow {
@@ -49,6 +49,14 @@ export function modelsRepo(db: Kysely<Database>) {
       return db.insertInto('projects').values({ workspace_id: workspaceId, slug, name }).returningAll().executeTakeFirstOrThrow();
     },
 
+    /**
+     * Holds the workspace's row until the transaction ends: deploys to one workspace take this first,
+     * so each reads the files the one before it committed (on every instance sharing the store).
+     */
+    async lockWorkspace(workspaceId: string): Promise<void> {
+      await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
+    },
+
     /** The deployed files of every project of the workspace. */
     async workspaceFiles(workspaceId: string): Promise<ProjectFileRow[]> {
       return db
@@ -71,18 +79,14 @@ export function modelsRepo(db: Kysely<Database>) {
       }
     },
 
-    /** The workspace's deployments, newest first; `before` (a row's deployed_at and id) continues a previous page. */
-    async listDeployments(workspaceId: string, page: HistoryPage): Promise<ListedDeploymentRow[]> {
-      let query = db
+    /** A page of the workspace's deployments, newest first; the cursor of a previous page continues it. */
+    async listDeployments(workspaceId: string, page: PageRequest): Promise<Page<ListedDeploymentRow>> {
+      const query = db
         .selectFrom('deployments as d')
         .innerJoin('projects as p', 'p.id', 'd.project_id')
         .select(['d.id', 'd.workspace_id', 'd.project_id', 'p.slug as project', 'd.deployed_at', 'd.deployed_by_email', 'd.message', 'd.pr_url', 'd.changed_nodes'])
         .where('d.workspace_id', '=', workspaceId);
-      if (page.before) {
-        const { at, id } = page.before;
-        query = query.where((eb) => eb.or([eb('d.deployed_at', '<', at), eb.and([eb('d.deployed_at', '=', at), eb('d.id', '<', id)])]));
-      }
-      return query.orderBy('d.deployed_at', 'desc').orderBy('d.id', 'desc').limit(page.limit).execute();
+      return readPage(query, { time: 'd.deployed_at', id: 'd.id', direction: 'desc' }, page);
     },
 
     async insertDeployment(values: {

@@ -1,5 +1,6 @@
 // Scenes (saved structured queries) and mosaics (dashboards): rows, keyset pages and versioned writes.
 import type { Kysely } from 'kysely';
+import { emptyPage, readPage, type Page, type PageRequest } from './keyset-page.js';
 import type { Database, SceneStatus, VaultAccess } from './schema.js';
 
 export interface SceneRow {
@@ -35,20 +36,12 @@ export interface MosaicRow {
   updated_at: Date;
 }
 
-/** Where a page starts: after the row with this created_at and id, in (created_at, id) order. */
-export interface PageAfter {
-  at: Date;
-  id: string;
-}
-
-export interface ContentPage {
+export interface ContentPage extends PageRequest {
   /** Only these vaults; undefined for every vault of the workspace (a luminary). */
   vaultIds?: readonly string[];
   vaultId?: string;
   /** Case-insensitive substring of the name or description. */
   q?: string;
-  after?: PageAfter;
-  limit: number;
 }
 
 /** A write that only applies when the row is still at `expectedVersion` (If-Match). */
@@ -62,8 +55,9 @@ function contentRepo<Row>(db: Kysely<Database>, table: ContentTable) {
       return db.selectFrom(table).selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst() as Promise<Row | undefined>;
     },
 
-    async page(workspaceId: string, page: ContentPage & { node?: string }): Promise<Row[]> {
-      if (page.vaultIds && page.vaultIds.length === 0) return [];
+    /** A page in (created_at, id) order: content saved while someone pages lands after every page read. */
+    async page(workspaceId: string, page: ContentPage & { node?: string }): Promise<Page<Row>> {
+      if (page.vaultIds && page.vaultIds.length === 0) return emptyPage(page);
       let query = db.selectFrom(table).selectAll().where('workspace_id', '=', workspaceId);
       if (page.vaultIds) query = query.where('vault_id', 'in', [...page.vaultIds]);
       if (page.vaultId) query = query.where('vault_id', '=', page.vaultId);
@@ -72,11 +66,7 @@ function contentRepo<Row>(db: Kysely<Database>, table: ContentTable) {
         const pattern = `%${page.q.replaceAll(/[\\%_]/g, (c) => `\\${c}`)}%`;
         query = query.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]));
       }
-      if (page.after) {
-        const { at, id } = page.after;
-        query = query.where((eb) => eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]));
-      }
-      return query.orderBy('created_at').orderBy('id').limit(page.limit).execute() as Promise<Row[]>;
+      return readPage(query, { time: 'created_at', id: 'id', direction: 'asc' }, page) as Promise<Page<Row>>;
     },
 
     async remove(workspaceId: string, id: string): Promise<boolean> {

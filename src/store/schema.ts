@@ -205,7 +205,7 @@ export interface EventsTable {
   fanned_out_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'gone'] as const;
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'gone', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** A receiver of events (migration 0008). Secrets are sealed with the SecretBox. */
@@ -238,6 +238,8 @@ export interface WebhookDeliveriesTable {
   last_duration_ms: ColumnType<number | null, number | null | undefined, number | null>;
   last_response: ColumnType<string | null, string | null | undefined, string | null>;
   last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The end of an attempt's lease, on the store's clock (migration 0011); null when none runs. */
+  claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -261,6 +263,8 @@ export interface SignalsTable {
   last_value: number | null;
   last_evaluated_at: Date | null;
   last_error: string | null;
+  /** Why the signal stopped by itself (see signal-recorder.ts); null while it runs. */
+  stopped_reason: Generated<string | null>;
   next_run_at: Date | null;
   claimed_until: Date | null;
   created_at: CreatedAt;
@@ -278,6 +282,19 @@ export interface SignalEvaluationsTable {
   state: string;
   fired: boolean;
   error: string | null;
+  /** The user whose data keys read the value; null for rows older than the column (the signal's owner). */
+  read_as: string | null;
+}
+
+/** A job run once across every instance on the store, under a lease (migration 0012). */
+export interface ScheduledJobsTable {
+  name: string;
+  next_run_at: Date;
+  claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  claimed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  last_started_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  last_finished_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SchemaMigrationsTable {
@@ -305,5 +322,6 @@ export interface Database {
   signal_evaluations: SignalEvaluationsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  scheduled_jobs: ScheduledJobsTable;
   schema_migrations: SchemaMigrationsTable;
 }

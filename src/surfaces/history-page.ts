@@ -1,9 +1,10 @@
 // One page of the query history as the APIs show it: the editor's own runs (GET /api/studio/history)
 // and the admin's view of the workspace (GET /api/history); the deployment history pages the same way.
-// Pages are keyed by (created_at, id), so runs recorded while someone pages never shift or repeat a row.
+// Pages are keyed by (created_at, id) (store/keyset-page.ts), so runs recorded while someone pages never
+// shift or repeat a row.
 import { z } from 'zod';
-import { BadRequestError } from '../core/errors.js';
 import { HISTORY_SOURCES, type HistoryRow, type HistorySource, type WorkspaceHistoryRow } from '../store/history-repo.js';
+import type { Page } from '../store/keyset-page.js';
 
 export const historyPageQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().optional() });
 
@@ -61,33 +62,7 @@ export function presentWorkspaceRun(r: WorkspaceHistoryRow): z.infer<typeof work
   return { ...presentRun(r), user_id: r.user_id, user_email: r.user_email };
 }
 
-/** Rows were read with `limit + 1`: the page, and the cursor of the next one when there is more. */
-export function historyPage<R extends HistoryRow, P>(rows: readonly R[], limit: number, present: (row: R) => P): { runs: P[]; next_cursor: string | null } {
-  const { items, next_cursor } = keysetPage(rows, limit, (row) => row.created_at, present);
-  return { runs: items, next_cursor };
-}
-
-/**
- * Any list read newest first by (time, id) with `limit + 1` rows: the page, and the cursor of the next
- * one when there is more (decodeCursor reads it back into the `before` of the next read).
- */
-export function keysetPage<R extends { id: string }, P>(rows: readonly R[], limit: number, timeOf: (row: R) => Date, present: (row: R) => P): { items: P[]; next_cursor: string | null } {
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return { items: page.map(present), next_cursor: rows.length > limit && last ? encodeCursor(timeOf(last), last.id) : null };
-}
-
-function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): { at: Date; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    const date = new Date(at);
-    if (Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) throw new Error('bad cursor');
-    return { at: date, id };
-  } catch {
-    throw new BadRequestError('Invalid cursor: pass back the next_cursor of a previous page', 'invalid_cursor');
-  }
+/** A page of runs as the APIs answer it: the runs shown, and the cursor of the next page. */
+export function historyPage<R extends HistoryRow, P>(page: Page<R>, present: (row: R) => P): { runs: P[]; next_cursor: string | null } {
+  return { runs: page.rows.map(present), next_cursor: page.nextCursor };
 }

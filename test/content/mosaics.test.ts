@@ -116,7 +116,7 @@ describe('mosaics', () => {
     expect(byTile.customers.result.data.length).toBeGreaterThan(1);
     // Each tile's run is recorded with the mosaic as origin.
     await t.services.rawSql.flush();
-    const runs = await t.services.history.listForWorkspace(ws.id, { limit: 50, origin: `mosaic:${id}` });
+    const runs = (await t.services.history.pageForWorkspace(ws.id, { limit: 50, origin: `mosaic:${id}` })).rows;
     expect(runs).toHaveLength(3);
     expect(runs.every((r) => r.surface === 'structured_api' && r.user_id === ws.members.editor.id)).toBe(true);
   });
@@ -129,6 +129,22 @@ describe('mosaics', () => {
     expect(byTile.channels.error).toMatchObject({ code: expect.any(String), status: 400, error: expect.stringMatching(/resembles/) });
     expect(byTile.regions.result.data.length).toBeGreaterThan(1);
     expect(byTile.secret.result.data).toHaveLength(1);
+  });
+
+  it('runs of scenes and mosaics leave the result cache to the answers it serves', async () => {
+    // A structured answer is cached; runs of scenes and mosaics are always fresh and read nothing from
+    // the cache, so they must not fill it (they would push C's answers out).
+    const query = { node: 'orders', dimensions: ['channel'], measures: ['order_count'] };
+    expect((await c('luminary', 'POST', '/query', query)).headers['x-cache']).toBe('miss');
+    const before = t.services.resultCache.stats();
+    const saved = await c('luminary', 'POST', '/mosaics', board());
+    expect(saved.statusCode, saved.body).toBe(201);
+    for (let i = 0; i < 3; i++) {
+      expect((await c('editor', 'POST', `/scenes/${scenes.byRegion!.id}/run`, {})).statusCode).toBe(200);
+      expect((await c('editor', 'POST', `/mosaics/${saved.json().mosaic.id}/run`, {})).statusCode).toBe(200);
+    }
+    expect(t.services.resultCache.stats()).toEqual(before);
+    expect((await c('luminary', 'POST', '/query', query)).headers['x-cache']).toBe('hit');
   });
 
   it('runs a 12-tile mosaic', async () => {

@@ -194,7 +194,7 @@ describe('running scenes', () => {
     const scene = await saved('editor');
     await c('editor', 'POST', `/scenes/${scene.id}/run`);
     await t.services.rawSql.flush();
-    const runs = await t.services.history.listForWorkspace(ws.id, { limit: 50, origin: `scene:${scene.id}` });
+    const runs = (await t.services.history.pageForWorkspace(ws.id, { limit: 50, origin: `scene:${scene.id}` })).rows;
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ surface: 'structured_api', origin: `scene:${scene.id}`, status: 'success', user_id: ws.members.editor.id });
   });

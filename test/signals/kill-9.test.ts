@@ -7,6 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIN_SIGNALS_LEASE_SECONDS } from '../../src/config.js';
 import { loadPostgres } from '../../src/core/demo/index.js';
 import { DEMO_MODEL_DIR, readModelDir } from '../../src/demo-setup.js';
 import { principalOf } from '../../src/identity/principal.js';
@@ -45,7 +46,8 @@ function serve() {
     SVC_DATA_DIR: path.join('/tmp', `svc-signal-kill9-${process.pid}`),
     SVC_SECRET_KEY: secretKey.toString('hex'),
     SVC_SIGNALS_POLL_MS: '100',
-    SVC_SIGNALS_LEASE_SECONDS: '3',
+    // The shortest lease allowed (the warehouse time limit plus its margin): the run is retried after it.
+    SVC_SIGNALS_LEASE_SECONDS: String(MIN_SIGNALS_LEASE_SECONDS),
     SVC_EVENTS_POLL_MS: '50',
     SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
   });

@@ -120,7 +120,8 @@ describe('saving signals', () => {
     const vault = shared.json().vault.id;
     expect((await session('PUT', `/vaults/${vault}/members/${ws.members.viewer.id}`, { access: 'view' })).statusCode).toBe(200);
     const signal = await created('luminary', { name: 'Shared read', vault });
-    expect(await evaluate('viewer', signal.id, false)).toMatchObject({ value: total, would_fire: true, sent: false });
+    // A dry run reads with the caller's own data keys: the viewer has no region, so no rows.
+    expect(await evaluate('viewer', signal.id, false)).toMatchObject({ value: 0, would_fire: false, sent: false });
     const viewerSend = await c('viewer', 'POST', `/signals/${signal.id}/evaluate?send=true`);
     expect(viewerSend.statusCode).toBe(403);
     expect(viewerSend.json().code).toBe('role_required');
@@ -170,21 +171,34 @@ describe('evaluating signals', () => {
     expect(runs.length).toBeGreaterThanOrEqual(6);
   });
 
-  it('percent conditions compare with the previous value read', async () => {
-    const signal = await created('luminary', { name: 'Drop', condition: 'decreases_by_percent', threshold: 10 });
+  it('percent conditions compare with the previous value read, and a new watch or condition starts again', async () => {
+    // A scene watch follows the scene's edits: the same signal reads another value once the scene changes.
+    const scene = (await c('luminary', 'POST', '/scenes', { name: 'Orders (percent)', node: 'orders', dimensions: [], measures: ['order_count'], visualization: { type: 'number' } })).json().scene;
+    const inRegion = [{ field: 'ship_region', operator: 'equals', value: region }];
+    const signal = await created('luminary', { name: 'Drop', watch: { scene_id: scene.id }, condition: 'decreases_by_percent', threshold: 10 });
     // No previous value: nothing to compare with.
     expect(await evaluate('luminary', signal.id)).toMatchObject({ value: total, would_fire: false, state: 'ok' });
-    await c('luminary', 'PATCH', `/signals/${signal.id}`, { watch: { ...orderCount, filters: [{ field: 'ship_region', operator: 'equals', value: region }] } });
+    expect((await c('luminary', 'PATCH', `/scenes/${scene.id}`, { filters: inRegion })).statusCode).toBe(200);
     expect(regionTotal).toBeLessThan(total * 0.9);
     expect(await evaluate('luminary', signal.id)).toMatchObject({ value: regionTotal, would_fire: true, state: 'triggered' });
     // Same value again: a 0 % change, the condition clears.
     expect(await evaluate('luminary', signal.id)).toMatchObject({ value: regionTotal, would_fire: false, state: 'ok' });
-    await c('luminary', 'PATCH', `/signals/${signal.id}`, { condition: 'increases_by_percent', threshold: 10, watch: orderCount });
+    // A new condition keeps the last value (the same measure was read) but not whether the old one held.
+    await c('luminary', 'PATCH', `/signals/${signal.id}`, { condition: 'increases_by_percent', threshold: 10 });
+    expect((await c('luminary', 'GET', `/signals/${signal.id}`)).json().signal).toMatchObject({ state: 'ok', last_value: regionTotal });
+    expect((await c('luminary', 'PATCH', `/scenes/${scene.id}`, { filters: [] })).statusCode).toBe(200);
     expect(await evaluate('luminary', signal.id)).toMatchObject({ value: total, would_fire: true, state: 'triggered' });
-    await c('luminary', 'PATCH', `/signals/${signal.id}`, { condition: 'changes_by_percent', threshold: 1, watch: { ...orderCount, filters: [{ field: 'ship_region', operator: 'equals', value: region }] } });
+    await c('luminary', 'PATCH', `/signals/${signal.id}`, { condition: 'changes_by_percent', threshold: 1 });
+    expect((await c('luminary', 'PATCH', `/scenes/${scene.id}`, { filters: inRegion })).statusCode).toBe(200);
+    expect(await evaluate('luminary', signal.id)).toMatchObject({ value: regionTotal, would_fire: true, state: 'triggered' });
     // Still holding (a change of more than 1 %): no second event while it holds.
-    expect(await evaluate('luminary', signal.id)).toMatchObject({ value: regionTotal, would_fire: false, state: 'triggered' });
-    expect(await firedEvents(signal.id)).toHaveLength(2);
+    expect((await c('luminary', 'PATCH', `/scenes/${scene.id}`, { filters: [] })).statusCode).toBe(200);
+    expect(await evaluate('luminary', signal.id)).toMatchObject({ value: total, would_fire: false, state: 'triggered' });
+    expect(await firedEvents(signal.id)).toHaveLength(3);
+    // A new watch reads another value: the last one is forgotten, so nothing is compared across measures.
+    const rewatched = (await c('luminary', 'PATCH', `/signals/${signal.id}`, { watch: { ...orderCount, filters: inRegion } })).json().signal;
+    expect(rewatched).toMatchObject({ state: 'ok', last_value: null, last_error: null });
+    expect(await evaluate('luminary', signal.id)).toMatchObject({ value: regionTotal, would_fire: false, state: 'ok' });
   });
 
   it('an evaluation error sets error with the message and fires nothing', async () => {
@@ -206,12 +220,25 @@ describe('evaluating signals', () => {
     expect(last).toMatchObject({ state: 'error', fired: false, value: null });
   });
 
-  it("evaluates with the owner's data keys, whoever asks", async () => {
+  it("records with the owner's data keys, and shows those values only to readers whose keys give the same rows", async () => {
     const signal = await created('editor', { name: 'My region' });
     expect(regionTotal).toBeLessThan(total);
-    expect(await evaluate('editor', signal.id, false)).toMatchObject({ value: regionTotal });
-    // A luminary sees every vault; the value is still the owner's.
-    expect(await evaluate('luminary', signal.id, false)).toMatchObject({ value: regionTotal });
+    expect(await evaluate('editor', signal.id)).toMatchObject({ value: regionTotal, sent: true });
+    // A dry run reads with the caller's keys: the luminary sees every region.
+    expect(await evaluate('luminary', signal.id, false)).toMatchObject({ value: total });
+    // A recorded evaluation is the signal's own, read as its owner; the luminary's keys differ, so its values are hidden.
+    const sent = await c('luminary', 'POST', `/signals/${signal.id}/evaluate?send=true`);
+    expect(sent.json()).toMatchObject({ value: null, state: null, sent: true });
+    expect(sent.json().values_hidden).toMatch(/data keys/);
+    const read = (await c('luminary', 'GET', `/signals/${signal.id}`)).json().signal;
+    expect(read).toMatchObject({ owner: ws.members.editor.id, state: null, last_value: null });
+    expect((await c('luminary', 'GET', `/signals/${signal.id}/evaluations`)).json().evaluations[0]).toMatchObject({ value: null, fired: null });
+    expect((await c('editor', 'GET', `/signals/${signal.id}`)).json().signal).toMatchObject({ state: 'triggered', last_value: regionTotal, values_hidden: null });
+    // Taking it over makes the luminary the owner: it starts again and reads with their keys.
+    const taken = (await c('luminary', 'PATCH', `/signals/${signal.id}`, { take_ownership: true })).json().signal;
+    expect(taken).toMatchObject({ owner: ws.members.luminary.id, state: 'ok', last_value: null, values_hidden: null });
+    expect(await evaluate('luminary', signal.id)).toMatchObject({ value: total, sent: true });
+    expect((await c('editor', 'GET', `/signals/${signal.id}`)).json().signal).toMatchObject({ last_value: null, values_hidden: expect.stringMatching(/data keys/) });
   });
 });
 

@@ -74,7 +74,7 @@ describe('webhook endpoints', () => {
     expect((await send('GET', `/webhooks/${id}`)).json().webhook.enabled).toBe(true);
   });
 
-  it('refuses loopback, private, link-local, unspecified and IPv4-mapped targets', async () => {
+  it('refuses loopback, private, link-local, unspecified, IPv4-mapped and other special-purpose targets', async () => {
     for (const url of [
       'https://localhost/x',
       'https://127.5.5.5/x', // 127.0.0.1 itself is in this test's allow list
@@ -89,6 +89,11 @@ describe('webhook endpoints', () => {
       'https://[fe80::1]/x',
       'https://[::ffff:127.0.0.1]/x',
       'https://[::ffff:a9fe:a9fe]/x',
+      'https://198.18.0.1/x',
+      'https://192.0.0.170/x',
+      'https://[2002:a00:1::1]/x',
+      'https://[64:ff9b:1::a00:1]/x',
+      'https://[fec0::1]/x',
     ]) {
       const response = await send('POST', '/webhooks', { url, events: ['*'] });
       expect(response.statusCode, url).toBe(400);

@@ -87,6 +87,13 @@ describe('answerProse', () => {
     expect(answerProse({ ...base, metricLabel: 'Open tickets', unit: 'count', coverage: { kind: 'as_of_now' }, total: 13 })).toBe('Open tickets as of now is 13.');
   });
 
+  it('says "all time" of a stock counted over every row, filters and breakdown included', () => {
+    const stock = { ...base, metricLabel: 'Customers', unit: 'count', coverage: { kind: 'all_time' } as const, total: 648 };
+    expect(answerProse(stock)).toBe('Customers as of now (all time) is 648.');
+    expect(answerProse({ ...stock, filters: [{ label: 'segment', values: ['enterprise'] }] })).toBe('Customers as of now (all time), where segment is enterprise, is 648.');
+    expect(noRowsVisibleProse({ metricLabel: 'Customers', coverage: { kind: 'all_time' }, filters: [] })).toBe('No rows are visible to you, so there is no Customers to report.');
+  });
+
   it('says "had no value" for a missing value, and that no rows matched when none did', () => {
     expect(answerProse({ ...base, total: null, noRows: true })).toBe('Revenue for last week (2025-06-09 to 2025-06-15) had no value. No rows matched.');
   });

@@ -66,8 +66,17 @@ export function describePeriod(period: ResolvedPeriod): string {
   return period.start === lastDay ? `${words} (${period.start})` : `${words} (${period.start} to ${lastDay})`;
 }
 
-/** What an answer covers: a period, or the state as of now (a snapshot metric). */
-export type Coverage = { readonly kind: 'period'; readonly period: ResolvedPeriod } | { readonly kind: 'as_of_now' };
+/**
+ * What an answer covers: a period; every row as of now (a snapshot, or a question that bounds time
+ * itself); or every row of a stock, all time, because the question named no period.
+ */
+export type Coverage = { readonly kind: 'period'; readonly period: ResolvedPeriod } | { readonly kind: 'as_of_now' } | { readonly kind: 'all_time' };
+
+/** Words after the metric's label: " for last week (…)", " as of now", " as of now (all time)". */
+function coverageWords(coverage: Coverage): string {
+  if (coverage.kind === 'period') return ` for ${describePeriod(coverage.period)}`;
+  return coverage.kind === 'all_time' ? ' as of now (all time)' : ' as of now';
+}
 
 /** A value filter of the plan, for the reader: "channel is web", "region is Europe or Asia". */
 export interface ProseFilter {
@@ -104,8 +113,7 @@ function where(filters: readonly ProseFilter[]): string {
 
 /** "Revenue for last week (2025-06-09 to 2025-06-15), where channel is web," / "Open tickets as of now". */
 function subject(input: Pick<ProseInput, 'metricLabel' | 'coverage' | 'filters'>): string {
-  const when = input.coverage.kind === 'period' ? ` for ${describePeriod(input.coverage.period)}` : ' as of now';
-  return `${input.metricLabel}${when}${where(input.filters)}`;
+  return `${input.metricLabel}${coverageWords(input.coverage)}${where(input.filters)}`;
 }
 
 function statement(label: string, verb: string, value: unknown, unit: string): string {
@@ -118,7 +126,7 @@ function rankingWord(ranking: NonNullable<ProseInput['ranking']>): string {
 }
 
 export function answerProse(input: ProseInput): string {
-  const verb = input.coverage.kind === 'as_of_now' ? 'is' : 'was';
+  const verb = input.coverage.kind === 'period' ? 'was' : 'is';
   const sentences = [statement(subject(input), verb, input.total, input.unit)];
   for (const other of input.others) sentences.push(statement(other.label, verb, other.value, other.unit));
   if (input.noRows) sentences.push('No rows matched.');

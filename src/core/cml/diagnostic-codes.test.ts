@@ -211,6 +211,32 @@ const CASES: Case[] = [
     expect: [['CML402', 'filter:']],
   },
   { code: 'CML403', name: 'a time dimension that is a string', source: shop('', 'reveal r { domain: d  base: orders  time: orders.status }'), expect: [['CML403', 'orders.|status }']] },
+  {
+    code: 'CML404',
+    name: 'a stock in a reveal without a time dimension',
+    source: shop('', 'reveal r { domain: d  base: orders\n  metric m { measure: order_count  time_scope: stock } }'),
+    expect: [['CML404', 'stock }']],
+    message: /`time_scope: stock` needs the reveal's `time:`/,
+  },
+  {
+    code: 'CML404',
+    name: '`snapshot: false` in a reveal without a time dimension',
+    source: shop('', 'reveal r { domain: d  base: orders\n  metric m { measure: order_count  snapshot: false } }'),
+    expect: [['CML404', 'false }']],
+  },
+  {
+    code: 'CML103',
+    name: 'an unknown time scope',
+    source: shop('', 'reveal r { domain: d  base: orders  time: created_at\n  metric m { measure: order_count  time_scope: stocks } }'),
+    expect: [['CML103', 'stocks }']],
+    message: /did you mean `stock`/,
+  },
+  {
+    code: 'CML105',
+    name: '`snapshot: true` beside another time scope',
+    source: shop('', 'reveal r { domain: d  base: orders  time: created_at\n  metric m {\n    measure: order_count\n    snapshot: true\n    time_scope: flow\n  }\n}'),
+    expect: [['CML105', 'time_scope: flow']],
+  },
 
   // Joins and reveals.
   { code: 'CML501', name: 'a join condition that ignores the joined node', source: shop('', 'node t { connection: warehouse  table: t\n  dimension id { type: number }\n  join orders { relationship: many_to_one  on: ${t.id} = 1 }\n}'), expect: [['CML501', '${t.id} = 1']] },

@@ -52,6 +52,7 @@ export const DIAGNOSTIC_CODES = {
   CML401: { severity: 'error', title: 'aggregate of a non-numeric dimension' },
   CML402: { severity: 'error', title: 'filter on a number measure' },
   CML403: { severity: 'error', title: 'time dimension is not a date or timestamp' },
+  CML404: { severity: 'error', title: 'time scope needs a time dimension' },
   // Joins and reveals.
   CML501: { severity: 'error', title: 'join condition does not reference the joined node' },
   CML502: { severity: 'error', title: 'join across connections' },

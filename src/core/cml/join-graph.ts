@@ -47,6 +47,14 @@ export class JoinGraph {
     return reach;
   }
 
+  /**
+   * The names reached from `base` through many_to_one joins only (`base` itself included), each with
+   * the node it reads: the things the base's rows point at, as an order points at its customer.
+   */
+  manyToOneFrom(base: string): ReadonlyMap<string, string> {
+    return this.walk(base, (relationship) => relationship === 'many_to_one', new Set());
+  }
+
   /** Breadth-first, as the query compiler joins: the first chain of joins found to a name is a shortest one. */
   private walk(base: string, follow: (relationship: Relationship) => boolean, ambiguous: Set<string>): Map<string, string> {
     const seen = new Map([[base, base]]);

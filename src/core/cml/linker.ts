@@ -1,7 +1,8 @@
 // Links the syntax trees of all files into one SemanticModel. Three passes, so declaration order and
 // file boundaries never matter: declare every node (names, properties, members), then resolve each
-// node's SQL against all nodes, then link reveals over the join graph. Everything is reported, nothing
-// stops early; the caller drops the model when any error was reported.
+// node's SQL against all nodes, then link reveals over the join graph (and infer the time scopes no
+// metric wrote, which needs every reveal). Everything is reported, nothing stops early; the caller
+// drops the model when any error was reported.
 import type { Reveal, SemanticModel, SemanticNode } from '../semantic/model.js';
 import type { CmlDocument, TopDecl } from './ast.js';
 import type { DiagnosticSink } from './diagnostics.js';
@@ -9,6 +10,7 @@ import { JoinGraph } from './join-graph.js';
 import { declareNode, toSemanticNode, type NodeDraft } from './node-drafts.js';
 import { resolveNode } from './node-sql.js';
 import { linkReveal } from './reveal-linker.js';
+import { inferTimeScopes } from './time-scope.js';
 
 export function link(documents: readonly CmlDocument[], sink: DiagnosticSink): SemanticModel {
   const nodeDecls = new Map<string, TopDecl>();
@@ -38,9 +40,15 @@ export function link(documents: readonly CmlDocument[], sink: DiagnosticSink): S
   for (const node of nodes.values()) {
     for (const join of node.joins) if (join.connects && join.relationship) graph.addJoin(node.name, join.alias.name, join.target.name, join.relationship);
   }
-  const reveals = new Map<string, Reveal>();
-  for (const [name, decl] of revealDecls) reveals.set(name, linkReveal(decl, nodes, graph, sink));
+  const linkedReveals = new Map<string, Reveal>();
+  const unwritten = new Map<string, ReadonlySet<string>>();
+  for (const [name, decl] of revealDecls) {
+    const linkedReveal = linkReveal(decl, nodes, graph, sink);
+    linkedReveals.set(name, linkedReveal.reveal);
+    unwritten.set(name, linkedReveal.unwritten);
+  }
   for (const decl of duplicates) if (decl.kind === 'reveal') linkReveal(decl, nodes, graph, sink);
+  const reveals = inferTimeScopes(linkedReveals, unwritten, graph);
 
   const linked = new Map<string, SemanticNode>();
   if (!sink.hasErrors) for (const [name, node] of nodes) linked.set(name, toSemanticNode(node));

@@ -2,13 +2,13 @@
 // nodes the base reaches through joins; `expr` metrics combine other metrics and measures after
 // aggregation. Unqualified names in `expr` are looked up among the reveal's metrics first, then among
 // the base's measures, so a metric may shadow a measure of the same name on purpose.
-import type { Metric, Reveal, SourceSpan, SqlPart } from '../semantic/model.js';
+import type { Metric, Reveal, SourceSpan, SqlPart, TimeScope } from '../semantic/model.js';
 import type { MemberDecl, Name, SqlValue, TopDecl } from './ast.js';
 import { reportCycles, type Edge } from './cycles.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { Reach, JoinGraph } from './join-graph.js';
 import type { NodeDraft } from './node-drafts.js';
-import { checkedUnit, labelFromName, readBlock, readSynonyms } from './properties.js';
+import { checkedUnit, labelFromName, readBlock, readSynonyms, type PropertyBag } from './properties.js';
 import { METRIC_SCHEMA, REVEAL_SCHEMA } from './schema.js';
 import { didYouMean } from './suggest.js';
 
@@ -20,6 +20,8 @@ interface Read {
 
 interface MetricDraft {
   readonly metric: Metric;
+  /** Neither `time_scope:` nor `snapshot:` said how time bounds it, and the reveal has a time dimension. */
+  readonly scopeUnwritten: boolean;
   /** Measures this metric reads itself (not through other metrics), where each is written. */
   readonly reads: readonly Read[];
   readonly metricEdges: readonly Edge[];
@@ -36,7 +38,11 @@ interface RevealContext {
   readonly hasTime: boolean;
 }
 
-export function linkReveal(decl: TopDecl, nodes: ReadonlyMap<string, NodeDraft>, graph: JoinGraph, sink: DiagnosticSink): Reveal {
+/**
+ * `unwritten`: the metrics whose time scope the model does not say (in a reveal with a time
+ * dimension); they are `flow` here, and the linker infers which of them are stocks (time-scope.ts).
+ */
+export function linkReveal(decl: TopDecl, nodes: ReadonlyMap<string, NodeDraft>, graph: JoinGraph, sink: DiagnosticSink): { reveal: Reveal; unwritten: ReadonlySet<string> } {
   const name = decl.name.name;
   const props = readBlock(decl.properties, REVEAL_SCHEMA, 'a reveal', sink);
   if (!props.has('domain')) sink.report('CML104', decl.name.span, `reveal \`${name}\` needs \`domain:\``);
@@ -68,7 +74,7 @@ export function linkReveal(decl: TopDecl, nodes: ReadonlyMap<string, NodeDraft>,
 
   const timeRef = props.ref('time');
   const time = timeRef ? resolveTime(timeRef, context) : undefined;
-  return {
+  const reveal: Reveal = {
     name,
     domain: props.name('domain')?.name ?? '',
     label: props.text('label') ?? labelFromName(name),
@@ -80,6 +86,7 @@ export function linkReveal(decl: TopDecl, nodes: ReadonlyMap<string, NodeDraft>,
     file: decl.name.span.file,
     span: decl.span,
   };
+  return { reveal, unwritten: new Set([...drafts].filter(([, d]) => d.scopeUnwritten).map(([n]) => n)) };
 }
 
 function linkMetric(decl: MemberDecl, context: RevealContext): MetricDraft {
@@ -103,6 +110,8 @@ function linkMetric(decl: MemberDecl, context: RevealContext): MetricDraft {
   // The unit is the metric's own, else that of the one measure it reads.
   const unit = checkedUnit(props, sink) ?? measureDraft?.unit ?? '';
   const synonyms = readSynonyms(props);
+  const written = writtenTimeScope(name, props, context);
+  const timeScope = written ?? (context.hasTime ? 'flow' : 'snapshot');
   const metric: Metric = {
     reveal: context.reveal,
     name,
@@ -111,13 +120,35 @@ function linkMetric(decl: MemberDecl, context: RevealContext): MetricDraft {
     unit,
     synonyms: synonyms.all,
     ...(synonyms.byLanguage ? { synonymsByLanguage: synonyms.byLanguage } : {}),
-    snapshot: props.bool('snapshot') ?? !context.hasTime,
+    timeScope,
+    snapshot: timeScope === 'snapshot',
     ...(format ? { format } : {}),
     ...(measure ? { measure: { node: measure.node, name: measure.name, ...(measure.role ? { role: measure.role } : {}) } } : {}),
     ...(expr ? { expr } : {}),
     span: decl.span,
   };
-  return { metric, reads, metricEdges };
+  return { metric, scopeUnwritten: written === undefined && context.hasTime, reads, metricEdges };
+}
+
+/**
+ * The time scope the metric's block says: `time_scope:`, or `snapshot:` (the older spelling of
+ * `time_scope: snapshot`; `snapshot: false` says only "not a snapshot"). A flow or a stock needs the
+ * reveal's time dimension, which is what a named period filters.
+ */
+function writtenTimeScope(name: string, props: PropertyBag, context: RevealContext): TimeScope | undefined {
+  const scope = props.name('time_scope')?.name as TimeScope | undefined;
+  const snapshot = props.bool('snapshot');
+  if (scope && snapshot !== undefined && snapshot !== (scope === 'snapshot')) {
+    context.sink.report('CML105', props.keySpan('time_scope')!, `metric \`${name}\` says \`snapshot: ${snapshot}\` and \`time_scope: ${scope}\`; keep \`time_scope:\``);
+  } else if (!context.hasTime && (scope ? scope !== 'snapshot' : snapshot === false)) {
+    const [key, value] = scope ? ['time_scope', scope] : ['snapshot', 'false'];
+    context.sink.report(
+      'CML404',
+      props.valueSpan(key)!,
+      `\`${key}: ${value}\` needs the reveal's \`time:\`, the dimension a question's period filters; without one, every metric of reveal \`${context.reveal}\` is a snapshot`,
+    );
+  }
+  return scope ?? (snapshot === true ? 'snapshot' : undefined);
 }
 
 /** `measure` (of the base), `node.measure` or `role.measure`, on a node the base reaches. */

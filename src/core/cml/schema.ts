@@ -1,6 +1,6 @@
 // Which properties each kind of block takes, and what kind of value each one wants. The parser only
 // needs SQL_KEYS (their values are read by the SQL rules); everything else is checked by the linker.
-import { DIMENSION_TYPES, MEASURE_TYPES, RELATIONSHIPS } from '../semantic/model.js';
+import { DIMENSION_TYPES, MEASURE_TYPES, RELATIONSHIPS, TIME_SCOPES } from '../semantic/model.js';
 
 /**
  * - text: a quoted string;  name: one bare name;  word: a bare name or a quoted string;
@@ -76,6 +76,7 @@ export const METRIC_SCHEMA: BlockSchema = {
   unit: { kind: 'word' },
   synonyms: { kind: 'synonyms' },
   snapshot: { kind: 'boolean' },
+  time_scope: { kind: 'name', oneOf: TIME_SCOPES },
   format: { kind: 'name', oneOf: FORMATS },
   measure: { kind: 'ref' },
   expr: { kind: 'sql' },

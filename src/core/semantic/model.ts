@@ -14,6 +14,16 @@ export type Granularity = (typeof GRANULARITIES)[number];
 export const RELATIONSHIPS = ['many_to_one', 'one_to_many', 'one_to_one'] as const;
 export type Relationship = (typeof RELATIONSHIPS)[number];
 
+/**
+ * How time bounds a metric when a question names no period:
+ * - `flow`: what happened (revenue, orders placed): the default window;
+ * - `stock`: what exists (customers, stations): every row, all time; a named period keeps the rows
+ *   whose time falls in it;
+ * - `snapshot`: a state as of now (open tickets): every row; no other period than today can be given.
+ */
+export const TIME_SCOPES = ['flow', 'stock', 'snapshot'] as const;
+export type TimeScope = (typeof TIME_SCOPES)[number];
+
 /** Where something was written: 1-based lines and columns; end is exclusive. */
 export interface SourceSpan {
   readonly file: string;
@@ -139,9 +149,13 @@ export interface Metric {
   /** The synonyms by language code, when CML gives them per language (`''`: no language said). */
   readonly synonymsByLanguage?: ReadonlyMap<string, readonly string[]>;
   /**
-   * Not bound to a period: a state "as of now" (customers on the books, open tickets), answered over all
-   * rows; a question naming another period is declined. Set by `snapshot: true`, or implied when the
-   * reveal has no time dimension.
+   * How time bounds it (see TIME_SCOPES): `time_scope:` as written, `snapshot` for `snapshot: true` or
+   * in a reveal without a time dimension, else inferred (docs/cml.md, "Time scope").
+   */
+  readonly timeScope: TimeScope;
+  /**
+   * `timeScope === 'snapshot'`: a state "as of now" (open tickets), answered over all rows; a question
+   * naming another period is declined.
    */
   readonly snapshot: boolean;
   readonly format?: string;

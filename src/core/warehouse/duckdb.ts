@@ -162,7 +162,7 @@ export class DuckDbWarehouse implements Warehouse {
   }
 
   private async openFile(): Promise<DuckDBInstance> {
-    const { path, root } = this.config;
+    const { path, root, instance } = this.config;
     if (root === undefined) return DuckDBInstance.create(path, { ...DUCKDB_READ_ONLY_SETTINGS });
     const found = resolveConfined(root, path);
     switch (found.kind) {
@@ -170,7 +170,7 @@ export class DuckDbWarehouse implements Warehouse {
         this.openedFile = found.file;
         return DuckDBInstance.create(found.file, { ...DUCKDB_READ_ONLY_SETTINGS });
       case 'missing':
-        throw unreachable(ENGINE, `there is no file "${path}" in this workspace's directory`);
+        throw unreachable(ENGINE, `there is no file "${path}" in this workspace's directory${instance === undefined ? '' : ` on instance "${instance}"`}`);
       case 'not-a-file':
         throw unreachable(ENGINE, `"${path}" is not a file`);
       case 'outside':

@@ -122,6 +122,11 @@ export type ConnectionConfig =
        * `path` only, never by its place on the server.
        */
       root?: string;
+      /**
+       * The name of the instance that opens the file, said when the file is missing: instances that do
+       * not share their data directory each see their own files.
+       */
+      instance?: string;
     }
   | {
       engine: 'snowflake';

@@ -53,7 +53,12 @@ const testResultSchema = z.object({
   ok: z.boolean(),
   engine: z.enum(ENGINES),
   duration_ms: z.number().optional(),
+  instance: z.string().describe('the instance that tested (SVC_INSTANCE_NAME): what one instance reaches, another may not'),
   error: z.string().optional(),
+  missing_file: z
+    .string()
+    .describe("a DuckDB file this instance does not find in the workspace's directory: instances must share the workspaces directory (docs/operations.md)")
+    .optional(),
   privileges: z
     .object({ superuser: privilegeFlag, can_write: privilegeFlag, reads_credentials: privilegeFlag, reads_server_files: privilegeFlag })
     .describe("What the connection's role can do beyond reading, from the warehouse's own catalogs; null when it could not be told")

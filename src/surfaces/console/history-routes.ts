@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../services.js';
 import { HISTORY_SURFACES } from '../../store/schema.js';
-import { decodeCursor, historyPage, historyPageQuery, historySourceQuery, sourcesOf } from '../history-page.js';
+import { historyPage, historyPageQuery, historySourceQuery, sourcesOf } from '../history-page.js';
 import { presentWorkspaceRunWithSql, workspaceRunWithSqlSchema } from '../history-runnable.js';
 import { LUMINARY_POLICY } from './member-routes.js';
 
@@ -34,15 +34,15 @@ export const historyRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
       const { limit, cursor, user_id: userId, surface, origin, source } = request.query;
       const sources = sourcesOf(source);
       await services.rawSql.flush(); // this instance's runs are written before they are listed
-      const rows = await services.history.listForWorkspace(request.principal!.workspace.id, {
-        limit: limit + 1,
-        ...(cursor ? { before: decodeCursor(cursor) } : {}),
+      const page = await services.history.pageForWorkspace(request.principal!.workspace.id, {
+        limit,
+        cursor,
         ...(userId ? { userId } : {}),
         ...(surface ? { surface } : {}),
         ...(origin ? { origin } : {}),
         ...(sources ? { sources } : {}),
       });
-      return historyPage(rows, limit, presentWorkspaceRunWithSql);
+      return historyPage(page, presentWorkspaceRunWithSql);
     },
   );
 };

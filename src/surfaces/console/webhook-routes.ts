@@ -1,11 +1,14 @@
 // Webhook endpoints for the console (luminaries only): GET/POST /api/webhooks, GET/PATCH/DELETE
-// /api/webhooks/:id, POST /api/webhooks/:id/rotate-secret, POST /api/webhooks/:id/test, and the
-// delivery log: GET /api/webhooks/:id/deliveries, POST /api/webhooks/:id/deliveries/:delivery_id/redeliver.
+// /api/webhooks/:id, POST /api/webhooks/:id/rotate-secret, POST /api/webhooks/:id/test, the delivery log:
+// GET /api/webhooks/:id/deliveries, POST /api/webhooks/:id/deliveries/:delivery_id/redeliver, and
+// POST /api/webhooks/:id/recover (a time range's undelivered deliveries, sent again).
 // A signing secret appears only in the answers of creation and rotation.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { RECOVER_LIMIT } from '../../events/webhook-recovery.js';
 import { SUBSCRIBABLE_EVENTS } from '../../events/webhook-service.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
+import { DELIVERY_STATUSES } from '../../store/schema.js';
 import type { Services } from '../../services.js';
 
 const POLICY = { ...SURFACE_POLICY.console, role: 'luminary' } as const;
@@ -26,7 +29,7 @@ const deliverySchema = z.object({
   id: z.string(),
   event_id: z.string().describe('Also the `webhook-id` header: the same on every attempt'),
   event: z.string(),
-  status: z.enum(['pending', 'delivered', 'failed', 'gone']),
+  status: z.enum(DELIVERY_STATUSES).describe('`skipped`: the event happened while the endpoint was disabled (nothing was sent; recover sends it)'),
   attempts: z.number().int(),
   next_attempt_at: z.string().nullable(),
   last_status_code: z.number().int().nullable(),
@@ -38,7 +41,7 @@ const deliverySchema = z.object({
 });
 
 // Checked again by the service (a URL's host is resolved there); zod only bounds the shapes.
-const url = z.string().min(1).max(2000).describe('https, or http for hosts in SVC_WEBHOOK_ALLOW_HOSTS; must not resolve to a loopback, private or link-local address');
+const url = z.string().min(1).max(2000).describe('https, or http for hosts in SVC_WEBHOOK_ALLOW_HOSTS; must resolve to ordinary global unicast addresses only (not loopback, private, link-local or another special-purpose block)');
 const events = z.array(z.string().max(100)).min(1).max(10).describe(`Any of ${SUBSCRIBABLE_EVENTS.join(', ')}`);
 const description = z.string().max(500);
 const idParams = z.object({ id: z.string() });
@@ -156,6 +159,40 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
       },
     },
     async (request) => hooks.deliveries(request.principal!.workspace.id, request.params.id, request.query),
+  );
+
+  app.post(
+    '/webhooks/:id/recover',
+    {
+      config: POLICY,
+      schema: {
+        tags,
+        operationId: 'recoverWebhook',
+        summary: "Sends again the endpoint's deliveries of a time range that were not delivered: failed, gone, or skipped while it was disabled",
+        params: idParams,
+        body: z.object({
+          since: z.iso.datetime({ offset: true }).describe('Deliveries created (events fanned out to the endpoint) at or after this time'),
+          until: z.iso.datetime({ offset: true }).optional().describe('…and before this time; now when not given'),
+        }),
+        response: {
+          202: z.object({
+            requeued: z.number().int().describe('Deliveries queued again, from the start of the retry schedule, oldest first'),
+            has_more: z.boolean().describe(`At most ${RECOVER_LIMIT} a call: true means call again with the same range`),
+            since: z.string(),
+            until: z.string(),
+          }),
+        },
+        errors: {
+          400: 'A date that is not ISO 8601, or a range that does not end after it starts (`invalid_range`)',
+          404: NOT_FOUND,
+          409: 'The webhook is disabled: enable it first (`webhook_disabled`)',
+        },
+      },
+    },
+    async (request, reply) => {
+      const { since, until } = request.body;
+      return reply.code(202).send(await services.webhookRecovery.recover(request.principal!.workspace.id, request.params.id, { since: new Date(since), until: until ? new Date(until) : undefined }));
+    },
   );
 
   app.post(

@@ -74,7 +74,7 @@ export function presentSceneRun(run: SceneRun): z.infer<typeof sceneRunAnswerSch
       query_time_ms: run.result.durationMs,
       node: run.compiled.node,
       ran_at: run.result.ranAt,
-      cached: run.result.cached,
+      cached: false, // a scene run always reads the warehouse
       truncated: run.result.truncated,
     },
     scene: { id: run.scene.id, name: run.scene.name },

@@ -57,7 +57,7 @@ export const signalRoutes: FastifyPluginAsyncZod<ContentPlace> = async (app, pla
       config: place.read,
       schema: { tags, operationId: id('getSignal'), summary: 'One signal with its state, last value and next run', params, errors: { 404: NOT_FOUND }, response: { 200: z.object({ signal: signalSchema }) } },
     },
-    async (request) => ({ signal: presentSignal(await services.signals.get(request.principal!, request.params.signal_id)) }),
+    async (request) => ({ signal: presentSignal(await services.signals.view(request.principal!, request.params.signal_id)) }),
   );
 
   app.post(
@@ -73,7 +73,8 @@ export const signalRoutes: FastifyPluginAsyncZod<ContentPlace> = async (app, pla
         response: { 201: z.object({ signal: signalSchema }) },
       },
     },
-    async (request, reply) => reply.code(201).send({ signal: presentSignal(await services.signals.create(request.principal!, request.body)) }),
+    // The creator is the owner: the values are theirs to see.
+    async (request, reply) => reply.code(201).send({ signal: presentSignal({ row: await services.signals.create(request.principal!, request.body), valuesHidden: false }) }),
   );
 
   app.patch(
@@ -83,7 +84,8 @@ export const signalRoutes: FastifyPluginAsyncZod<ContentPlace> = async (app, pla
       schema: {
         tags,
         operationId: id('updateSignal'),
-        summary: 'Changes the fields given; a new schedule (or enabling again) counts the next run from now',
+        summary:
+          'Changes the fields given; a new schedule (or enabling again) counts the next run from now. Whoever else changes what it watches (or sends take_ownership) becomes its owner; a new watch, owner or condition starts its state again',
         params,
         body: signalPatchSchema,
         errors: { 400: INVALID, 403: NO_EDIT, 404: NOT_FOUND },
@@ -112,7 +114,8 @@ export const signalRoutes: FastifyPluginAsyncZod<ContentPlace> = async (app, pla
       schema: {
         tags,
         operationId: id('evaluateSignal'),
-        summary: "Evaluates now with the owner's data keys: the value and whether it would fire; records the evaluation and fires only with send=true",
+        summary:
+          "Evaluates now: a dry run (the default) reads with your data keys and changes nothing; send=true records the signal's own evaluation, read with its owner's keys, and fires on a crossing",
         params,
         querystring: z.object({ send: z.enum(['true', 'false']).default('false') }).strict(),
         errors: { 403: `With send=true: a role below editor, a key without content:write, or: ${NO_EDIT}`, 404: NOT_FOUND },

@@ -1,29 +1,37 @@
 // A signal and an evaluation as the APIs show them.
 import { z } from 'zod';
 import { SIGNAL_CONDITIONS, SIGNAL_STATES } from '../../signals/signal-definition.js';
-import type { Evaluation } from '../../signals/signal-service.js';
-import type { SignalEvaluationRow, SignalRow } from '../../signals/signals-repo.js';
+import type { Evaluation, EvaluationView, SignalView } from '../../signals/signal-service.js';
+import { VALUES_HIDDEN } from '../../signals/signal-visibility.js';
 
 export const signalSchema = z.object({
   id: z.string(),
   name: z.string(),
   vault: z.string().describe('id of the vault the signal is kept in'),
-  owner: z.string().describe('the user whose data keys the evaluations use (who created the signal)'),
+  owner: z.string().describe('the user whose data keys its evaluations read with: who created it, or last redefined what it watches'),
   watch: z.record(z.string(), z.any()).describe('{scene_id} or {node, measure, time_field?, period?, filters?}'),
   condition: z.enum(SIGNAL_CONDITIONS),
   threshold: z.number(),
   schedule: z.union([z.object({ cron: z.string(), timezone: z.string() }), z.object({ interval_seconds: z.number().int() })]),
   enabled: z.boolean(),
-  state: z.enum(SIGNAL_STATES),
+  state: z.enum(SIGNAL_STATES).nullable().describe('null when values_hidden'),
   last_value: z.number().nullable(),
   last_evaluated_at: z.string().nullable(),
-  last_error: z.string().nullable(),
+  last_error: z.string().nullable().describe('why the last evaluation read no value, or why the signal stopped (null when values_hidden)'),
+  stopped: z
+    .string()
+    .nullable()
+    .describe('why the signal stopped by itself (its owner left, or may no longer see its vault or the scene it watches); null while it runs'),
+  values_hidden: z
+    .string()
+    .nullable()
+    .describe("why state, last_value and last_error are null: they were read with the owner's data keys, which show other rows than yours"),
   next_run_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 
-export function presentSignal(row: SignalRow): z.infer<typeof signalSchema> {
+export function presentSignal({ row, valuesHidden }: SignalView): z.infer<typeof signalSchema> {
   return {
     id: row.id,
     name: row.name,
@@ -34,10 +42,12 @@ export function presentSignal(row: SignalRow): z.infer<typeof signalSchema> {
     threshold: row.threshold,
     schedule: row.cron !== null ? { cron: row.cron, timezone: row.timezone ?? 'UTC' } : { interval_seconds: row.interval_seconds! },
     enabled: row.enabled,
-    state: row.state as z.infer<typeof signalSchema>['state'],
-    last_value: row.last_value,
+    state: valuesHidden ? null : (row.state as z.infer<typeof signalSchema>['state']),
+    last_value: valuesHidden ? null : row.last_value,
     last_evaluated_at: row.last_evaluated_at?.toISOString() ?? null,
-    last_error: row.last_error,
+    last_error: valuesHidden ? null : row.last_error,
+    stopped: row.stopped_reason,
+    values_hidden: valuesHidden ? VALUES_HIDDEN : null,
     next_run_at: row.next_run_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -50,24 +60,29 @@ export const evaluationSchema = z.object({
   value: z.number().nullable(),
   previous: z.number().nullable().describe('the last value read before this evaluation (percent conditions compare with it)'),
   holds: z.boolean().nullable(),
-  state: z.enum(SIGNAL_STATES),
-  fired: z.boolean(),
+  state: z.enum(SIGNAL_STATES).nullable(),
+  fired: z.boolean().nullable(),
   error: z.string().nullable(),
+  values_hidden: z.string().nullable().describe('why value, previous, holds, state, fired and error are null: this evaluation read with data keys that show other rows than yours'),
 });
 
-export function presentEvaluation(row: SignalEvaluationRow): z.infer<typeof evaluationSchema> {
-  return { ...row, evaluated_at: row.evaluated_at.toISOString(), state: row.state as z.infer<typeof evaluationSchema>['state'] };
+export function presentEvaluation({ row, valuesHidden }: EvaluationView): z.infer<typeof evaluationSchema> {
+  const at = row.evaluated_at.toISOString();
+  if (valuesHidden) return { id: row.id, evaluated_at: at, value: null, previous: null, holds: null, state: null, fired: null, error: null, values_hidden: VALUES_HIDDEN };
+  return { id: row.id, evaluated_at: at, value: row.value, previous: row.previous, holds: row.holds, state: row.state as z.infer<typeof evaluationSchema>['state'], fired: row.fired, error: row.error, values_hidden: null };
 }
 
 export const evaluateAnswerSchema = z.object({
   value: z.number().nullable(),
   holds: z.boolean().nullable(),
-  would_fire: z.boolean().describe('whether this evaluation fires signal.triggered (with send=true: it did)'),
-  state: z.enum(SIGNAL_STATES).describe('the state the evaluation leads to (with send=true: the state now)'),
+  would_fire: z.boolean().nullable().describe('whether this evaluation fires signal.triggered (with send=true: it did)'),
+  state: z.enum(SIGNAL_STATES).nullable().describe('the state the evaluation leads to (with send=true: the state now)'),
   error: z.string().nullable(),
   sent: z.boolean(),
+  values_hidden: z.string().nullable().describe("with send=true by someone whose data keys show other rows than the owner's: why the rest is null"),
 });
 
-export function presentEvaluate(e: Evaluation): z.infer<typeof evaluateAnswerSchema> {
-  return { value: e.value, holds: e.holds, would_fire: e.wouldFire, state: e.state, error: e.error, sent: e.sent };
+export function presentEvaluate(e: Evaluation & { valuesHidden: boolean }): z.infer<typeof evaluateAnswerSchema> {
+  if (e.valuesHidden) return { value: null, holds: null, would_fire: null, state: null, error: null, sent: e.sent, values_hidden: VALUES_HIDDEN };
+  return { value: e.value, holds: e.holds, would_fire: e.wouldFire, state: e.state, error: e.error, sent: e.sent, values_hidden: null };
 }

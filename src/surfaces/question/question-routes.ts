@@ -18,7 +18,7 @@ const answerSchema = z.object({
     columns: z.array(z.string()),
     metric: z.string().optional(),
     value: z.number().optional(),
-    period: z.string().optional().describe('A period token (`last_week`, `2024_q2`, `last_30_days`…), or `as_of_now` for snapshot metrics, answered over all rows.'),
+    period: z.string().optional().describe('A period token (`last_week`, `2024_q2`, `last_30_days`…); `as_of_now` for snapshot metrics, answered over all rows; `all_time` for a stock asked without a period, answered over all rows.'),
   }),
   provenance: z.object({
     source: z.enum(['semantic layer', 'raw SQL']),
@@ -29,7 +29,8 @@ const answerSchema = z.object({
     assumptions: z
       .array(z.object({ code: z.enum(ASSUMPTION_CODES), message: z.string() }))
       .describe(
-        'What the answer took for granted; empty when nothing. Codes (stable): `period_assumed` (no period named: the default window was used), ' +
+        'What the answer took for granted; empty when nothing. Codes (stable): `period_assumed` (no period named, the metric is a flow: the default window was used), ' +
+          '`all_time_assumed` (no period named, the metric is a stock: every row was counted), `period_applied_to_stock` (a period named for a stock: only the rows whose time falls in it), ' +
           '`metric_matched_by_description` (the metric was recognised only from its description), `no_rows_visible` (data keys leave the asker no row: no value is given), ' +
           '`no_rows` (no row matches, and the asker sees every row: a zero is a true zero), `null_group_excluded` (a top-N or bottom-N left out rows whose ranked dimension is empty), ' +
           '`value_matched_approximately` (a filter value was reached from a misspelt word: the message names the value).',

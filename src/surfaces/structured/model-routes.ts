@@ -5,8 +5,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RevalidationReport } from '../../content/scene-revalidation.js';
+import type { SceneService } from '../../content/scene-service.js';
+import type { Principal } from '../../identity/principal.js';
 import type { DeploymentRow, ListedDeploymentRow } from '../../store/models-repo.js';
-import { decodeCursor, historyPageQuery, keysetPage } from '../history-page.js';
+import { historyPageQuery } from '../history-page.js';
 import { operationId, type RoutePlace } from '../route-place.js';
 
 /** Model files travel in one body; larger than the default limit of other routes. */
@@ -39,12 +41,17 @@ function present(d: { file: string; line: number; column: number; endLine: numbe
   return { file: d.file, line: d.line, column: d.column, end_line: d.endLine, end_column: d.endColumn, code: d.code, severity: d.severity, message: d.message };
 }
 
-/** What the after-deploy scene check reported, as the deploy answer shows it. */
-function sceneReport(reports: Record<string, unknown>) {
+/**
+ * What the after-deploy scene check reported, as the deploy answer shows it: only the scenes the
+ * deployer may see. A scene in a vault they may not see does not exist for them (404 everywhere else),
+ * so the answer names neither it nor its vault, nor counts it.
+ */
+async function sceneReport(scenes: SceneService, principal: Principal, reports: Record<string, unknown>) {
   const { broken_scenes: broken = [], repaired_scenes: repaired = [] } = reports as Partial<RevalidationReport>;
+  const visible = await scenes.visibleByIds(principal, [...broken, ...repaired].map((s) => s.id));
   return {
-    broken_scenes: broken.map((s) => ({ id: s.id, name: s.name, vault: s.vault_id, reason: s.reason })),
-    repaired_scenes: repaired.map((s) => ({ id: s.id, name: s.name, vault: s.vault_id })),
+    broken_scenes: broken.filter((s) => visible.has(s.id)).map((s) => ({ id: s.id, name: s.name, vault: s.vault_id, reason: s.reason })),
+    repaired_scenes: repaired.filter((s) => visible.has(s.id)).map((s) => ({ id: s.id, name: s.name, vault: s.vault_id })),
   };
 }
 
@@ -114,8 +121,8 @@ export const modelRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place)
             deployment: deploymentSchema,
             broken_scenes: z
               .array(z.object({ id: z.string(), name: z.string(), vault: z.string(), reason: z.string() }))
-              .describe('scenes that ran before this deploy and no longer do (now `broken`, with the reason)'),
-            repaired_scenes: z.array(z.object({ id: z.string(), name: z.string(), vault: z.string() })).describe('broken scenes this deploy made run again'),
+              .describe('scenes you may see that ran before this deploy and no longer do (now `broken`, with the reason)'),
+            repaired_scenes: z.array(z.object({ id: z.string(), name: z.string(), vault: z.string() })).describe('broken scenes you may see that this deploy made run again'),
           }),
         },
       },
@@ -128,7 +135,7 @@ export const modelRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place)
         request.body.files,
         { message: request.body.message, prUrl: request.body.pr_url },
       );
-      return { deployment: presentDeployment(deployment), ...sceneReport(deployment.reports) };
+      return { deployment: presentDeployment(deployment), ...(await sceneReport(services.scenes, principal, deployment.reports)) };
     },
   );
 
@@ -147,9 +154,8 @@ export const modelRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place)
     },
     async (request) => {
       const { limit, cursor } = request.query;
-      const rows = await services.projects.listDeployments(request.principal!.workspace.id, { limit: limit + 1, ...(cursor ? { before: decodeCursor(cursor) } : {}) });
-      const { items, next_cursor } = keysetPage(rows, limit, (row) => row.deployed_at, presentListed);
-      return { deployments: items, next_cursor };
+      const { rows, nextCursor } = await services.projects.listDeployments(request.principal!.workspace.id, { limit, cursor });
+      return { deployments: rows.map(presentListed), next_cursor: nextCursor };
     },
   );
 };

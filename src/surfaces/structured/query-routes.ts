@@ -78,7 +78,7 @@ export const queryRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place)
 
       const compiled = compileQueryMemoized(live.model, { ...query, limit }, target.options);
       // The answer key is kept instead of the compiled query's: one copy of the rows in the cache.
-      const result = await services.governed.run({ principal, target, compiled, maxRows: limit, surface: 'structured_api', origin: 'structured', cache: 'off' });
+      const result = await services.governed.run({ principal, target, compiled, maxRows: limit, surface: 'structured_api', origin: 'structured' });
       void reply.header('X-Cache', bypass ? 'bypass' : 'miss');
       const answer = {
         data: [...result.rows],
@@ -88,7 +88,7 @@ export const queryRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place)
           query_time_ms: result.durationMs,
           node: compiled.node,
           ran_at: result.ranAt,
-          cached: result.cached,
+          cached: false,
           truncated: result.truncated,
         },
       } satisfies Answer;

@@ -7,7 +7,7 @@ import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
-import { decodeCursor, historyPage, historyPageQuery, historySourceQuery, sourcesOf } from '../history-page.js';
+import { historyPage, historyPageQuery, historySourceQuery, sourcesOf } from '../history-page.js';
 import { presentRunWithSql, runWithSqlSchema } from '../history-runnable.js';
 
 /** Rows the editor receives at most per run; the rest is reported as truncated. */
@@ -168,7 +168,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       };
       if (!body.run) return { ...answer, result: null };
       // The editor shows what the warehouse says now: never a cached result.
-      const result = await services.governed.run({ principal, target, compiled, maxRows: body.limit, surface: 'studio_cml', origin: 'cml', cache: 'off' });
+      const result = await services.governed.run({ principal, target, compiled, maxRows: body.limit, surface: 'studio_cml', origin: 'cml' });
       return { ...answer, result: { rows: [...result.rows], columns: [...result.columns], duration_ms: result.durationMs, row_count: result.rowCount, truncated: result.truncated } };
     },
   );
@@ -191,12 +191,8 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       const { limit, cursor, source } = request.query;
       const sources = sourcesOf(source);
       await services.rawSql.flush(); // this instance's runs are written before they are listed
-      const rows = await services.history.listForUser(principal.workspace.id, principal.user.id, {
-        limit: limit + 1,
-        ...(cursor ? { before: decodeCursor(cursor) } : {}),
-        ...(sources ? { sources } : {}),
-      });
-      return historyPage(rows, limit, presentRunWithSql);
+      const page = await services.history.pageForUser(principal.workspace.id, principal.user.id, { limit, cursor, ...(sources ? { sources } : {}) });
+      return historyPage(page, presentRunWithSql);
     },
   );
 };

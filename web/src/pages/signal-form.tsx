@@ -10,8 +10,9 @@ import { useLoad } from '../components/use-load';
 
 export interface Signal {
   id: string; name: string; vault: string; watch: Record<string, unknown>; condition: string; threshold: number;
-  schedule: { cron: string; timezone: string } | { interval_seconds: number }; enabled: boolean; state: string;
+  schedule: { cron: string; timezone: string } | { interval_seconds: number }; enabled: boolean; state: string | null;
   last_value: number | null; last_evaluated_at: string | null; last_error: string | null; next_run_at: string | null; updated_at: string;
+  owner: string; stopped: string | null; values_hidden: string | null;
 }
 
 const CONDITIONS = ['less_than', 'greater_than', 'equals', 'not_equals', 'increases_by_percent', 'decreases_by_percent', 'changes_by_percent'];

@@ -9,7 +9,7 @@ import { useAction } from '../components/use-load';
 import { LoadMore, usePaged } from '../components/use-paged';
 import { SignalForm, type Signal } from './signal-form';
 
-interface Evaluation { id: string; evaluated_at: string; value: number | null; holds: boolean | null; state: string; fired: boolean; error: string | null }
+interface Evaluation { id: string; evaluated_at: string; value: number | null; holds: boolean | null; state: string | null; fired: boolean | null; error: string | null; values_hidden: string | null }
 interface DryRun { value: number | null; holds: boolean | null; would_fire: boolean; state: string; error: string | null }
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
@@ -24,7 +24,11 @@ function History({ signal }: { signal: Signal }) {
         <thead><tr><th scope="col">When</th><th scope="col">Value</th><th scope="col">Condition held</th><th scope="col">State</th><th scope="col">Fired</th><th scope="col">Error</th></tr></thead>
         <tbody>
           {evaluations.items.map((e) => (
-            <tr key={e.id}><td>{when(e.evaluated_at)}</td><td>{e.value ?? '—'}</td><td>{e.holds === null ? '—' : e.holds ? 'yes' : 'no'}</td><td>{e.state}</td><td>{e.fired ? 'yes' : 'no'}</td><td>{e.error ?? ''}</td></tr>
+            e.values_hidden ? (
+              <tr key={e.id}><td>{when(e.evaluated_at)}</td><td colSpan={5} class="muted">Hidden: read with data keys that show other rows than yours.</td></tr>
+            ) : (
+              <tr key={e.id}><td>{when(e.evaluated_at)}</td><td>{e.value ?? '—'}</td><td>{e.holds === null ? '—' : e.holds ? 'yes' : 'no'}</td><td>{e.state}</td><td>{e.fired ? 'yes' : 'no'}</td><td>{e.error ?? ''}</td></tr>
+            )
           ))}
         </tbody>
       </table>
@@ -37,7 +41,7 @@ function DryRunResult({ signal, result }: { signal: Signal; result: DryRun }) {
   return (
     <div role="status" aria-label={`Evaluation of ${signal.name}`}>
       {result.error ? <p class="status error">Could not evaluate: {result.error}</p> : <p>Value now: <strong>{result.value ?? 'no value'}</strong></p>}
-      <p>{result.would_fire ? 'Would fire: signal.triggered would be sent.' : 'Would not fire.'} State it leads to: {result.state}. Nothing was sent.</p>
+      <p>{result.would_fire ? 'Would fire: signal.triggered would be sent.' : 'Would not fire.'} State it leads to: {result.state}. Nothing was sent. (A dry run reads with your own data keys.)</p>
     </div>
   );
 }
@@ -49,19 +53,27 @@ function SignalRow({ signal, onChanged }: { signal: Signal; onChanged: (notice: 
   const evaluate = () => run(async () => { setOpen('evaluate'); setDryRun(await post<DryRun>(`${path(signal)}/evaluate`)); });
   const remove = () => run(async () => { await api('DELETE', path(signal)); onChanged(`Signal ${signal.name} is deleted.`); });
   const save = async (body: unknown) => { await api('PATCH', path(signal), body); setOpen(undefined); onChanged(`Signal ${signal.name} is saved.`); };
+  // Someone else's signal that stopped, or whose values are hidden from you, can be made yours: it then reads with your data keys.
+  const takeOver = () => run(async () => { await api('PATCH', path(signal), { take_ownership: true, enabled: true }); onChanged(`Signal ${signal.name} is yours now: it reads with your data keys.`); });
   const toggle = (what: typeof open) => setOpen(open === what ? undefined : what);
   return (
     <li class="panel" aria-label={`Signal ${signal.name}`}>
       <strong>{signal.name}</strong>{' '}
       <span class="muted">{signal.condition} {signal.threshold} · {'cron' in signal.schedule ? `${signal.schedule.cron} (${signal.schedule.timezone})` : `every ${signal.schedule.interval_seconds} s`}{signal.enabled ? '' : ' · disabled'}</span>
-      <p>
-        State: <span class={`status ${signal.state}`}>{signal.state}</span>{signal.last_error ? ` (${signal.last_error})` : ''} · last value {signal.last_value ?? '—'} · evaluated {when(signal.last_evaluated_at)} · next run {when(signal.next_run_at)}
-      </p>
+      {signal.stopped ? <p class="status error" role="status">{signal.stopped}</p> : null}
+      {signal.values_hidden ? (
+        <p class="muted">{signal.values_hidden} · evaluated {when(signal.last_evaluated_at)} · next run {when(signal.next_run_at)}</p>
+      ) : (
+        <p>
+          State: <span class={`status ${signal.state ?? ''}`}>{signal.state}</span>{signal.last_error ? ` (${signal.last_error})` : ''} · last value {signal.last_value ?? '—'} · evaluated {when(signal.last_evaluated_at)} · next run {when(signal.next_run_at)}
+        </p>
+      )}
       <div class="row">
         <button type="button" onClick={evaluate} aria-label={`Evaluate ${signal.name} now`}>Evaluate now</button>
         <button type="button" onClick={() => toggle('history')} aria-label={`History of ${signal.name}`}>History</button>
         <button type="button" onClick={() => toggle('edit')} aria-label={`Edit ${signal.name}`}>Edit</button>
         <button type="button" onClick={() => toggle('delete')} aria-label={`Delete ${signal.name}`}>Delete</button>
+        {signal.stopped || signal.values_hidden ? <button type="button" onClick={takeOver} aria-label={`Take over ${signal.name}`}>Take over</button> : null}
       </div>
       <ErrorBox error={error} />
       {open === 'delete' ? (

@@ -61,9 +61,9 @@ export const REASONS = {
   severalStatements: reason('more than one statement', ALL, 'A second statement after a `;` is the classic way to hide a write. One final `;` is accepted.'),
   notSelect: reason('not a SELECT statement', ['duckdb'], "DuckDB's parser does not read it as a SELECT."),
   dynamicPivot: reason(
-    'PIVOT without an IN list (name the values: ON col IN (…))',
+    "PIVOT without a list of values creates a temporary type first (a write); list them: ON col IN ('a', 'b')",
     ['duckdb'],
-    'Without the list of values DuckDB first creates a type to hold them: a second statement, which the warehouse refuses too.',
+    'Without the list (or with a subquery for it) DuckDB runs two statements, `CREATE TEMP TYPE … AS ENUM (SELECT DISTINCT …)` and then the PIVOT: on the read-only connection the type is still created, and stays after the statement. The warehouse refuses the two statements too. With the values listed it is one SELECT.',
   ),
   explainOther: reason('EXPLAIN of a statement other than SELECT', ALL, 'EXPLAIN ANALYZE runs the statement it explains, and EXPLAIN of a table is DESCRIBE.'),
   explainInParentheses: reason('EXPLAIN inside parentheses', ['duckdb'], 'Not a form DuckDB reads as one EXPLAIN statement.'),
