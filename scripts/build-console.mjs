@@ -21,13 +21,14 @@ function newestSource(dir) {
   return newest;
 }
 
-const shared = path.join(root, 'src', 'surfaces', 'web', 'client-routes.ts');
-if (!existsSync(path.join(web, 'index.html')) || !existsSync(shared)) {
+// Files of the server the console bundles too, so that the two share one list (pages, filter operators).
+const shared = [path.join(root, 'src', 'surfaces', 'web', 'client-routes.ts'), path.join(root, 'src', 'core', 'semantic', 'filter-operators.ts')];
+if (!existsSync(path.join(web, 'index.html')) || !shared.every((file) => existsSync(file))) {
   // An install without the sources (the production dependencies of an image): nothing to build.
   console.warn('The console sources (web/, src/) are not here: the console is not built.');
   process.exit(0);
 }
-const sources = [newestSource(web), statSync(shared).mtimeMs];
+const sources = [newestSource(web), ...shared.map((file) => statSync(file).mtimeMs)];
 if (!force && existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources)) process.exit(0);
 
 let vite;

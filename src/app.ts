@@ -16,7 +16,8 @@ import { healthRoutes } from './surfaces/health.js';
 import { metricsRoutes } from './surfaces/metrics.js';
 import { questionSurface } from './surfaces/question/index.js';
 import { studioSurface } from './surfaces/studio/index.js';
-import { webConsole } from './surfaces/web/index.js';
+import { defaultConsoleDir, readConsoleFiles } from './surfaces/web/console-files.js';
+import { consolePages, webConsole } from './surfaces/web/index.js';
 import { structuredSurface } from './surfaces/structured/index.js';
 import { workspaceSurface } from './surfaces/workspace/index.js';
 
@@ -75,7 +76,10 @@ export async function buildApp({ services, logger, tls, consoleDir, extraRoutes 
     done();
   });
 
-  await app.register(errorsPlugin, { bodyLimit: BODY_LIMIT_BYTES });
+  // The console's files are read once: its pages, and the not-found page a browser gets for an unknown path.
+  const consoleFiles = await readConsoleFiles(consoleDir ?? defaultConsoleDir());
+  const pages = consolePages(consoleFiles);
+  await app.register(errorsPlugin, { bodyLimit: BODY_LIMIT_BYTES, answerPageNotFound: pages.answerNotFound });
   await app.register(cookie, { hook: false });
   await app.register(openapiPlugin);
   await app.register(guardPlugin, { services });
@@ -88,7 +92,7 @@ export async function buildApp({ services, logger, tls, consoleDir, extraRoutes 
   await app.register(workspaceSurface, { services, prefix: '/api/v1' });
   await app.register(studioSurface, { services, prefix: '/api/studio' });
   await app.register(structuredSurface, { services, prefix: '/v1' });
-  await app.register(webConsole, consoleDir ? { dir: consoleDir } : {});
+  await app.register(webConsole, { files: consoleFiles, pages });
   if (extraRoutes) await app.register(async (child) => extraRoutes(child));
 
   services.lastUsed.start();

@@ -29,14 +29,24 @@ export async function loadSecretKey(config: Config): Promise<Buffer> {
   return Buffer.from(hex, 'hex');
 }
 
-export async function loadTls(config: Config): Promise<TlsMaterial | undefined> {
+/**
+ * The certificate the server presents, which clients are told to trust (`curl --cacert`): the one
+ * configured, or the one generated into the data directory; none when TLS is off.
+ */
+export function certificateFile(config: Config): string | undefined {
   if (!config.tls.enabled) return undefined;
+  if (config.tls.certFile && config.tls.keyFile) return path.resolve(config.tls.certFile);
+  return path.resolve(config.dataDir, 'tls', 'cert.pem');
+}
+
+export async function loadTls(config: Config): Promise<TlsMaterial | undefined> {
+  const certFile = certificateFile(config);
+  if (!certFile) return undefined;
   if (config.tls.certFile && config.tls.keyFile) {
     const [key, cert] = await Promise.all([readFile(config.tls.keyFile, 'utf8'), readFile(config.tls.certFile, 'utf8')]);
-    return { key, cert, certFile: path.resolve(config.tls.certFile), generated: false };
+    return { key, cert, certFile, generated: false };
   }
-  const dir = path.join(config.dataDir, 'tls');
-  const certFile = path.join(dir, 'cert.pem');
+  const dir = path.dirname(certFile);
   const keyFile = path.join(dir, 'key.pem');
   if (existsSync(certFile) && existsSync(keyFile)) {
     const [key, cert] = await Promise.all([readFile(keyFile, 'utf8'), readFile(certFile, 'utf8')]);

@@ -1,7 +1,7 @@
 // The one error map. Whatever fails (our AppErrors, zod validation, Fastify's own parsing errors, an
 // unknown route, a bug) answers JSON `{"error": "<human message>", "code": "..."}` with the right
-// status. 5xx bodies carry only the request id; the log carries the stack.
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+// status; only a browser's request for a page it does not know gets the console's not-found page. 5xx bodies carry only the request id; the log carries the stack.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, RateLimitedError } from '../core/errors.js';
@@ -15,8 +15,14 @@ export interface ErrorBody {
   [detail: string]: unknown;
 }
 
+export interface ErrorsOptions {
+  bodyLimit: number;
+  /** Answers an unknown route itself when it is a browser's page request (the console's not-found page). */
+  answerPageNotFound?: (request: FastifyRequest, reply: FastifyReply) => boolean;
+}
+
 export const errorsPlugin = fp(
-  async (app: FastifyInstance, { bodyLimit }: { bodyLimit: number }) => {
+  async (app: FastifyInstance, { bodyLimit, answerPageNotFound }: ErrorsOptions) => {
     // JSON only, and an empty JSON body is "no body" (for bodiless POSTs such as revoke or logout).
     // The default parser is kept underneath: it refuses __proto__ and constructor poisoning.
     const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -27,6 +33,7 @@ export const errorsPlugin = fp(
     });
 
     app.setNotFoundHandler((request, reply) => {
+      if (answerPageNotFound?.(request, reply)) return;
       void reply.code(404).send({ error: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'route_not_found' });
     });
 

@@ -27,7 +27,7 @@ export interface GovernedTarget {
 export interface GovernedRunRequest {
   readonly principal: Principal;
   readonly target: GovernedTarget;
-  readonly compiled: Pick<CompiledQuery, 'sql' | 'params' | 'timezone'>;
+  readonly compiled: Pick<CompiledQuery, 'sql' | 'params' | 'runnableSql' | 'timezone'>;
   readonly maxRows: number;
   readonly surface: HistorySurface;
   readonly origin: HistoryOrigin;
@@ -81,6 +81,7 @@ export class GovernedQueryService {
       connection: { name: target.connection.name },
       sql: compiled.sql,
       params: compiled.params,
+      runnableSql: compiled.runnableSql,
       timeZone: compiled.timezone,
       maxRows: request.maxRows,
       surface: request.surface,

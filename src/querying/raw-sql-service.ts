@@ -25,6 +25,15 @@ export interface RawSqlRequest {
   origin?: HistoryOrigin;
 }
 
+/** SQL the semantic compiler built: its bound values, the text with them as literals, its time zone. */
+export interface CompiledRun {
+  params: readonly unknown[];
+  /** Rendered only when the history records the run. */
+  runnableSql: () => string;
+  /** The zone it converts times into (the driver checks the warehouse can). */
+  timeZone?: string;
+}
+
 export interface RawSqlResult extends RunResult {
   connection: ConnectionView;
 }
@@ -40,18 +49,16 @@ export class RawSqlService {
 
   /** SQL written by a user: through the read-only guard first. */
   run(request: RawSqlRequest): Promise<RawSqlResult> {
-    return this.execute(request, [], true);
+    return this.execute(request, undefined);
   }
 
-  /**
-   * SQL the semantic compiler built (values bound): trusted text, still read-only and recorded.
-   * `timeZone`: the zone it converts times into (the driver checks the warehouse can).
-   */
-  runCompiled(request: RawSqlRequest & { params: readonly unknown[]; timeZone?: string }): Promise<RawSqlResult> {
-    return this.execute(request, request.params, false, request.timeZone);
+  /** SQL the semantic compiler built (values bound): trusted text, still read-only and recorded. */
+  runCompiled(request: RawSqlRequest & CompiledRun): Promise<RawSqlResult> {
+    return this.execute(request, request);
   }
 
-  private async execute(request: RawSqlRequest, params: readonly unknown[], guard: boolean, timeZone?: string): Promise<RawSqlResult> {
+  private async execute(request: RawSqlRequest, compiled: CompiledRun | undefined): Promise<RawSqlResult> {
+    const guard = !compiled;
     // Compiled SQL reads the connection a deployed node names: the model chose it, not the user.
     const lookup = guard ? {} : MODEL_CONNECTION;
     const { connection, warehouse } =
@@ -63,18 +70,18 @@ export class RawSqlService {
       try {
         await assertReadOnly(connection.engine, request.sql);
       } catch (error) {
-        this.record(request, connection, 'refused', { error: messageOf(error) }, started);
+        this.record(request, compiled, connection, 'refused', { error: messageOf(error) }, started);
         this.metrics?.guardRefusal(connection.engine);
         throw error;
       }
     }
     try {
-      const result = await warehouse.run(request.sql, params, { maxRows: request.maxRows, timeoutMs: this.timeoutMs, timeZone });
-      this.record(request, connection, 'success', { rowCount: result.rowCount }, started);
+      const result = await warehouse.run(request.sql, compiled?.params ?? [], { maxRows: request.maxRows, timeoutMs: this.timeoutMs, timeZone: compiled?.timeZone });
+      this.record(request, compiled, connection, 'success', { rowCount: result.rowCount }, started);
       this.metrics?.warehouseRun(connection.engine, 'success', (performance.now() - started) / 1000);
       return { ...result, connection };
     } catch (error) {
-      this.record(request, connection, 'error', { error: messageOf(error) }, started);
+      this.record(request, compiled, connection, 'error', { error: messageOf(error) }, started);
       this.metrics?.warehouseRun(connection.engine, 'error', (performance.now() - started) / 1000);
       throw error;
     }
@@ -86,7 +93,8 @@ export class RawSqlService {
   }
 
   /** Buffers the history row (see history-writer.ts): the answer does not wait for it. */
-  private record(request: RawSqlRequest, connection: ConnectionView, status: HistoryStatus, fields: { error?: string; rowCount?: number }, started: number): void {
+  private record(request: RawSqlRequest, compiled: CompiledRun | undefined, connection: ConnectionView, status: HistoryStatus, fields: { error?: string; rowCount?: number }, started: number): void {
+    const durationMs = Math.round(performance.now() - started);
     this.history.add({
       workspaceId: request.workspaceId,
       userId: request.userId,
@@ -96,10 +104,12 @@ export class RawSqlService {
       surface: request.surface,
       origin: request.origin ?? 'sql',
       sql: request.sql,
+      // Compiled SQL holds placeholders: the history keeps its values and a text that runs as shown.
+      ...(compiled ? { compiled: { params: compiled.params, runnableSql: compiled.runnableSql() } } : {}),
       status,
       error: fields.error ?? null,
       rowCount: fields.rowCount ?? null,
-      durationMs: Math.round(performance.now() - started),
+      durationMs,
       at: this.clock.now(),
     });
   }

@@ -125,6 +125,10 @@ export interface QueryHistoryTable {
   surface: HistorySurface;
   origin: ColumnType<HistoryOrigin, HistoryOrigin | undefined, HistoryOrigin>;
   sql: string;
+  /** A governed run's bound values (null for raw SQL). */
+  params: ColumnType<unknown[] | null, string | null | undefined, string | null>;
+  /** A governed run's statement with its values written as literals (null for raw SQL). */
+  runnable_sql: ColumnType<string | null, string | null | undefined, string | null>;
   status: HistoryStatus;
   error: string | null;
   row_count: number | null;

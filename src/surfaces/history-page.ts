@@ -3,10 +3,28 @@
 // Pages are keyed by (created_at, id) (store/keyset-page.ts), so runs recorded while someone pages never
 // shift or repeat a row.
 import { z } from 'zod';
-import type { HistoryRow, WorkspaceHistoryRow } from '../store/history-repo.js';
+import { HISTORY_SOURCES, type HistoryRow, type HistorySource, type WorkspaceHistoryRow } from '../store/history-repo.js';
 import type { Page } from '../store/keyset-page.js';
 
 export const historyPageQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().optional() });
+
+const SOURCE_LIST = new RegExp(`^(${HISTORY_SOURCES.join('|')})(,(${HISTORY_SOURCES.join('|')}))*$`);
+
+/** `?source=editor` or `?source=scene,signal`: runs made for any of these sources. */
+export const historySourceQuery = z.object({
+  source: z
+    .string()
+    .regex(SOURCE_LIST, `one or more of ${HISTORY_SOURCES.join(', ')}, separated by commas`)
+    .optional()
+    .describe(
+      'what the runs were made for, one or more separated by commas: `editor` (SQL typed in the editor), `cml` (its CML builder), `scene` (scenes, alone or as mosaic tiles), `signal` (signal evaluations), `api` (structured queries and questions, from a key or from Explore and Ask, and raw SQL on the workspace API)',
+    ),
+});
+
+/** The sources a `source` parameter names, or undefined for every run. */
+export function sourcesOf(source: string | undefined): HistorySource[] | undefined {
+  return source ? [...new Set(source.split(',') as HistorySource[])] : undefined;
+}
 
 export const historyRunSchema = z.object({
   id: z.string(),

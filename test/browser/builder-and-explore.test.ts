@@ -2,7 +2,19 @@
 // runs; a node's fields with a filter run, chart and save as a scene. They use the session routes
 // GET /api/reveals, GET /api/nodes(/:id/fields) and POST /api/query.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { OPERATOR_VALUES, operatorsFor, type FilterOperator, type FilterTarget } from '../../src/core/semantic/filter-operators.js';
 import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
+
+/** A value Explore's filter takes for the operator, on a field of this kind (typed as a user types it). */
+function typedValue(operator: FilterOperator, kind: 'string' | 'timestamp' | 'measure'): string {
+  const values = {
+    string: { one: 'web', list: 'web, mobile', two: 'a, z', period: '', unit: '' },
+    timestamp: { one: '2024-01-01', list: '2024-01-01', two: '2024-01-01, 2024-12-31', period: '3 months', unit: 'month' },
+    measure: { one: '1', list: '1, 2', two: '1, 100000', period: '', unit: '' },
+  } as const;
+  const shape = OPERATOR_VALUES[operator];
+  return shape === 'none' ? '' : values[kind][shape];
+}
 
 describe.skipIf(!hasChromium)('CML builder and Explore in Chromium', () => {
   const harness = signedInConsole();
@@ -26,6 +38,35 @@ describe.skipIf(!hasChromium)('CML builder and Explore in Chromium', () => {
     expect(await rows.getByRole('cell', { name: 'marketplace' }).isVisible()).toBe(true);
     await h.screenshot('cml-builder');
   });
+
+  it('offers each field only the operators the server applies to it, and each of them runs', async () => {
+    const { page } = h;
+    await page.goto(`${h.base}/explore`);
+    await page.getByLabel('Node').selectOption('orders');
+    await page.getByRole('checkbox', { name: 'Orders', exact: true }).check();
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    const filter = page.getByRole('group', { name: 'Filter 1' });
+    const fields: Array<{ field: string; kind: 'string' | 'timestamp' | 'measure'; target: FilterTarget }> = [
+      { field: 'channel', kind: 'string', target: { kind: 'dimension', type: 'string' } },
+      { field: 'created_at', kind: 'timestamp', target: { kind: 'dimension', type: 'timestamp' } },
+      { field: 'order_count', kind: 'measure', target: { kind: 'measure' } },
+    ];
+    const refused: string[] = [];
+    for (const { field, kind, target } of fields) {
+      await filter.getByLabel('Field').selectOption(field);
+      const offered = await filter.getByLabel('Operator').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+      expect(offered, field).toEqual(operatorsFor(target));
+      for (const operator of offered as FilterOperator[]) {
+        await filter.getByLabel('Operator').selectOption(operator);
+        const value = typedValue(operator, kind);
+        if (OPERATOR_VALUES[operator] === 'none') expect(await filter.getByLabel('Value').count()).toBe(0);
+        else await filter.getByLabel('Value').fill(value);
+        const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/query')), page.getByRole('button', { name: 'Run', exact: true }).click()]);
+        if (response.status() !== 200) refused.push(`${field} ${operator} ${JSON.stringify(value)}: ${response.status()} ${await response.text()}`);
+      }
+    }
+    expect(refused).toEqual([]);
+  }, 120_000);
 
   it('explores a node with a filter, charts it and saves it as a scene', async () => {
     const { page } = h;

@@ -152,4 +152,27 @@ describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
     expect(await refusal.textContent()).toMatch(/cml_invalid/);
     expect(await page.getByRole('list', { name: 'Diagnostics' }).textContent()).toMatch(/products\.cml:\d+:\d+ error/);
   });
+
+  it('drops a refused deploy\'s error once the text is fixed: the live list says the project is valid', async () => {
+    const { page } = h;
+    await page.goto(`${h.base}/model`);
+    await page.getByLabel('File').selectOption('customers.cml');
+    await page.getByRole('textbox', { name: 'CML' }).click();
+    await page.keyboard.press('Control+End');
+    const broken = '\nnode a {\nnode b {';
+    await page.keyboard.type(broken);
+    await page.getByRole('button', { name: 'Deploy project' }).click();
+    const region = page.getByRole('region', { name: 'CML editor' });
+    const refusal = region.getByRole('alert').filter({ hasText: /The model has \d+ errors?; nothing was deployed/ });
+    await refusal.waitFor();
+    await h.screenshot('model-deploy-refused');
+
+    // Undo what was typed: the project is valid again, and the refusal, about the old text, is gone.
+    await page.getByRole('textbox', { name: 'CML' }).click();
+    for (let i = 0; i < 20; i++) await page.keyboard.press('Control+z');
+    await region.getByRole('status').filter({ hasText: 'The project is valid.' }).waitFor();
+    expect(await refusal.count()).toBe(0);
+    expect(await region.getByRole('alert').count()).toBe(0);
+    await h.screenshot('model-fixed');
+  });
 });

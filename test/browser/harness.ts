@@ -1,7 +1,7 @@
 // The real app on loopback over HTTPS (surface B's keys need it) with the demo's warehouse and model in a
 // seeded workspace, and Debian's Chromium driven by playwright-core. Collects the page's console
 // messages (CSP violations show up there) and saves screenshots under test-artifacts/browser/.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -29,9 +29,13 @@ export interface ConsoleHarness {
   ws: SeededWorkspace;
   base: string;
   cert: string;
+  /** The data directory the app was started with (its certificate is under tls/). */
+  dataDir: string;
   browser: Browser;
   context: BrowserContext;
   page: Page;
+  /** Where screenshot() writes its PNG files. */
+  screenshotDir: string;
   /** Every console message of the page, as "type: text". */
   messages: string[];
   screenshot(name: string): Promise<void>;
@@ -44,6 +48,10 @@ export async function startConsole(options: { orders?: number; env?: Record<stri
   mkdirSync(ARTIFACTS, { recursive: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-browser-'));
   const pems = await generateSelfSigned();
+  // Where `svc serve` keeps the certificate it generates: the file the console tells curl to trust.
+  mkdirSync(path.join(dataDir, 'tls'));
+  writeFileSync(path.join(dataDir, 'tls', 'cert.pem'), pems.cert);
+  writeFileSync(path.join(dataDir, 'tls', 'key.pem'), pems.private, { mode: 0o600 });
   const t = await startTestApp({ env: { SVC_DATA_DIR: dataDir, ...options.env }, tls: { key: pems.private, cert: pems.cert } });
   answerPlainHttpOnTlsPort(t.app.server);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -69,10 +77,12 @@ export async function startConsole(options: { orders?: number; env?: Record<stri
     ws,
     base: `https://127.0.0.1:${port}`,
     cert: pems.cert,
+    dataDir,
     browser,
     context,
     page,
     messages,
+    screenshotDir: ARTIFACTS,
     async screenshot(name) {
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
     },
@@ -91,6 +101,11 @@ export async function signInThroughPage(h: ConsoleHarness, email: string, path =
   await h.page.getByLabel('Password').fill(PASSWORD);
   await h.page.getByRole('button', { name: 'Sign in' }).click();
   await h.page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** The browser's session cookie, as a Cookie header for requests the test makes beside the page. */
+export async function sessionCookie(h: ConsoleHarness): Promise<string> {
+  return (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 }
 
 /** Messages that say the Content-Security-Policy blocked something. */

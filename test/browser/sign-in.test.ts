@@ -62,6 +62,37 @@ describe.skipIf(!hasChromium)('console shell in Chromium', () => {
     expect(h.messages.filter((m) => m.startsWith('pageerror'))).toEqual([]);
   });
 
+  it("answers an unknown address with the console's own not-found page, signed in or not", async () => {
+    const signedIn = await h.page.goto(`${h.base}/no/such/page`);
+    expect(signedIn!.status()).toBe(404);
+    await h.page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
+    expect(await h.page.getByRole('main').textContent()).toContain('No page at /no/such/page');
+    expect(await h.page.title()).toBe('Page not found · Analytics console');
+    expect(await h.page.getByRole('navigation', { name: 'Pages' }).isVisible()).toBe(true); // still in the console
+    await h.screenshot('not-found');
+    await h.page.getByRole('link', { name: "the console's home" }).click();
+    await h.page.getByRole('heading', { name: /^Welcome/ }).waitFor();
+
+    // A browser without a session gets the same page, not the raw JSON of the API's 404.
+    const fresh = await h.browser.newContext({ ignoreHTTPSErrors: true });
+    try {
+      const page = await fresh.newPage();
+      const messages: string[] = [];
+      page.on('console', (m) => messages.push(`${m.type()}: ${m.text()}`));
+      const response = await page.goto(`${h.base}/keys/nope`);
+      expect(response!.status()).toBe(404);
+      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      expect(await page.content()).not.toContain('route_not_found');
+      await page.screenshot({ path: `${h.screenshotDir}/not-found-signed-out.png` });
+      await page.getByRole('link', { name: "the console's home" }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      expect(cspViolations(messages)).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+    expect(cspViolations(h.messages)).toEqual([]);
+  });
+
   it('works in a narrow window', async () => {
     await h.page.setViewportSize({ width: 420, height: 800 });
     await h.page.goto(`${h.base}/keys`);

@@ -88,6 +88,10 @@ describe('mosaics', () => {
     const asLuminary = (await c('luminary', 'GET', `/mosaics/${id}`)).json().mosaic;
     expect(asLuminary.tiles.map((t: { kind: string }) => t.kind)).toEqual(['heading', 'scene', 'scene', 'scene', 'scene', 'text']);
     expect(asLuminary.tiles[1]).toMatchObject({ scene_id: scenes.byRegion!.id, scene: { id: scenes.byRegion!.id, name: 'Orders by region', node: 'orders', status: 'ok', visualization_type: 'table' } });
+    // The scene's whole visualization, so a tile is drawn exactly as its scene is (type, axes, series).
+    const secretTile = asLuminary.tiles.find((tile: { scene_id?: string }) => tile.scene_id === scenes.secret!.id);
+    expect(secretTile.scene.visualization).toEqual({ type: 'number' });
+    expect(asLuminary.tiles[1].scene.visualization).toEqual({ type: 'table' });
     const asEditor = (await c('editor', 'GET', `/mosaics/${id}`)).json().mosaic;
     expect(asEditor.tiles[4]).toEqual({ id: 'secret', kind: 'hidden', layout: { x: 6, y: 5, w: 6, h: 4 } });
     expect(JSON.stringify(asEditor)).not.toContain(scenes.secret!.id);

@@ -4,17 +4,15 @@
 // JavaScript, reference.ts), so a mistake shared by every dialect fails. Then random queries, against
 // the reference on each engine, and, over a wider space, across the engines present.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileQuery } from '../../src/core/semantic/compile.js';
-import { GRANULARITIES, type SemanticModel } from '../../src/core/semantic/model.js';
+import { GRANULARITIES } from '../../src/core/semantic/model.js';
 import { semanticQuerySchema, type SemanticQueryInput } from '../../src/core/semantic/query.js';
 import { DATE_PARTS } from '../../src/core/sql/ast.js';
 import { DIALECTS } from '../../src/core/sql/dialects.js';
-import type { Warehouse, WarehouseEngine, WarehouseRow } from '../../src/core/warehouse/types.js';
-import { openDemoMysql, openDemoWarehouses } from '../helpers/demo-warehouses.js';
-import { hasService, missingMysqlTimeZones } from '../helpers/services.js';
+import type { WarehouseRow } from '../../src/core/warehouse/types.js';
+import { answersIn, AVAILABLE, demoEngines, ENGINES, NO_MYSQL_ZONES, needsZone, type Engine } from './demo-engines.js';
 import { FILTER_CASES } from './filter-cases.js';
-import { demoModel } from './fixture.js';
 import { GOLDEN_QUERIES } from './queries.js';
 import { REFERENCE_QUERY, WIDE_QUERY } from './random-queries.js';
 import { DemoReference, type JoinedRow } from './reference.js';
@@ -25,39 +23,8 @@ const NOW = new Date('2025-06-18T10:00:00Z');
 const DEMO = { orders: 3000, seed: 7, now: NOW };
 const RUNS = Number(process.env.DIFFERENTIAL_RUNS ?? 200);
 
-type Engine = Extract<WarehouseEngine, 'duckdb' | 'postgres' | 'mysql'>;
-const AVAILABLE: Record<Engine, boolean> = { duckdb: true, postgres: await hasService('postgres'), mysql: await hasService('mysql') };
-const ENGINES = (Object.keys(AVAILABLE) as Engine[]).filter((engine) => AVAILABLE[engine]);
-/** Why MariaDB cannot answer in a named time zone here, if it cannot (see test/helpers/services.ts). */
-const NO_MYSQL_ZONES = AVAILABLE.mysql ? await missingMysqlTimeZones() : undefined;
-
 const reference = new DemoReference(DEMO);
-const engines = new Map<Engine, { warehouse: Warehouse; model: SemanticModel }>();
-const cleanups: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  for (const [engine, warehouse] of await openDemoWarehouses(DEMO, { tag: 'engines', postgres: AVAILABLE.postgres, cleanups })) {
-    engines.set(engine as Engine, { warehouse, model: demoModel() });
-  }
-  if (AVAILABLE.mysql) {
-    // A database of this run's own, dropped at the end: the model's tables are <that database>.orders….
-    const { warehouse, schema } = await openDemoMysql(DEMO, cleanups);
-    engines.set('mysql', { warehouse, model: demoModel(schema) });
-  }
-}, 120_000);
-
-afterAll(async () => {
-  for (const { warehouse } of engines.values()) await warehouse.close();
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-
-/** True when `engine` can answer a query in `timezone` (MariaDB needs its time-zone tables for named zones). */
-const answersIn = (engine: Engine, timezone: string | undefined) => !(engine === 'mysql' && NO_MYSQL_ZONES && timezone && timezone !== 'UTC');
-
-/** Skips the running test, with the reason, on an engine that cannot answer in `timezone`. */
-function needsZone(ctx: TestContext, engine: Engine, timezone: string | undefined): void {
-  if (!answersIn(engine, timezone)) ctx.skip(NO_MYSQL_ZONES);
-}
+const engines = demoEngines(DEMO, 'engines');
 
 async function run(engine: Engine, input: SemanticQueryInput, attributes: Record<string, string> = { region: '*' }): Promise<WarehouseRow[]> {
   const { warehouse, model } = engines.get(engine)!;

@@ -1,5 +1,6 @@
 // The console's frame: who is signed in (user, workspace, role), the page list, and the page itself.
-// Until /api/auth/me answers, the sign-in page is shown; a 401 anywhere ends the session in view.
+// Until /api/auth/me answers, the sign-in page is shown; a 401 anywhere ends the session in view. An
+// address with no page shows the not-found page, signed in or not.
 import { useEffect, useState } from 'preact/hooks';
 import { CLIENT_ROUTES } from '../../src/surfaces/web/client-routes';
 import { get, post } from './api';
@@ -12,6 +13,7 @@ import { ExplorePage } from './pages/explore';
 import { HomePage } from './pages/home';
 import { KeysPage } from './pages/keys';
 import { ModelPage } from './pages/model';
+import { NotFoundPage } from './pages/not-found';
 import { SignInPage } from './pages/sign-in';
 import { SqlEditorPage } from './pages/sql-editor';
 import { UsersPage } from './pages/users';
@@ -39,7 +41,9 @@ function offered(me: Me, path: string): boolean {
 }
 
 export function App() {
-  const path = usePath();
+  // The server answers /keys/ as /keys: so does the page list.
+  const path = usePath().replace(/(.)\/+$/, '$1');
+  const known = Object.hasOwn(PAGES, path);
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const [error, setError] = useState<unknown>();
 
@@ -51,12 +55,14 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    const title = CLIENT_ROUTES.find((r) => r.path === path)?.title ?? 'Console';
+    const title = known ? (CLIENT_ROUTES.find((r) => r.path === path)?.title ?? 'Console') : 'Page not found';
     document.title = `${title} · Analytics console`;
-  }, [path]);
+  }, [path, known]);
 
   if (me === undefined) return <Loading what="the console" />;
-  if (me === null) return <SignInPage onSignedIn={setMe} />;
+  if (me === null) {
+    return known ? <SignInPage onSignedIn={setMe} /> : <main id="main" class="standalone"><NotFoundPage path={path} /></main>;
+  }
 
   const signOut = async () => {
     try {
@@ -66,7 +72,7 @@ export function App() {
       setError(e);
     }
   };
-  const Page = PAGES[path] ?? HomePage;
+  const Page = PAGES[path];
   return (
     <div class="shell">
       <a class="skip" href="#main">Skip to content</a>
@@ -90,7 +96,7 @@ export function App() {
       </nav>
       <main id="main" tabIndex={-1}>
         <ErrorBox error={error} />
-        <Page me={me} />
+        {Page ? <Page me={me} /> : <NotFoundPage path={path} />}
       </main>
     </div>
   );

@@ -37,8 +37,9 @@ let lastModelNumber = 0;
 const modelNumbers = new WeakMap<SemanticModel, number>();
 const memo = new LRUCache<string, CompiledQuery>({
   maxSize: MAX_BYTES,
-  // Two bytes a code unit of text, and a rough allowance for the parameters and the object.
-  sizeCalculation: (compiled, key) => 2 * (key.length + compiled.sql.length) + 64 * compiled.params.length + 256,
+  // Two bytes a code unit of text, a rough allowance for the parameters and the object, and as much
+  // again as the text for the SQL tree kept until the runnable text is rendered from it (or that text).
+  sizeCalculation: (compiled, key) => 2 * key.length + 4 * compiled.sql.length + 64 * compiled.params.length + 256,
 });
 
 function modelNumber(model: SemanticModel): number {

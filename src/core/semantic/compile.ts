@@ -43,6 +43,12 @@ export interface OutputColumn {
 export interface CompiledQuery {
   readonly sql: string;
   readonly params: readonly unknown[];
+  /**
+   * The same statement with each parameter written as a literal of the dialect: what the query history
+   * keeps beside `sql` and `params`, so the run can be reopened in the SQL editor and run as shown.
+   * Rendered on first call (a run, not a compile, needs it: a cached answer never does), then kept.
+   */
+  readonly runnableSql: () => string;
   readonly columns: readonly OutputColumn[];
   readonly node: string;
   readonly connection: string;
@@ -93,7 +99,20 @@ export function compileQuery(model: SemanticModel, query: SemanticQuery, options
     ...derived.map((d) => ({ key: d.key, kind: 'measure' as const, type: 'number' })),
   ];
   const { sql, params } = options.dialect.render(select);
-  return { sql, params, columns, node: base.name, connection: base.connection, timezone, nodes: [...new Set(tree.nodeOf.values())] };
+  return { sql, params, runnableSql: renderedOnce(options.dialect, select), columns, node: base.name, connection: base.connection, timezone, nodes: [...new Set(tree.nodeOf.values())] };
+}
+
+/** The runnable text, rendered once when first asked for; the tree is let go then. */
+function renderedOnce(dialect: Dialect, select: Select): () => string {
+  let tree: Select | undefined = select;
+  let text: string | undefined;
+  return () => {
+    if (text === undefined) {
+      text = dialect.renderRunnable(tree!);
+      tree = undefined;
+    }
+    return text;
+  };
 }
 
 interface PlanInput {

@@ -4,7 +4,8 @@
 import { BadRequestError } from '../errors.js';
 import { param, type Expr } from '../sql/ast.js';
 import type { DimensionRef, FieldResolver, MeasureRef } from './fields.js';
-import { FILTER_OPERATORS, OPERATOR_ALIASES, type FieldFilter, type Filter, type FilterOperator } from './query.js';
+import { FILTER_OPERATORS, MEASURE_OPERATORS, OPERATOR_ALIASES, TEXT_ONLY_OPERATORS, TIME_ONLY_OPERATORS, type FilterOperator } from './filter-operators.js';
+import type { FieldFilter, Filter } from './query.js';
 import { addUnits, formatWall, parsePeriod, parseTimeValue, startOf, wallClock } from './time.js';
 
 export type ResolvedFilter =
@@ -13,9 +14,6 @@ export type ResolvedFilter =
 
 export type FilterPlace = 'dimension' | 'measure';
 
-const MEASURE_OPERATORS = new Set<FilterOperator>(['equals', 'notEquals', 'in', 'notIn', 'gt', 'gte', 'lt', 'lte', 'between', 'notBetween', 'isNull', 'notNull']);
-const TIME_ONLY = new Set<FilterOperator>(['before', 'after', 'onOrBefore', 'onOrAfter', 'inDateRange', 'inThePast', 'inTheCurrent']);
-const TEXT_ONLY = new Set<FilterOperator>(['contains', 'notContains', 'startsWith', 'endsWith']);
 
 export function resolveFilter(filter: Filter, resolver: FieldResolver): { resolved: ResolvedFilter; place: FilterPlace } {
   if ('and' in filter || 'or' in filter) {
@@ -55,10 +53,10 @@ export function filterToExpr(filter: ResolvedFilter, ctx: FilterRenderContext): 
   const expr = ctx.dimensionExpr(ref);
   const type = ref.part ? 'number' : ref.granularity ? 'timestamp' : ref.dimension.type;
   const isTime = type === 'date' || type === 'timestamp';
-  if (TIME_ONLY.has(operator) && !isTime) {
+  if (TIME_ONLY_OPERATORS.has(operator) && !isTime) {
     throw new BadRequestError(`Operator ${operator} applies to date and timestamp dimensions; ${raw.field} is ${type}`, 'invalid_filter');
   }
-  if (TEXT_ONLY.has(operator)) {
+  if (TEXT_ONLY_OPERATORS.has(operator)) {
     if (type !== 'string') throw new BadRequestError(`Operator ${operator} applies to string dimensions; ${raw.field} is ${type}`, 'invalid_filter');
     return textMatch(expr, operator, raw);
   }

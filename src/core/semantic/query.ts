@@ -6,43 +6,8 @@ import { z } from 'zod';
 export const DEFAULT_QUERY_LIMIT = 5000;
 export const MAX_QUERY_LIMIT = 50_000;
 
-export const FILTER_OPERATORS = [
-  'equals',
-  'notEquals',
-  'in',
-  'notIn',
-  'contains',
-  'notContains',
-  'startsWith',
-  'endsWith',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'between',
-  'notBetween',
-  'isNull',
-  'notNull',
-  'before',
-  'after',
-  'onOrBefore',
-  'onOrAfter',
-  'inDateRange',
-  'inThePast',
-  'inTheCurrent',
-] as const;
-export type FilterOperator = (typeof FILTER_OPERATORS)[number];
-
-/** Symbols accepted as aliases of the named operators. */
-export const OPERATOR_ALIASES: Readonly<Record<string, FilterOperator>> = {
-  '=': 'equals',
-  '!=': 'notEquals',
-  '<>': 'notEquals',
-  '>': 'gt',
-  '>=': 'gte',
-  '<': 'lt',
-  '<=': 'lte',
-};
+// The operators live in a module of their own, free of zod, which the browser console shares.
+export { FILTER_OPERATORS, OPERATOR_ALIASES, type FilterOperator } from './filter-operators.js';
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 

@@ -10,13 +10,22 @@ export interface RenderedSql {
   readonly params: readonly unknown[];
 }
 
-/** Collects parameters in order of appearance while rendering. */
+/**
+ * Collects parameters in order of appearance while rendering; an inline sink collects none, and each
+ * value is written into the text as a literal instead (see Dialect.renderRunnable).
+ */
 export class ParamSink {
   readonly values: unknown[] = [];
+  constructor(readonly inline = false) {}
   add(value: unknown): number {
     this.values.push(value);
     return this.values.length;
   }
+}
+
+/** Text quoted for engines that read a backslash as an escape: both the backslash and the quote are doubled. */
+export function backslashEscaped(text: string): string {
+  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 }
 
 export abstract class Dialect {
@@ -30,6 +39,15 @@ export abstract class Dialect {
     return { sql, params: sink.values };
   }
 
+  /**
+   * The same statement with each bound value written as a literal of this engine, so the text runs on
+   * its own (in the SQL editor, from the history) and gives the rows the bound run gives. Rendered from
+   * the tree, each value at its own node: never by replacing placeholders in the text.
+   */
+  renderRunnable(select: Select): string {
+    return this.select(select, new ParamSink(true));
+  }
+
   // ---- hooks ---------------------------------------------------------------------------------
 
   quoteIdentifier(name: string): string {
@@ -38,6 +56,30 @@ export abstract class Dialect {
 
   protected placeholder(index: number): string {
     return `$${index}`;
+  }
+
+  /** A value as a literal of this engine: text quoted by its rules, numbers and booleans as they are. */
+  literal(value: unknown): string {
+    if (value === null || value === undefined) return 'NULL';
+    if (typeof value === 'boolean') return this.booleanLiteral(value);
+    if (typeof value === 'bigint') return value < 0n ? `(${value})` : String(value);
+    if (typeof value === 'number') {
+      // Filters refuse non-finite numbers before anything is compiled; a literal could not say them.
+      if (!Number.isFinite(value)) throw new Error(`${value} has no SQL literal`);
+      // Parenthesised when negative, so that no operator before it can make "--" (a comment).
+      return value < 0 || Object.is(value, -0) ? `(${value})` : String(value);
+    }
+    return this.stringLiteral(typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : JSON.stringify(value));
+  }
+
+  /** Standard SQL: a quote is written twice, a backslash is an ordinary character. */
+  protected stringLiteral(text: string): string {
+    return `'${text.replaceAll("'", "''")}'`;
+  }
+
+  /** A bound value: a placeholder (its value goes to the parameters), or a literal in runnable text. */
+  private bind(value: unknown, sink: ParamSink): string {
+    return sink.inline ? this.literal(value) : this.placeholder(sink.add(value));
   }
 
   protected timestampParam(placeholder: string): string {
@@ -138,7 +180,7 @@ export abstract class Dialect {
       case 'column':
         return e.table ? `${this.quoteIdentifier(e.table)}.${this.quoteIdentifier(e.name)}` : this.quoteIdentifier(e.name);
       case 'param': {
-        const placeholder = this.placeholder(sink.add(e.value));
+        const placeholder = this.bind(e.value, sink);
         return e.cast === 'timestamp' ? this.timestampParam(placeholder) : placeholder;
       }
       case 'binary':
@@ -162,7 +204,7 @@ export abstract class Dialect {
       case 'case':
         return `CASE WHEN ${this.expr(e.when, sink)} THEN ${this.expr(e.then, sink)} END`;
       case 'toTimeZone':
-        return this.toTimeZone(this.expr(e.expr, sink), this.placeholder(sink.add(e.timezone)));
+        return this.toTimeZone(this.expr(e.expr, sink), this.bind(e.timezone, sink));
       case 'truncate':
         return this.truncate(e.granularity, () => this.expr(e.expr, sink));
       case 'datePart':

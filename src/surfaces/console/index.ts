@@ -3,6 +3,7 @@ import type { Services } from '../../services.js';
 import { authRoutes } from './auth-routes.js';
 import { connectionRoutes } from './connection-routes.js';
 import { historyRoutes } from './history-routes.js';
+import { keyExampleRoutes } from './key-examples-routes.js';
 import { keyRoutes } from './key-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { modelProjectRoutes } from './model-project-routes.js';
@@ -23,6 +24,7 @@ export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async 
   // Pass only the services on: re-passing the whole options object would apply the prefix twice.
   await app.register(authRoutes, { services });
   await app.register(keyRoutes, { services });
+  await app.register(keyExampleRoutes, { services });
   await app.register(connectionRoutes, { services });
   await app.register(memberRoutes, { services });
   await app.register(workspaceRoutes, { services });

@@ -5,7 +5,7 @@ import { VISUALIZATION_TYPES } from '../../content/scene-definition.js';
 import type { MosaicFilter, Tile } from '../../content/mosaic-definition.js';
 import type { ResolvedTile, TileOutcome } from '../../content/mosaic-service.js';
 import type { MosaicRow } from '../../store/scenes-repo.js';
-import { presentSceneRun, sceneRunAnswerSchema } from './scene-schema.js';
+import { presentSceneRun, sceneRunAnswerSchema, visualizationAnswerSchema } from './scene-schema.js';
 
 const layout = z.object({ x: z.number().int(), y: z.number().int(), w: z.number().int(), h: z.number().int() });
 const filter = z.object({ field: z.string(), operator: z.string(), value: z.any().optional(), tiles: z.array(z.string()).optional() });
@@ -17,7 +17,14 @@ const shownTile = z.object({
   text: z.string().optional(),
   layout,
   scene: z
-    .object({ id: z.string(), name: z.string(), node: z.string(), status: z.enum(['ok', 'broken']), visualization_type: z.enum(VISUALIZATION_TYPES) })
+    .object({
+      id: z.string(),
+      name: z.string(),
+      node: z.string(),
+      status: z.enum(['ok', 'broken']),
+      visualization_type: z.enum(VISUALIZATION_TYPES),
+      visualization: visualizationAnswerSchema.describe('how the scene is drawn, as saved: the tile is drawn the same way'),
+    })
     .optional()
     .describe("a scene tile's scene, summarised"),
 });
@@ -64,7 +71,16 @@ export function presentMosaic(row: MosaicRow, tiles: ResolvedTile[]): z.infer<ty
       return {
         ...tile,
         ...(scene
-          ? { scene: { id: scene.id, name: scene.name, node: scene.node, status: scene.status, visualization_type: (scene.visualization as { type: (typeof VISUALIZATION_TYPES)[number] }).type } }
+          ? {
+              scene: {
+                id: scene.id,
+                name: scene.name,
+                node: scene.node,
+                status: scene.status,
+                visualization_type: (scene.visualization as z.infer<typeof visualizationAnswerSchema>).type,
+                visualization: scene.visualization as z.infer<typeof visualizationAnswerSchema>,
+              },
+            }
           : {}),
       };
     }),

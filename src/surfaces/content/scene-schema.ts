@@ -5,6 +5,16 @@ import type { SceneRun } from '../../content/scene-service.js';
 import type { SceneRow } from '../../store/scenes-repo.js';
 import { queryAnswerSchema } from '../structured/query-routes.js';
 
+/** How a scene is drawn, as the APIs show it (a mosaic's tiles carry it too). */
+export const visualizationAnswerSchema = z.object({
+  type: z.enum(VISUALIZATION_TYPES),
+  x: z.string().optional(),
+  y: z.array(z.string()).optional(),
+  series: z.string().optional(),
+  color: z.string().optional(),
+  options: z.record(z.string(), z.any()).optional(),
+});
+
 export const sceneSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -16,14 +26,7 @@ export const sceneSchema = z.object({
   filters: z.array(z.any().describe('a filter as POST /v1/query takes it')),
   sorts: z.array(z.object({ field: z.string(), direction: z.enum(['asc', 'desc']) })),
   limit: z.number().int().nullable(),
-  visualization: z.object({
-    type: z.enum(VISUALIZATION_TYPES),
-    x: z.string().optional(),
-    y: z.array(z.string()).optional(),
-    series: z.string().optional(),
-    color: z.string().optional(),
-    options: z.record(z.string(), z.any()).optional(),
-  }),
+  visualization: visualizationAnswerSchema,
   status: z.enum(['ok', 'broken']).describe('broken when the live model lost its node or a field; set at every deploy'),
   broken_reason: z.string().nullable(),
   version: z.number().int().describe('goes up by one with every change; send it back in If-Match to refuse lost updates'),
@@ -46,7 +49,7 @@ export function presentScene(row: SceneRow): z.infer<typeof sceneSchema> {
     filters: query.filters,
     sorts: query.sorts,
     limit: query.limit ?? null,
-    visualization: row.visualization as z.infer<typeof sceneSchema>['visualization'],
+    visualization: row.visualization as z.infer<typeof visualizationAnswerSchema>,
     status: row.status,
     broken_reason: row.broken_reason,
     version: row.version,

@@ -7,7 +7,8 @@ import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
-import { historyPage, historyPageQuery, historyRunSchema, presentRun } from '../history-page.js';
+import { historyPage, historyPageQuery, historySourceQuery, sourcesOf } from '../history-page.js';
+import { presentRunWithSql, runWithSqlSchema } from '../history-runnable.js';
 
 /** Rows the editor receives at most per run; the rest is reported as truncated. */
 export const STUDIO_MAX_ROWS = 10_000;
@@ -179,17 +180,19 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       schema: {
         tags,
         operationId: 'listQueryHistory',
-        summary: 'Your runs, newest first; pass next_cursor back as cursor for the next page',
+        summary: 'Your runs, newest first, of every source or of those `source` names; pass next_cursor back as cursor for the next page',
         errors: { 400: 'Also: a cursor that is not a next_cursor of a previous page (`invalid_cursor`)' },
-        querystring: historyPageQuery.strict(),
-        response: { 200: z.object({ runs: z.array(historyRunSchema), next_cursor: z.string().nullable() }) },
+        querystring: historyPageQuery.extend(historySourceQuery.shape).strict(),
+        response: { 200: z.object({ runs: z.array(runWithSqlSchema), next_cursor: z.string().nullable() }) },
       },
     },
     async (request) => {
       const principal = request.principal!;
-      const { limit, cursor } = request.query;
+      const { limit, cursor, source } = request.query;
+      const sources = sourcesOf(source);
       await services.rawSql.flush(); // this instance's runs are written before they are listed
-      return historyPage(await services.history.pageForUser(principal.workspace.id, principal.user.id, { limit, cursor }), presentRun);
+      const page = await services.history.pageForUser(principal.workspace.id, principal.user.id, { limit, cursor, ...(sources ? { sources } : {}) });
+      return historyPage(page, presentRunWithSql);
     },
   );
 };

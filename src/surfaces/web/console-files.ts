@@ -53,3 +53,11 @@ export const NOT_BUILT_PAGE = `<!doctype html>
 <p>Build them with <code>npm run build:console</code> (it runs on <code>npm ci</code> and <code>npm start</code> when the build tools are installed), then restart the server.</p>
 </main></body></html>
 `;
+
+/** An unknown page when the console is not built: what the built console's not-found view says. */
+export const NOT_FOUND_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Page not found</title></head>
+<body><main><h1>Page not found</h1>
+<p>No page at this address. Go to <a href="/">the console's home</a>.</p>
+</main></body></html>
+`;

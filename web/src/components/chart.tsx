@@ -1,15 +1,14 @@
-// A uPlot chart of one numeric series per measure over the first column (a time, a number or a label:
-// labels are plotted by their position and named on the axis).
+// A uPlot chart of one numeric series per measure over x (a time, a number or a label: labels are
+// plotted by their position and named on the axis), drawn as bars, lines, areas or points. `auto` draws
+// labels as bars and times or numbers as lines. The figure says which it drew (data-chart-type).
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import type { ChartData, PlottedType } from './chart-plan';
 
-const COLORS = ['#1f6feb', '#d1242f', '#1a7f37', '#9a6700', '#8250df', '#bf3989'];
+export type { ChartData } from './chart-plan';
 
-export interface ChartData {
-  x: Array<string | number | null>;
-  series: Array<{ name: string; values: Array<number | null> }>;
-}
+export const COLORS = ['#1f6feb', '#d1242f', '#1a7f37', '#9a6700', '#8250df', '#bf3989', '#0e7c86', '#b35900', '#57606a', '#6639ba', '#116329', '#953800'];
 
 // Value ticks in short form (1.2M, 600K) so that large figures fit beside the plot.
 const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
@@ -24,34 +23,56 @@ function asTime(values: Array<string | number | null>): number[] | undefined {
   return times.every((t) => Number.isFinite(t)) ? times : undefined;
 }
 
-export function Chart({ data, title, height = 260 }: { data: ChartData; title: string; height?: number }) {
-  const box = useRef<HTMLDivElement>(null);
+/** A label for a category on the axis: a time as its date (and time, when it has one). */
+function labelOf(value: string | number | null): string {
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}[T ]00:00:00(\.0+)?Z?$/.test(value)) return value.slice(0, 10);
+  return String(value);
+}
+
+/** The type drawn: `auto` is bars for labels, lines for times and numbers. */
+function resolve(kind: PlottedType | 'auto', data: ChartData): PlottedType {
+  if (kind !== 'auto') return kind;
+  return asTime(data.x) || data.x.every((v) => typeof v === 'number') ? 'line' : 'bar';
+}
+
+export function Chart({ data, title, kind = 'auto', height = 260 }: { data: ChartData; title: string; kind?: PlottedType | 'auto'; height?: number }) {
+  const box = useRef<HTMLElement>(null);
+  const type = resolve(kind, data);
   useEffect(() => {
     const el = box.current;
     if (!el || data.x.length === 0 || data.series.length === 0) return;
-    const times = asTime(data.x);
-    const numeric = data.x.every((v) => typeof v === 'number');
+    // Bars stand at category positions (a time is named by its date); the other types keep a time or
+    // number axis when x is one, and place labels by position otherwise.
+    const times = type === 'bar' ? undefined : asTime(data.x);
+    const numeric = type !== 'bar' && data.x.every((v) => typeof v === 'number');
     const xs = times ?? (numeric ? (data.x as number[]) : data.x.map((_, i) => i));
-    const labels = times || numeric ? undefined : data.x.map((v) => String(v));
-    // Categories (labels) are bars at whole positions, one tick each; times and numbers are lines.
-    const bars = labels ? uPlot.paths.bars!({ size: [0.7 / data.series.length, 80], align: 0 }) : undefined;
+    const labels = times || numeric ? undefined : data.x.map(labelOf);
+    const bars = type === 'bar' ? uPlot.paths.bars!({ size: [0.7 / data.series.length, 80], align: 0 }) : undefined;
+    // Bars and areas stand on zero, or their heights would mislead.
+    const fromZero = type === 'bar' || type === 'area';
     const options: uPlot.Options = {
       title,
       width: Math.max(280, el.clientWidth || 600),
       height,
       scales: {
         x: labels ? { time: false, range: [-0.5, xs.length - 0.5] } : { time: Boolean(times) },
-        // Bars stand on zero, or their heights would mislead.
-        ...(labels ? { y: { range: (_u: uPlot, min: number, max: number): uPlot.Range.MinMax => [Math.min(0, min), max > 0 ? max * 1.05 : 0] } } : {}),
+        ...(fromZero ? { y: { range: (_u: uPlot, min: number, max: number): uPlot.Range.MinMax => [Math.min(0, min), max > 0 ? max * 1.05 : 0] } } : {}),
       },
       axes: [labels ? { splits: () => xs.map((_, i) => i), values: (_u, ticks) => ticks.map((t) => labels[t] ?? '') } : {}, valueAxis],
       series: [
         {},
-        ...data.series.map((s, i) => {
+        ...data.series.map((s, i): uPlot.Series => {
           const color = COLORS[i % COLORS.length]!;
-          return bars
-            ? { label: s.name, stroke: color, fill: `${color}cc`, width: 1, paths: bars, points: { show: false } }
-            : { label: s.name, stroke: color, width: 2, points: { show: data.x.length < 60 } };
+          switch (type) {
+            case 'bar':
+              return { label: s.name, stroke: color, fill: `${color}cc`, width: 1, paths: bars, points: { show: false } };
+            case 'area':
+              return { label: s.name, stroke: color, fill: `${color}55`, width: 2, points: { show: data.x.length < 60 } };
+            case 'scatter':
+              return { label: s.name, stroke: color, fill: color, paths: () => null, points: { show: true, size: 7, fill: color } };
+            case 'line':
+              return { label: s.name, stroke: color, width: 2, points: { show: data.x.length < 60 } };
+          }
         }),
       ],
     };
@@ -62,18 +83,6 @@ export function Chart({ data, title, height = 260 }: { data: ChartData; title: s
       resize.disconnect();
       plot.destroy();
     };
-  }, [data, title, height]);
-  return <figure class="chart" ref={box} aria-label={`Chart: ${title}`} />;
-}
-
-/** A chart of a result: the first column along x, every numeric column as a series. */
-export function chartOf(columns: string[], rows: Array<Record<string, unknown>>): ChartData | undefined {
-  if (columns.length < 2 || rows.length === 0) return undefined;
-  const [xKey, ...rest] = columns;
-  const numericKeys = rest.filter((k) => rows.every((r) => r[k] === null || typeof r[k] === 'number' || (typeof r[k] === 'string' && r[k] !== '' && !Number.isNaN(Number(r[k])))));
-  if (numericKeys.length === 0) return undefined;
-  return {
-    x: rows.map((r) => (r[xKey!] === null ? null : (r[xKey!] as string | number))),
-    series: numericKeys.map((k) => ({ name: k, values: rows.map((r) => (r[k] === null ? null : Number(r[k]))) })),
-  };
+  }, [data, title, height, type]);
+  return <figure class="chart" ref={box} aria-label={`Chart: ${title}`} data-chart-type={type} />;
 }

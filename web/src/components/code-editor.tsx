@@ -1,6 +1,7 @@
 // CodeMirror 6 in a Preact component. The editor is given the page's CSP nonce (EditorView.cspNonce), so
 // the styles it injects are allowed by the strict policy; without them the content loses
-// `white-space: pre` and typed spaces arrive as non-breaking spaces.
+// `white-space: pre` and typed spaces arrive as non-breaking spaces. Typing over a selection is applied
+// by the editor, not the browser, which would write a style attribute the policy refuses.
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
@@ -9,6 +10,7 @@ import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers, placeholder as placeholderText } from '@codemirror/view';
 import { useEffect, useRef } from 'preact/hooks';
 import { pageNonce } from '../nonce';
+import { typeOverSelection } from './type-over-selection';
 
 /**
  * Replaces the editor's text (reopening a run, loading a file). The editor owns its text: `value` is
@@ -52,6 +54,7 @@ export function CodeEditor({ label, value, onChange, onRun, extensions = [], pla
         doc: value,
         extensions: [
           ...(nonce ? [EditorView.cspNonce.of(nonce)] : []),
+          typeOverSelection,
           lineNumbers(),
           history(),
           drawSelection(),

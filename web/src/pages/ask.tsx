@@ -3,7 +3,8 @@
 // confidence and assumptions; the SQL that ran (a governed answer's, or the raw-SQL fallback's) is shown on demand.
 import { useState } from 'preact/hooks';
 import { post } from '../api';
-import { Chart, chartOf } from '../components/chart';
+import { Chart } from '../components/chart';
+import { chartOf } from '../components/chart-plan';
 import { DataGrid } from '../components/data-grid';
 import { ErrorBox } from '../components/feedback';
 import { TextField } from '../components/field';

@@ -2,7 +2,8 @@
 // your data keys), and run it through POST /api/studio/query/cml.
 import { useEffect, useState } from 'preact/hooks';
 import { post } from '../api';
-import { Chart, chartOf } from '../components/chart';
+import { Chart } from '../components/chart';
+import { chartOf } from '../components/chart-plan';
 import { DataGrid } from '../components/data-grid';
 import { ErrorBox } from '../components/feedback';
 import { Checkbox, Section, SelectField, TextField } from '../components/field';

@@ -1,30 +1,36 @@
 // Scenes and mosaics on the Content page. A scene runs through POST /api/scenes/:id/run and a mosaic
 // through POST /api/mosaics/:id/run, so each run is recorded as a scene or mosaic run and a mosaic's
 // tiles run as the mosaic route runs them (its filters applied, a few at a time). A tile that fails
-// shows its own error; the others still show their rows.
+// shows its own error; the others still show their rows. A run is drawn as its scene's saved chart type.
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
-import { Chart, chartOf } from '../components/chart';
+import type { Visualization } from '../components/chart-plan';
 import { DataGrid } from '../components/data-grid';
+import { SceneChart } from '../components/scene-chart';
 import { ErrorBox } from '../components/feedback';
 import { Section } from '../components/field';
 import { useAction } from '../components/use-load';
 import { LoadMore, usePaged } from '../components/use-paged';
 
-interface Scene { id: string; name: string; node: string; dimensions: string[]; measures: string[]; status: string; broken_reason: string | null }
+interface Scene { id: string; name: string; node: string; dimensions: string[]; measures: string[]; status: string; broken_reason: string | null; visualization: Visualization }
 interface SceneRun { data: Array<Record<string, unknown>>; metadata: { row_count: number }; scene: { id: string; name: string } }
 interface Mosaic { id: string; name: string; tile_count: number }
-interface MosaicTile { id: string; kind: 'scene' | 'text' | 'heading' | 'hidden'; text?: string; scene?: { name: string }; layout: { x: number; y: number; w: number; h: number } }
+interface MosaicTile {
+  id: string;
+  kind: 'scene' | 'text' | 'heading' | 'hidden';
+  text?: string;
+  scene?: { name: string; visualization_type: Visualization['type']; visualization?: Visualization };
+  layout: { x: number; y: number; w: number; h: number };
+}
 interface TileError { error: string; code: string; status: number }
 interface MosaicRun { tiles: Array<{ tile_id: string; result?: SceneRun; error?: TileError }> }
 interface ShownTile { tile: MosaicTile; run?: SceneRun; error?: TileError }
 
-function RunView({ run, title }: { run: SceneRun; title: string }) {
+function RunView({ run, title, visualization }: { run: SceneRun; title: string; visualization: Visualization }) {
   const columns = run.data[0] ? Object.keys(run.data[0]) : [];
-  const chart = chartOf(columns, run.data);
   return (
     <div>
-      {chart ? <Chart data={chart} title={title} height={180} /> : null}
+      <SceneChart visualization={visualization} columns={columns} rows={run.data} title={title} height={180} />
       <DataGrid label={`${title} rows`} columns={columns.map((name) => ({ name }))} rows={run.data} />
     </div>
   );
@@ -32,9 +38,10 @@ function RunView({ run, title }: { run: SceneRun; title: string }) {
 
 export function Scenes() {
   const scenes = usePaged<Scene>('/api/scenes?limit=50', 'scenes');
-  const [run, setRun] = useState<SceneRun>();
+  const [run, setRun] = useState<{ result: SceneRun; visualization: Visualization }>();
   const { error, run: act } = useAction();
-  const open = (scene: Scene) => act(async () => setRun(await post<SceneRun>(`/api/scenes/${encodeURIComponent(scene.id)}/run`)));
+  const open = (scene: Scene) =>
+    act(async () => setRun({ result: await post<SceneRun>(`/api/scenes/${encodeURIComponent(scene.id)}/run`), visualization: scene.visualization }));
   return (
     <Section title="Scenes">
       <ErrorBox error={scenes.error ?? error} />
@@ -49,7 +56,7 @@ export function Scenes() {
       </ul>
       <LoadMore list={scenes} what="scenes" />
       {!scenes.loading && scenes.items.length === 0 && !scenes.error ? <p class="muted">No scenes yet: save one from Explore.</p> : null}
-      {run ? <RunView run={run} title={run.scene.name} /> : null}
+      {run ? <RunView run={run.result} title={run.result.scene.name} visualization={run.visualization} /> : null}
     </Section>
   );
 }
@@ -71,7 +78,7 @@ function Tile({ tile, run, error }: ShownTile) {
       {tile.kind === 'text' ? <p>{tile.text}</p> : null}
       {tile.kind === 'hidden' ? <p class="muted">A tile you may not see.</p> : null}
       {name ? <h3>{name}</h3> : null}
-      {run && name ? <RunView run={run} title={name} /> : null}
+      {run && name ? <RunView run={run} title={name} visualization={tile.scene?.visualization ?? { type: tile.scene?.visualization_type ?? 'table' }} /> : null}
       {error ? (
         <div class="error" role="alert">
           <strong>{error.error}</strong>

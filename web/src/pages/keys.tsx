@@ -1,9 +1,11 @@
-// API keys: create one (its value is shown once, from the create answer, and kept nowhere), list them
-// by prefix, revoke with a confirmation.
+// API keys: create one (its value is shown once, from the create answer, and kept nowhere), with curl
+// lines that work as printed (the certificate to trust, a query and a question over the live model),
+// list them by prefix, revoke with a confirmation.
 import { useState } from 'preact/hooks';
-import { post } from '../api';
+import { get, post } from '../api';
 import { ErrorBox, Loading, Notice } from '../components/feedback';
 import { Checkbox, Section, SelectField, TextField } from '../components/field';
+import { useLoad } from '../components/use-load';
 import { LoadMore, usePaged } from '../components/use-paged';
 import type { Me } from '../session';
 
@@ -27,19 +29,38 @@ const SURFACES = [
 const SCOPES = ['query', 'models:read', 'content:read', 'models:write', 'content:write', 'users:read', 'users:write'];
 const DEFAULT_SCOPES = ['query', 'models:read', 'content:read'];
 
-export function curlSnippets(surface: Key['surface'], value: string, origin: string): string[] {
-  const auth = `-H "Authorization: Bearer ${value}"`;
+/** GET /api/keys/examples: the certificate to trust, and a query and a question over the live model. */
+interface Examples {
+  ca_file: string | null;
+  structured_query: { node: string; dimensions: string[]; measures: string[] } | null;
+  question: string | null;
+}
+
+/** A word for a POSIX shell: as it is when plain, else in single quotes (a quote inside written '\''). */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+export function curlSnippets(surface: Key['surface'], value: string, scopes: string[], origin: string, examples: Examples): string[] {
+  const curl = examples.ca_file ? `curl --cacert ${shellWord(examples.ca_file)}` : 'curl';
+  const auth = `${curl} -H "Authorization: Bearer ${value}"`;
+  const json = (body: object) => `-H 'content-type: application/json' -d ${shellWord(JSON.stringify(body))}`;
   if (surface === 'question') {
-    return [`curl ${auth} -H 'content-type: application/json' -d '{"question":"revenue last month"}' ${origin}/api/v1/ask`, `curl ${auth} ${origin}/api/v1/reveals`];
+    return [...(examples.question ? [`${auth} ${json({ question: examples.question })} ${origin}/api/v1/ask`] : []), `${auth} ${origin}/api/v1/reveals`];
   }
-  if (surface === 'workspace') return [`curl ${auth} ${origin.replace(/^http:/, 'https:')}/api/v1/workspace`];
-  return [`curl ${auth} ${origin}/v1/nodes`, `curl ${auth} -H 'content-type: application/json' -d '{"node":"orders","measures":["count"]}' ${origin}/v1/query`];
+  if (surface === 'workspace') return [`${auth} ${origin.replace(/^http:/, 'https:')}/api/v1/workspace`];
+  const lines: string[] = [];
+  if (scopes.includes('models:read')) lines.push(`${auth} ${origin}/v1/nodes`);
+  if (scopes.includes('query') && examples.structured_query) lines.push(`${auth} ${json(examples.structured_query)} ${origin}/v1/query`);
+  if (scopes.includes('content:read')) lines.push(`${auth} ${origin}/v1/scenes`);
+  return lines;
 }
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
-function CreatedKey({ surface, value, onDone }: { surface: Key['surface']; value: string; onDone: () => void }) {
+function CreatedKey({ surface, value, scopes, onDone }: { surface: Key['surface']; value: string; scopes: string[]; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
+  const examples = useLoad(() => get<Examples>('/api/keys/examples'));
   const copy = async () => {
     await navigator.clipboard.writeText(value).then(() => setCopied(true), () => setCopied(false));
   };
@@ -52,9 +73,12 @@ function CreatedKey({ surface, value, onDone }: { surface: Key['surface']; value
         <button type="button" onClick={copy}>{copied ? 'Copied' : 'Copy key'}</button>
       </p>
       <h3>Try it</h3>
-      {curlSnippets(surface, value, location.origin).map((line) => (
-        <pre key={line}><code>{line}</code></pre>
-      ))}
+      <ErrorBox error={examples.error} />
+      {examples.data
+        ? curlSnippets(surface, value, scopes, location.origin, examples.data).map((line) => (
+            <pre key={line}><code>{line}</code></pre>
+          ))
+        : null}
       <button type="button" onClick={onDone}>Done, hide the key</button>
     </section>
   );
@@ -67,7 +91,7 @@ export function KeysPage({ me }: { me: Me }) {
   const [expires, setExpires] = useState('');
   const [scopes, setScopes] = useState<string[]>(DEFAULT_SCOPES);
   const [rateLimit, setRateLimit] = useState('');
-  const [created, setCreated] = useState<{ surface: Key['surface']; value: string }>();
+  const [created, setCreated] = useState<{ surface: Key['surface']; value: string; scopes: string[] }>();
   const [error, setError] = useState<unknown>();
   const [confirming, setConfirming] = useState<Key>();
   const [notice, setNotice] = useState('');
@@ -84,7 +108,7 @@ export function KeysPage({ me }: { me: Me }) {
         ...(rateLimit ? { rate_limit: Number(rateLimit) } : {}),
       };
       const answer = await post<{ key: Key; value: string }>('/api/keys', body);
-      setCreated({ surface, value: answer.value });
+      setCreated({ surface, value: answer.value, scopes: answer.key.scopes });
       setName('');
       keys.reload();
     } catch (e) {

@@ -78,7 +78,13 @@ function CmlWorkbench({ projects, selection, onSelect, canDeploy, onDeployed }: 
       </div>
       {file ? (
         <CodeEditor key={`${projectName}/${filePath}`} label="CML" value={edits.current.get(`${projectName}/${filePath}`) ?? file.content}
-          onChange={(text) => edits.current.set(`${projectName}/${filePath}`, text)} extensions={extensions} />
+          onChange={(text) => {
+            edits.current.set(`${projectName}/${filePath}`, text);
+            // A deploy's refusal or notice was about the text before this edit: the list below, validated
+            // as you type, now says what is wrong.
+            setDeployError(undefined);
+            setNotice('');
+          }} extensions={extensions} />
       ) : null}
       <Diagnostics result={result} />
       {canDeploy ? (

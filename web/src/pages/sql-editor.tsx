@@ -1,21 +1,21 @@
 // Surface D's SQL editor: pick a connection, browse its schema, write SQL (highlighting and completion of
 // its tables and columns), run with Ctrl/Cmd+Enter, see rows in a virtualised grid, errors at their
-// position, the read-only refusal explained, and past runs to reopen.
+// position, the read-only refusal explained, and past runs to reopen (run-history.tsx).
 import { sql, StandardSQL, PostgreSQL, MySQL, type SQLDialect } from '@codemirror/lang-sql';
 import type { EditorView } from '@codemirror/view';
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, get, post, query } from '../api';
+import { ApiError, get, post } from '../api';
 import { CodeEditor, setDoc } from '../components/code-editor';
 import { DataGrid } from '../components/data-grid';
 import { ErrorBox, Loading } from '../components/feedback';
 import { SelectField } from '../components/field';
 import { useLoad } from '../components/use-load';
+import { RunHistory } from './run-history';
 import { errorPosition } from './sql-position';
 
 interface Connection { id: string; name: string; engine: string }
 interface Table { schema: string; name: string; columns: Array<{ name: string; type: string }> }
 interface RunResult { rows: Array<Record<string, unknown>>; columns: Array<{ name: string; type: string }>; duration_ms: number; row_count: number; truncated: boolean }
-interface Run { id: string; connection: string; sql: string; status: string; error: string | null; row_count: number | null; duration_ms: number | null; created_at: string }
 
 const DIALECTS: Record<string, SQLDialect> = { postgres: PostgreSQL, mysql: MySQL, duckdb: PostgreSQL, snowflake: StandardSQL };
 const LIMITS = ['100', '1000', '10000'];
@@ -29,7 +29,7 @@ export function SqlEditorPage() {
     () => (connection ? get<{ tables: Table[] }>(`/api/studio/connections/${encodeURIComponent(connection)}/schema`) : Promise.resolve({ tables: [] })),
     [connection],
   );
-  const history = useLoad(() => get<{ runs: Run[] }>(`/api/studio/history${query({ limit: 20 })}`));
+  const [ranAt, setRanAt] = useState(0);
   const [text, setText] = useState('');
   const [limit, setLimit] = useState('1000');
   const [result, setResult] = useState<RunResult>();
@@ -63,7 +63,7 @@ export function SqlEditorPage() {
       showPosition(e);
     } finally {
       setRunning(false);
-      history.reload();
+      setRanAt(Date.now());
     }
   };
 
@@ -139,19 +139,7 @@ export function SqlEditorPage() {
           ) : null}
         </section>
       </div>
-      <section class="panel" aria-label="Run history">
-        <h2>Run history</h2>
-        <ErrorBox error={history.error} />
-        <ul class="history">
-          {(history.data?.runs ?? []).map((r) => (
-            <li key={r.id}>
-              <button type="button" onClick={() => { setChosen(r.connection); setDoc(view.current, r.sql); }} aria-label={`Reopen: ${r.sql.slice(0, 60)}`}>Reopen</button>{' '}
-              <span class={`status ${r.status}`}>{r.status}</span> <code>{r.sql.length > 120 ? `${r.sql.slice(0, 117)}…` : r.sql}</code>{' '}
-              <small class="muted">{r.connection} · {new Date(r.created_at).toLocaleString()}{r.row_count !== null ? ` · ${r.row_count} rows` : ''}</small>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <RunHistory ranAt={ranAt} onReopen={(name, text) => { setChosen(name); setDoc(view.current, text); }} />
     </div>
   );
 }

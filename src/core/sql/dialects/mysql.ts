@@ -1,5 +1,5 @@
 import type { DatePart } from '../ast.js';
-import { Dialect } from '../dialect.js';
+import { backslashEscaped, Dialect } from '../dialect.js';
 import type { Granularity } from '../../semantic/model.js';
 
 const PARTS: Record<DatePart, (expr: () => string) => string> = {
@@ -30,6 +30,11 @@ export class MySqlDialect extends Dialect {
 
   override quoteIdentifier(name: string): string {
     return `\`${name.replaceAll('`', '``')}\``;
+  }
+
+  /** MySQL and MariaDB read a backslash in text as an escape (the driver keeps NO_BACKSLASH_ESCAPES off): it is written twice. */
+  protected override stringLiteral(text: string): string {
+    return backslashEscaped(text);
   }
 
   protected override placeholder(): string {

@@ -1,5 +1,5 @@
 import type { DatePart } from '../ast.js';
-import { Dialect } from '../dialect.js';
+import { backslashEscaped, Dialect } from '../dialect.js';
 
 const PARTS: Record<DatePart, string> = {
   hour_of_day: 'HOUR',
@@ -13,6 +13,15 @@ const PARTS: Record<DatePart, string> = {
 
 export class PostgresDialect extends Dialect {
   readonly engine = 'postgres' as const;
+
+  /**
+   * A backslash is an ordinary character only under standard_conforming_strings (the default, but a
+   * server setting): text holding one is written as an escape string, which reads the same either way.
+   */
+  protected override stringLiteral(text: string): string {
+    if (!text.includes('\\')) return super.stringLiteral(text);
+    return `E${backslashEscaped(text)}`;
+  }
 
   protected toTimeZone(expr: string, timezone: string): string {
     // timestamp AT TIME ZONE 'UTC' → timestamptz; timestamptz AT TIME ZONE tz → wall time there.

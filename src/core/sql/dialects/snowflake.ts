@@ -1,5 +1,5 @@
 import type { DatePart } from '../ast.js';
-import { Dialect } from '../dialect.js';
+import { backslashEscaped, Dialect } from '../dialect.js';
 
 const PARTS: Record<DatePart, string> = {
   hour_of_day: 'HOUR',
@@ -13,6 +13,11 @@ const PARTS: Record<DatePart, string> = {
 
 export class SnowflakeDialect extends Dialect {
   readonly engine = 'snowflake' as const;
+
+  /** Snowflake reads a backslash in text as an escape: it is written twice. */
+  protected override stringLiteral(text: string): string {
+    return backslashEscaped(text);
+  }
 
   protected override placeholder(): string {
     return '?';

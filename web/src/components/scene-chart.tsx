@@ -1,0 +1,41 @@
+// A result drawn as a scene's saved visualization (see chart-plan.ts): uPlot for bars, lines, areas and
+// points, an SVG pie, a number as the figure itself, nothing beyond the table for a table. When the
+// data could not be drawn as the saved type, the note beside the chart says what was drawn instead.
+import { Chart } from './chart';
+import { planChart, type Visualization } from './chart-plan';
+import { PieChart } from './pie-chart';
+
+const figure = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
+
+export function SceneChart({ visualization, columns, rows, title, height }: { visualization: Visualization; columns: string[]; rows: Array<Record<string, unknown>>; title: string; height?: number }) {
+  const plan = planChart(visualization, columns, rows);
+  const note = plan.note ? <p class="muted" role="note">{plan.note}</p> : null;
+  switch (plan.draw) {
+    case 'none':
+      return note;
+    case 'number':
+      return (
+        <>
+          <figure class="number" aria-label={`Chart: ${title}`} data-chart-type="number">
+            <span class="headline">{plan.value === null ? '∅' : figure.format(plan.value)}</span>
+            <figcaption class="muted">{plan.label}</figcaption>
+          </figure>
+          {note}
+        </>
+      );
+    case 'pie':
+      return (
+        <>
+          <PieChart title={title} measure={plan.measure} slices={plan.slices} />
+          {note}
+        </>
+      );
+    default:
+      return (
+        <>
+          <Chart data={plan.data} title={title} kind={plan.draw} {...(height ? { height } : {})} />
+          {note}
+        </>
+      );
+  }
+}
