@@ -21,14 +21,20 @@ export default tseslint.config(
     },
   },
   {
-    // The browser console: DOM globals, and nothing from the server but the shared page list and the
-    // filter operators (plain data, so that Explore offers exactly what the compiler accepts).
+    // The browser console: DOM globals, and nothing from the server but the shared lists (the page paths,
+    // the filter operators, the chart types: plain data, so the console offers exactly what the server
+    // accepts).
     files: ['web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '/src/core/(?!semantic/filter-operators$)', message: 'The console bundles no server code but the shared lists.' }, { group: ['**/src/http/*', 'fastify', 'node:*'] }] },
+        {
+          patterns: [
+            { regex: '/src/(?!core/semantic/filter-operators$|content/visualization-types$|surfaces/web/client-routes$)', message: 'The console bundles no server code but the shared lists.' },
+            { group: ['fastify', 'node:*'] },
+          ],
+        },
       ],
     },
   },

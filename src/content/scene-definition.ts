@@ -3,8 +3,9 @@
 // document alike; whether the fields exist is checked against the live model (scene-validation.ts).
 import { z } from 'zod';
 import { filtersSchema, sortSchema } from '../core/semantic/query.js';
+import { VISUALIZATION_TYPES } from './visualization-types.js';
 
-export const VISUALIZATION_TYPES = ['table', 'bar', 'line', 'area', 'scatter', 'pie', 'number'] as const;
+export { VISUALIZATION_TYPES } from './visualization-types.js';
 
 const fieldId = z.string().min(1).max(300);
 

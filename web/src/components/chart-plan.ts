@@ -4,9 +4,11 @@
 // number of many rows) the plan draws the closest faithful form and carries a note saying so; nothing
 // is ever drawn as another type without one.
 
-/** The chart types a scene may save (the server's VISUALIZATION_TYPES). */
-export const CHART_TYPES = ['table', 'bar', 'line', 'area', 'scatter', 'pie', 'number'] as const;
-export type ChartType = (typeof CHART_TYPES)[number];
+import { VISUALIZATION_TYPES, type VisualizationType } from '../../../src/content/visualization-types';
+
+/** The server's own list of chart types a scene may be saved with. */
+export const CHART_TYPES = VISUALIZATION_TYPES;
+export type ChartType = VisualizationType;
 export type PlottedType = 'bar' | 'line' | 'area' | 'scatter';
 
 export interface Visualization {
