@@ -29,9 +29,9 @@ function startServer(dir: string) {
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const listening = (async () => {
-    const deadline = Date.now() + 60_000;
+    const deadline = performance.now() + 60_000;
     while (!/listening on http/.test(output)) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server did not start: ${output}`);
+      if (performance.now() > deadline || child.exitCode !== null) throw new Error(`the server did not start: ${output}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
@@ -197,8 +197,8 @@ describe('first start (svc serve, as npm start runs it)', () => {
     try {
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const deadline = Date.now() + 90_000;
-      while (!/Try it:[\s\S]*api\/v1\/workspace/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const deadline = performance.now() + 90_000;
+      while (!/Try it:[\s\S]*api\/v1\/workspace/.test(output) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 
       expect(output).toMatch(/Created workspace "Demo" \(Team plan\) with luminary admin@example\.com/);
       expect(output).toMatch(/Demo warehouse: 100,000 orders in .*warehouse\.duckdb/);

@@ -236,8 +236,8 @@ describe('svc serve with TLS', () => {
     try {
       let output = '';
       server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const deadline = Date.now() + 90_000; // a first start migrates a fresh embedded store: slow on a busy machine
-      while (!/listening on https:\/\/127\.0\.0\.1:\d+/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const deadline = performance.now() + 90_000; // a first start migrates a fresh embedded store: slow on a busy machine
+      while (!/listening on https:\/\/127\.0\.0\.1:\d+/.test(output) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       const servedPort = Number(/listening on https:\/\/127\.0\.0\.1:(\d+)/.exec(output)![1]);
       const plain = await request(`http://127.0.0.1:${servedPort}/healthz`);
       expect([plain.status, JSON.parse(plain.body).code]).toEqual([403, 'https_required']);

@@ -19,7 +19,7 @@ export interface OwnRedis {
 
 
 async function answering(port: number, withinMs: number): Promise<void> {
-  const started = Date.now();
+  const started = performance.now();
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1');
@@ -28,7 +28,7 @@ async function answering(port: number, withinMs: number): Promise<void> {
       socket.once('error', () => resolve(false));
     });
     if (ok) return;
-    if (Date.now() - started > withinMs) throw new Error(`redis-server on port ${port} did not answer`);
+    if (performance.now() - started > withinMs) throw new Error(`redis-server on port ${port} did not answer`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
