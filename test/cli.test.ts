@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { request } from './helpers/http-client.js';
+import { machineEnv } from './helpers/spawned-server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, ...machineEnv(), SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
 
 function svc(args: string[], env: Record<string, string> = {}, timeout?: number) {
   const result = spawnSync(process.execPath, ['bin/svc.js', ...args], { cwd: ROOT, env: { ...ENV, ...env }, encoding: 'utf8', timeout });

@@ -15,6 +15,7 @@ import { migrate } from '../src/store/migrate.js';
 import { createKey, PASSWORD, seedWorkspace, startTestApp, type TestApp } from './helpers/app.js';
 import { request } from './helpers/http-client.js';
 import { PROBES } from './helpers/probe-routes.js';
+import { machineEnv } from './helpers/spawned-server.js';
 
 const started: TestApp[] = [];
 
@@ -230,7 +231,7 @@ describe('svc serve with TLS', () => {
   it('answers plain HTTP on its HTTPS port with 403 https_required', async () => {
     child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
       cwd: path.resolve(import.meta.dirname, '..'),
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, SVC_DATA_DIR: dir, SVC_DEMO: 'off', PORT: '0', LOG_LEVEL: 'warn' },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...machineEnv(), SVC_DATA_DIR: dir, SVC_DEMO: 'off', PORT: '0', LOG_LEVEL: 'warn' },
     });
     const server = child;
     try {
