@@ -155,7 +155,7 @@ function nextNine(zone: string, now: Date): Date {
   return new Date(at);
 }
 
-describe.each(INSTANTS.map((i) => [i.label, i.at] as const))('at %s (%s)', (_, at) => {
+describe.each(INSTANTS.map((i) => [i.label, i.at.toISOString(), i.at] as const))('at %s (%s)', (_label, _iso, at) => {
   it.each(ZONES)('answers each calendar period over its hours in %s', async (zone) => {
     t.clock.set(at);
     const { question } = spaces.get(zone)!;
