@@ -88,7 +88,11 @@ reveal freight {
 }
 `;
 
-/** Runs `sql` on the workspace's freight file, with the service's own handles closed meanwhile. */
+/**
+ * Runs `sql` on the workspace's freight file in one transaction, with the service's own handles closed
+ * before and after: a value build in the background may open the file meanwhile, and a handle opened
+ * halfway would go on reading it as it was then (a new customer, say, without its shipment).
+ */
 export async function writeFreight(services: Services, workspaceId: string, sql: readonly string[]): Promise<void> {
   await services.connections.registry.closeAll();
   const directory = services.connections.directoryOf(workspaceId);
@@ -97,13 +101,16 @@ export async function writeFreight(services: Services, workspaceId: string, sql:
   try {
     const connection = await instance.connect();
     try {
+      await connection.run('BEGIN TRANSACTION');
       for (const statement of sql) await connection.run(statement);
+      await connection.run('COMMIT');
     } finally {
       connection.closeSync();
     }
   } finally {
     instance.closeSync();
   }
+  await services.connections.registry.closeAll();
 }
 
 /** Loads the warehouse, adds its connection, deploys the model and gives the luminary every region. */
