@@ -161,7 +161,7 @@ describe('key cache', () => {
     // What another instance without Redis relies on: a revocation it could not be told about.
     const key = await createKey(t.services, ws, 'luminary', 'question');
     expect((await get(PROBES.question, `Bearer ${key.value}`)).statusCode).toBe(200);
-    await t.store.db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', key.id).execute();
+    await t.store.db.updateTable('api_keys').set({ revoked_at: t.clock.now() }).where('id', '=', key.id).execute();
     expect((await get(PROBES.question, `Bearer ${key.value}`)).statusCode).toBe(200); // still cached
     t.clock.advance(10_000);
     expect((await get(PROBES.question, `Bearer ${key.value}`)).statusCode).toBe(401);

@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { request } from './helpers/http-client.js';
+import { machineEnv } from './helpers/spawned-server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, ...machineEnv(), SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
 
 function svc(args: string[], env: Record<string, string> = {}, timeout?: number) {
   const result = spawnSync(process.execPath, ['bin/svc.js', ...args], { cwd: ROOT, env: { ...ENV, ...env }, encoding: 'utf8', timeout });
@@ -29,9 +30,9 @@ function startServer(dir: string) {
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const listening = (async () => {
-    const deadline = Date.now() + 60_000;
+    const deadline = performance.now() + 60_000;
     while (!/listening on http/.test(output)) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server did not start: ${output}`);
+      if (performance.now() > deadline || child.exitCode !== null) throw new Error(`the server did not start: ${output}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
@@ -197,8 +198,8 @@ describe('first start (svc serve, as npm start runs it)', () => {
     try {
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const deadline = Date.now() + 90_000;
-      while (!/Try it:[\s\S]*api\/v1\/workspace/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const deadline = performance.now() + 90_000;
+      while (!/Try it:[\s\S]*api\/v1\/workspace/.test(output) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 
       expect(output).toMatch(/Created workspace "Demo" \(Team plan\) with luminary admin@example\.com/);
       expect(output).toMatch(/Demo warehouse: 100,000 orders in .*warehouse\.duckdb/);

@@ -12,10 +12,17 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomHex } from '../src/identity/tokens.js';
 import { seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
-import { createTestDatabase, createTestMysqlDatabase, hasService, MYSQL_URL } from './helpers/services.js';
+import { createTestDatabase, createTestMysqlDatabase, hasService, missingMysqlTimeZones, MYSQL_URL } from './helpers/services.js';
 
 const withPostgres = await hasService('postgres');
 const withMysql = await hasService('mysql');
+/**
+ * Why the MariaDB server cannot convert named time zones, if it cannot (test/helpers/services.ts; with
+ * REQUIRE_SERVICES=1 a missing table fails the file instead). Its connection test then says so too, after
+ * the privilege warnings: that warning is expected exactly when the tables are missing.
+ */
+const noMysqlZones = withMysql ? await missingMysqlTimeZones() : undefined;
+const zoneWarning = noMysqlZones ? ['time_zone_tables_missing'] : [];
 const tag = randomHex(4);
 
 let t: TestApp;
@@ -145,14 +152,14 @@ describe.runIf(withMysql)('MariaDB users', () => {
     const url = new URL(MYSQL_URL);
     const answer = await testConnection('my-root', 'mysql', { ...server, user: decodeURIComponent(url.username) }, url.password ? decodeURIComponent(url.password) : undefined);
     expect(answer).toMatchObject({ ok: true, privileges: { superuser: true, can_write: true, reads_credentials: true, reads_server_files: true } });
-    expect(codes(answer)).toEqual(['superuser']);
+    expect(codes(answer)).toEqual(['superuser', ...zoneWarning]);
     expect(answer.warnings![0]!.message).toMatch(/SUPER.*read-only/);
   });
 
   it('a user with INSERT on one table: can write, and the warning names the table', async () => {
     const answer = await testConnection('my-writer', 'mysql', { ...server, user: users.writer }, password);
     expect(answer.privileges).toEqual({ ...NOTHING_BUT_READ, can_write: true });
-    expect(codes(answer)).toEqual(['can_write']);
+    expect(codes(answer)).toEqual(['can_write', ...zoneWarning]);
     expect(answer.warnings![0]!.message).toContain(`INSERT on ${server.database}.items`);
     expect(answer.warnings![0]!.message).not.toContain('other');
   });
@@ -166,10 +173,11 @@ describe.runIf(withMysql)('MariaDB users', () => {
   it('a user with FILE: reads server files', async () => {
     const answer = await testConnection('my-files', 'mysql', { ...server, user: users.files }, password);
     expect(answer.privileges).toEqual({ ...NOTHING_BUT_READ, reads_server_files: true });
-    expect(codes(answer)).toEqual(['reads_server_files']);
+    expect(codes(answer)).toEqual(['reads_server_files', ...zoneWarning]);
   });
 
-  it('a SELECT-only user: nothing to warn about (the server has its time zone tables)', async () => {
+  it('a SELECT-only user: nothing to warn about (the server has its time zone tables)', async (ctx) => {
+    if (noMysqlZones) ctx.skip(noMysqlZones);
     const answer = await testConnection('my-reader', 'mysql', { ...server, user: users.reader }, password);
     expect(answer).toEqual({ ok: true, engine: 'mysql', duration_ms: expect.any(Number), instance: t.services.config.instanceName, privileges: NOTHING_BUT_READ, warnings: [] });
   });

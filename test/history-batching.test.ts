@@ -26,7 +26,7 @@ afterAll(async () => {
 const storedRuns = async (workspaceId: string) =>
   (await store.db.selectFrom('query_history').select('sql').where('workspace_id', '=', workspaceId).execute()).map((r) => r.sql).sort();
 
-function entry(workspace: SeededWorkspace, sql: string): HistoryEntry {
+function entry(workspace: SeededWorkspace, sql: string, at: Date): HistoryEntry {
   return {
     workspaceId: workspace.id,
     userId: workspace.members.editor.id,
@@ -40,7 +40,7 @@ function entry(workspace: SeededWorkspace, sql: string): HistoryEntry {
     error: null,
     rowCount: 1,
     durationMs: 1,
-    at: new Date(),
+    at,
   };
 }
 
@@ -50,12 +50,12 @@ describe('the history writer', () => {
     try {
       const ws = await seedWorkspace(app.services);
       const writer = new HistoryWriter(historyRepo(store.db), { flushMs: 100, maxRows: 5 });
-      for (let i = 0; i < 3; i++) writer.add(entry(ws, `SELECT ${i}`));
+      for (let i = 0; i < 3; i++) writer.add(entry(ws, `SELECT ${i}`, app.clock.now()));
       expect(await storedRuns(ws.id)).toEqual([]); // buffered, not yet written
       await new Promise((resolve) => setTimeout(resolve, 250));
       expect(await storedRuns(ws.id)).toEqual(['SELECT 0', 'SELECT 1', 'SELECT 2']);
 
-      for (let i = 3; i < 8; i++) writer.add(entry(ws, `SELECT ${i}`)); // the fifth fills the buffer
+      for (let i = 3; i < 8; i++) writer.add(entry(ws, `SELECT ${i}`, app.clock.now())); // the fifth fills the buffer
       await new Promise((resolve) => setTimeout(resolve, 30)); // well inside the interval
       expect(await storedRuns(ws.id)).toHaveLength(8);
     } finally {

@@ -15,6 +15,7 @@ import { migrate } from '../src/store/migrate.js';
 import { createKey, PASSWORD, seedWorkspace, startTestApp, type TestApp } from './helpers/app.js';
 import { request } from './helpers/http-client.js';
 import { PROBES } from './helpers/probe-routes.js';
+import { machineEnv } from './helpers/spawned-server.js';
 
 const started: TestApp[] = [];
 
@@ -230,14 +231,14 @@ describe('svc serve with TLS', () => {
   it('answers plain HTTP on its HTTPS port with 403 https_required', async () => {
     child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
       cwd: path.resolve(import.meta.dirname, '..'),
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, SVC_DATA_DIR: dir, SVC_DEMO: 'off', PORT: '0', LOG_LEVEL: 'warn' },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...machineEnv(), SVC_DATA_DIR: dir, SVC_DEMO: 'off', PORT: '0', LOG_LEVEL: 'warn' },
     });
     const server = child;
     try {
       let output = '';
       server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const deadline = Date.now() + 90_000; // a first start migrates a fresh embedded store: slow on a busy machine
-      while (!/listening on https:\/\/127\.0\.0\.1:\d+/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const deadline = performance.now() + 90_000; // a first start migrates a fresh embedded store: slow on a busy machine
+      while (!/listening on https:\/\/127\.0\.0\.1:\d+/.test(output) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       const servedPort = Number(/listening on https:\/\/127\.0\.0\.1:(\d+)/.exec(output)![1]);
       const plain = await request(`http://127.0.0.1:${servedPort}/healthz`);
       expect([plain.status, JSON.parse(plain.body).code]).toEqual([403, 'https_required']);

@@ -163,7 +163,7 @@ describe.each([
         error: "Could not convert string 'a\u0000b' to INT32",
         rowCount: null,
         durationMs: 1,
-        at: new Date(),
+        at: t.clock.now(),
       });
       const [run] = (await t.services.history.pageForUser(ws.id, user, { limit: 1 })).rows;
       expect(run!.error).toBe("Could not convert string 'a␀b' to INT32");

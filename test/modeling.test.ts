@@ -107,7 +107,7 @@ describe('the demo', () => {
       const compiled = compileQuery(live.model, semanticQuerySchema.parse({ node: 'orders', dimensions: ['status'], measures: ['order_count'] }), {
         dialect: DIALECTS.duckdb,
         attributes: { region: '*' },
-        now: new Date(),
+        now: t.clock.now(),
       });
       const result = await warehouse.run(compiled.sql, compiled.params, { maxRows: 100, timeoutMs: 10_000 });
       expect(result.rows.reduce((sum, row) => sum + Number(row.order_count), 0)).toBe(2000);

@@ -5,12 +5,14 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryResultCache, redisResultCache, type ResultCache } from '../src/querying/result-cache.js';
+import { TestClock } from './helpers/clock.js';
 import { hasService, REDIS_URL } from './helpers/services.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 
 const MB = 1024 * 1024;
+const clock = new TestClock();
 let cache: ResultCache | undefined;
 afterEach(async () => {
   await cache?.close();
@@ -23,7 +25,7 @@ const answer = (bytes: number) => JSON.stringify({ data: randomBytes(bytes / 4).
 describe('the in-process result cache', () => {
   it('stays within its byte bound, and the heap stays flat, past many times that many large answers', async () => {
     const maxBytes = 16 * MB;
-    cache = memoryResultCache({ ttlMs: 600_000, maxBytes, maxEntryBytes: 2 * MB }, () => Date.now());
+    cache = memoryResultCache({ ttlMs: 600_000, maxBytes, maxEntryBytes: 2 * MB }, () => clock.now().getTime());
     const fill = async (answers: number) => {
       for (let i = 0; i < answers; i++) {
         await cache!.set(`k${randomBytes(8).toString('hex')}`, answer(512 * 1024));
@@ -44,12 +46,12 @@ describe('the in-process result cache', () => {
   }, 60_000);
 
   it('does not store an answer above the entry limit, nor anything when turned off', async () => {
-    cache = memoryResultCache({ ttlMs: 60_000, maxBytes: 8 * MB, maxEntryBytes: 64 * 1024 }, () => Date.now());
+    cache = memoryResultCache({ ttlMs: 60_000, maxBytes: 8 * MB, maxEntryBytes: 64 * 1024 }, () => clock.now().getTime());
     await cache.set('small', answer(32 * 1024));
     await cache.set('large', answer(128 * 1024));
     expect([await cache.get('small'), await cache.get('large')]).toEqual([expect.any(String), undefined]);
     expect(cache.stats().entries).toBe(1);
-    const off = memoryResultCache({ ttlMs: 0, maxBytes: 8 * MB, maxEntryBytes: 64 * 1024 }, () => Date.now());
+    const off = memoryResultCache({ ttlMs: 0, maxBytes: 8 * MB, maxEntryBytes: 64 * 1024 }, () => clock.now().getTime());
     await off.set('small', answer(1024));
     expect(await off.get('small')).toBeUndefined();
   });

@@ -6,6 +6,7 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acquireStoreLock, processStart, readLockOwner, StoreInUseError, type LockOwner } from '../src/store/store-lock.js';
+import { machineClock } from './helpers/clock.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(path.join(tmpdir(), 'svc-lock-'));
@@ -108,17 +109,17 @@ describe('store lock', () => {
     const file = lockFile();
     const command = await acquireStoreLock(file, { holder: 'command', command: 'svc keys create' });
     const waitedFor: LockOwner[] = [];
-    const started = Date.now();
+    const started = performance.now();
     const next = acquireStoreLock(file, { holder: 'server', command: 'svc serve', waitForCommandMs: 5_000, onWait: (o) => waitedFor.push(o) });
     setTimeout(() => command.release(), 300);
     const server = await next;
-    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
     expect(waitedFor.map((o) => o.command)).toEqual(['svc keys create']);
 
-    const quick = Date.now();
+    const quick = performance.now();
     const error = await refusal(acquireStoreLock(file, { holder: 'command', command: 'svc migrate', waitForCommandMs: 5_000 }));
     expect(error.reason).toBe('running');
-    expect(Date.now() - quick).toBeLessThan(1_000);
+    expect(performance.now() - quick).toBeLessThan(1_000);
     server.release();
 
     // A command still running when the wait ends is named, with a hint to retry.
@@ -132,8 +133,9 @@ describe('store lock', () => {
   it('lets exactly one of several processes racing for one stale lock take it over', async () => {
     const file = lockFile();
     writeLock(file, owner({ pid: deadPid() }));
-    // Each process waits for the same instant, then tries; the winner holds the lock a moment.
-    const at = Date.now() + 4_000;
+    // Each process waits for the same instant, then tries; the winner holds the lock a moment. The
+    // machine's clock is the one the processes share.
+    const at = machineClock().now().getTime() + 4_000;
     const script = `
       import { acquireStoreLock } from ${JSON.stringify(path.join(ROOT, 'src/store/store-lock.ts'))};
       await new Promise((r) => setTimeout(r, ${at} - Date.now()));

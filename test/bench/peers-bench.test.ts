@@ -53,8 +53,14 @@ describe('CPU time from /proc', () => {
   it.runIf(process.platform === 'linux')("agrees with the process's own cpuUsage, to the kernel's tick", () => {
     const fromProc = procCpuMicros(process.pid)!;
     const own = process.cpuUsage();
-    const until = performance.now() + 200;
-    while (performance.now() < until); // spend CPU so that both clocks move
+    const spentSoFar = () => {
+      const { user, system } = process.cpuUsage(own);
+      return user + system;
+    };
+    // Spend 150 ms of CPU so that both clocks move: counted in CPU time, not wall time, which a busy
+    // machine shares with other processes (capped, should cpuUsage never move).
+    const cap = performance.now() + 10_000;
+    while (spentSoFar() < 150_000 && performance.now() < cap);
     const spentProc = procCpuMicros(process.pid)! - fromProc;
     const spentOwn = process.cpuUsage(own);
     expect(spentProc).toBeGreaterThan(100_000);

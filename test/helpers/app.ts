@@ -93,7 +93,7 @@ let counter = 0;
 export async function seedWorkspace(services: Services, plan: Plan = 'team'): Promise<SeededWorkspace> {
   passwordHash ??= hashPassword(PASSWORD);
   const hash = await passwordHash;
-  const tag = `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const tag = `${process.pid.toString(36)}${(counter++).toString(36)}${randomBytes(4).toString('hex')}`;
   const workspace = await services.members.createWorkspace({ name: `Workspace ${tag}`, plan });
   const members = {} as Record<Role, SeededMember>;
   for (const role of ['viewer', 'tracer', 'editor', 'luminary'] as const) {

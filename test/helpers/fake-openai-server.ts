@@ -3,6 +3,7 @@
 // format are the real ones; only the "model" is scripted.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { TEST_NOW } from './clock.js';
 
 export type FakeReply =
   /** A tool call; `arguments` is sent as is when a string (to send malformed JSON), else serialised. */
@@ -95,7 +96,7 @@ function completion(model: string, reply: Extract<FakeReply, { kind: 'tool' | 'c
   return {
     id: 'chatcmpl-fake',
     object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
+    created: Math.floor(TEST_NOW.getTime() / 1000), // the service never reads it
     model,
     choices: [{ index: 0, message, finish_reason: reply.kind === 'tool' ? 'tool_calls' : 'stop', logprobs: null }],
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },

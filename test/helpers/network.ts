@@ -12,9 +12,9 @@ export async function closedPort(): Promise<number> {
 
 /** Polls `check` until it holds, failing after `timeoutMs` with what was awaited. */
 export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

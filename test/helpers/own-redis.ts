@@ -18,8 +18,17 @@ export interface OwnRedis {
 }
 
 
+/**
+ * This process's environment without libfaketime: like the shared server, this one keeps the machine's
+ * real clock when a run moves the test processes' (scripts/test-at-instants.ts); redis-server does not
+ * start under libfaketime at all.
+ */
+function realClockEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'LD_PRELOAD' && !name.startsWith('FAKETIME')));
+}
+
 async function answering(port: number, withinMs: number): Promise<void> {
-  const started = Date.now();
+  const started = performance.now();
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1');
@@ -28,7 +37,7 @@ async function answering(port: number, withinMs: number): Promise<void> {
       socket.once('error', () => resolve(false));
     });
     if (ok) return;
-    if (Date.now() - started > withinMs) throw new Error(`redis-server on port ${port} did not answer`);
+    if (performance.now() - started > withinMs) throw new Error(`redis-server on port ${port} did not answer`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -38,7 +47,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-redis-'));
   let child: ChildProcess;
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore', env: realClockEnv() });
     // Should the test process end without close() (a worker killed on a time-out), the server goes too.
     const server = child;
     process.once('exit', () => server.kill('SIGKILL'));

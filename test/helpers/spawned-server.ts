@@ -5,10 +5,18 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/**
+ * The machine as this process sees it, which a process it starts must see too: its time zone and, when a
+ * run is moved in time with libfaketime (scripts/test-at-instants.ts), its clock.
+ */
+export function machineEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => /^(TZ|LD_PRELOAD|FAKETIME.*)$/.test(entry[0]) && entry[1] !== undefined));
+}
+
 export function spawnServer(env: Record<string, string>) {
   const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, SVC_DEMO: 'off', PORT: '0', TLS: 'off', LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...machineEnv(), SVC_DEMO: 'off', PORT: '0', TLS: 'off', LOG_LEVEL: 'warn', ...env },
   });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
@@ -19,9 +27,9 @@ export function spawnServer(env: Record<string, string>) {
 
 /** Polls `check` every 100 ms until it holds; throws naming `what` after `timeoutMs`. */
 export async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string | (() => string)): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -79,8 +79,8 @@ async function started(
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + STARTUP_MS;
-  while (Date.now() < deadline && child.exitCode === null) {
+  const deadline = performance.now() + STARTUP_MS;
+  while (performance.now() < deadline && child.exitCode === null) {
     if (await accepts().then(() => true, () => false)) return { port, url, stop };
     await new Promise((r) => setTimeout(r, 100));
   }

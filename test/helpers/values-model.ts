@@ -22,9 +22,19 @@ export function customer(i: number): { name: string; segment: string; city: stri
   return { name: `Firm ${String(i).padStart(4, '0')}`, segment: ['Enterprise', 'Small Business', 'Consumer'][i % 3]!, city: cities[i % 3]!, region };
 }
 
-/** One shipment of 10.0 per customer, three days before `now`, shipped in the customer's region. */
+/**
+ * Noon (UTC, the workspace's zone) on the Wednesday of the calendar week before `now`'s, as the
+ * warehouse's "YYYY-MM-DD HH:MM:SS": inside "last week" whichever day of the week `now` is (weeks
+ * start on Monday).
+ */
+export function inLastWeek(now: Date): string {
+  const monday = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - ((now.getUTCDay() + 6) % 7));
+  return new Date(monday - 5 * DAY_MS + DAY_MS / 2).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** One shipment of 10.0 per customer, last week, shipped in the customer's region. */
 function statements(now: Date): string[] {
-  const at = new Date(now.getTime() - 3 * DAY_MS).toISOString().slice(0, 19).replace('T', ' ');
+  const at = inLastWeek(now);
   const customers = Array.from({ length: CUSTOMER_COUNT }, (_, i) => {
     const c = customer(i);
     return `(${i}, '${c.name}', '${c.segment}', '${c.city}')`;
@@ -78,7 +88,11 @@ reveal freight {
 }
 `;
 
-/** Runs `sql` on the workspace's freight file, with the service's own handles closed meanwhile. */
+/**
+ * Runs `sql` on the workspace's freight file in one transaction, with the service's own handles closed
+ * before and after: a value build in the background may open the file meanwhile, and a handle opened
+ * halfway would go on reading it as it was then (a new customer, say, without its shipment).
+ */
 export async function writeFreight(services: Services, workspaceId: string, sql: readonly string[]): Promise<void> {
   await services.connections.registry.closeAll();
   const directory = services.connections.directoryOf(workspaceId);
@@ -87,13 +101,16 @@ export async function writeFreight(services: Services, workspaceId: string, sql:
   try {
     const connection = await instance.connect();
     try {
+      await connection.run('BEGIN TRANSACTION');
       for (const statement of sql) await connection.run(statement);
+      await connection.run('COMMIT');
     } finally {
       connection.closeSync();
     }
   } finally {
     instance.closeSync();
   }
+  await services.connections.registry.closeAll();
 }
 
 /** Loads the warehouse, adds its connection, deploys the model and gives the luminary every region. */

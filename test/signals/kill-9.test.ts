@@ -5,16 +5,16 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIN_SIGNALS_LEASE_SECONDS } from '../../src/config.js';
 import { loadPostgres } from '../../src/core/demo/index.js';
 import { DEMO_MODEL_DIR, readModelDir } from '../../src/demo-setup.js';
 import { principalOf } from '../../src/identity/principal.js';
 import { seedWorkspace, startTestApp, type TestApp } from '../helpers/app.js';
+import { machineClock } from '../helpers/clock.js';
 import { createTestDatabase, hasService } from '../helpers/services.js';
 import { spawnServer, until } from '../helpers/spawned-server.js';
-import { startReceiver } from '../webhooks/receiver.js';
+import { startReceiver, verifyAt } from '../webhooks/receiver.js';
 
 const withPostgres = await hasService('postgres');
 const secretKey = randomBytes(32);
@@ -29,8 +29,9 @@ beforeAll(async () => {
   meta = await createTestDatabase();
   warehouse = await createTestDatabase();
   cleanups.push(() => meta.drop(), () => warehouse.drop());
-  await loadPostgres(warehouse.url, { orders: 200, now: new Date() });
-  t = await startTestApp({ databaseUrl: meta.url, secretKey, env: { SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
+  // The spawned servers run on the system clock, the machine's: this side reads the same.
+  t = await startTestApp({ databaseUrl: meta.url, secretKey, clock: machineClock(), env: { SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
+  await loadPostgres(warehouse.url, { orders: 200, now: t.clock.now() });
   receiver = await startReceiver();
 }, 120_000);
 afterAll(async () => {
@@ -71,8 +72,8 @@ describe.skipIf(!withPostgres)('kill -9 mid-evaluation', () => {
       schedule: { interval_seconds: 60 },
       enabled: true,
     });
-    // Due now, by the spawned servers' real clocks.
-    await t.store.db.updateTable('signals').set({ next_run_at: new Date(Date.now() - 1000) }).where('id', '=', signal.id).execute();
+    // Due now, by the spawned servers' clocks.
+    await t.store.db.updateTable('signals').set({ next_run_at: new Date(t.clock.now().getTime() - 1000) }).where('id', '=', signal.id).execute();
     const row = () => t.store.db.selectFrom('signals').selectAll().where('id', '=', signal.id).executeTakeFirstOrThrow();
     const evaluations = async () => (await t.store.db.selectFrom('signal_evaluations').select('id').where('signal_id', '=', signal.id).execute()).length;
     const events = async () => (await t.store.db.selectFrom('events').selectAll().where('workspace_id', '=', ws.id).where('type', '=', 'signal.triggered').execute());
@@ -132,6 +133,6 @@ describe.skipIf(!withPostgres)('kill -9 mid-evaluation', () => {
     expect(receiver.received).toHaveLength(1);
     const [delivery] = receiver.received;
     expect(delivery!.headers['webhook-id']).toBe(fired[0]!.id);
-    expect(new Webhook(secret).verify(delivery!.body, delivery!.headers)).toMatchObject({ event: 'signal.triggered', signal_id: signal.id, workspace_id: ws.id });
+    expect(verifyAt(t.clock, secret, delivery!)).toMatchObject({ event: 'signal.triggered', signal_id: signal.id, workspace_id: ws.id });
   }, 240_000);
 });

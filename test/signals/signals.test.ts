@@ -73,7 +73,7 @@ async function firedEvents(id: string) {
 
 describe('saving signals', () => {
   it('creates a signal with its schedule, reads, lists in pages, changes and deletes it', async () => {
-    const before = Date.now();
+    const before = t.clock.now().getTime();
     const signal = await created('editor', { name: 'Paged A' });
     expect(signal).toMatchObject({ name: 'Paged A', watch: orderCount, condition: 'greater_than', threshold: 0, schedule: hourly, enabled: true, state: 'ok', last_value: null, last_error: null, owner: ws.members.editor.id });
     expect(new Date(signal.next_run_at).getTime()).toBeGreaterThanOrEqual(before + 3_599_000);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { recordEvent } from '../../src/events/event-record.js';
 import { seedWorkspace, startTestApp, type TestApp } from '../helpers/app.js';
-import { startReceiver } from './receiver.js';
+import { startReceiver, verifyAt } from './receiver.js';
 
 let t: TestApp;
 const receivers: Array<{ close(): Promise<void> }> = [];
@@ -28,7 +28,7 @@ async function setUp(script: Parameters<typeof startReceiver>[0]) {
   const event = await recordEvent(t.store.db, {
     workspaceId: ws.id,
     type: 'model.deployed',
-    fields: { deployed_at: new Date().toISOString(), deployed_by: 'ops@example.com', changed_nodes: ['orders'], pr_url: 'https://git.example.com/pr/1' },
+    fields: { deployed_at: t.clock.now().toISOString(), deployed_by: 'ops@example.com', changed_nodes: ['orders'], pr_url: 'https://git.example.com/pr/1' },
   });
   return { receiver, ws, endpoint, secret, event };
 }
@@ -64,15 +64,15 @@ describe('delivery worker', () => {
     expect(row).toMatchObject({ status: 'delivered', attempts: 3, last_status_code: 200, last_response: 'answer 200', last_error: null });
     expect(receiver.received).toHaveLength(3);
     const processed = new Map<string, unknown>();
-    for (const { headers, body } of receiver.received) {
-      expect(headers['webhook-id']).toBe(event.id);
-      const payload = new Webhook(secret).verify(body, headers);
-      if (!processed.has(headers['webhook-id']!)) processed.set(headers['webhook-id']!, payload);
+    for (const request of receiver.received) {
+      expect(request.headers['webhook-id']).toBe(event.id);
+      const payload = verifyAt(t.clock, secret, request);
+      if (!processed.has(request.headers['webhook-id']!)) processed.set(request.headers['webhook-id']!, payload);
     }
     expect([...processed.values()]).toEqual([event.payload]);
     // A tampered body does not verify.
     const first = receiver.received[0]!;
-    expect(() => new Webhook(secret).verify(first.body.replace('orders', 'refunds'), first.headers)).toThrow();
+    expect(() => verifyAt(t.clock, secret, { ...first, body: first.body.replace('orders', 'refunds') })).toThrow();
   }, 30_000);
 
   it('an endpoint receives the events that happened once it existed, not older ones still waiting to be fanned out', async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/events/event-record.js';
 import { newWebhookSecret, webhookHeaders } from '../../src/events/webhook-signing.js';
 import { seedWorkspace, startTestApp, type TestApp } from '../helpers/app.js';
+import { machineClock } from '../helpers/clock.js';
 import { startReceiver, type Received } from './receiver.js';
 
 const RECIPE = path.resolve(import.meta.dirname, '../../docs/examples/verify_webhook.py');
@@ -18,7 +19,8 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
   if (!python) return;
-  t = await startTestApp({ env: { SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
+  // The recipe checks a signature's age against its own clock, the machine's: the service signs on it too.
+  t = await startTestApp({ clock: machineClock(), env: { SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
   receiver = await startReceiver();
 }, 60_000);
 afterAll(async () => {
@@ -37,7 +39,7 @@ async function deliverOne(workspaceId: string) {
   const event = await recordEvent(t.store.db, {
     workspaceId,
     type: 'model.deployed',
-    fields: { deployed_at: new Date().toISOString(), deployed_by: 'ops@example.com', changed_nodes: ['orders', 'ünïcode'], pr_url: null },
+    fields: { deployed_at: t.clock.now().toISOString(), deployed_by: 'ops@example.com', changed_nodes: ['orders', 'ünïcode'], pr_url: null },
   });
   const before = receiver.received.length;
   await t.services.deliveryWorker().runOnce();
@@ -55,7 +57,7 @@ describe.skipIf(!python)('the Python verification recipe', () => {
     expect(recipe(secret, { ...request, body: request.body.replace('ops@', 'evil@') }).status).toBe(1);
     expect(recipe(newWebhookSecret(), request).status).toBe(1);
     // A capture replayed ten minutes later, re-signed with the right secret, is refused on its timestamp.
-    const old = webhookHeaders([secret], request.headers['webhook-id']!, new Date(Date.now() - 10 * 60_000), request.body);
+    const old = webhookHeaders([secret], request.headers['webhook-id']!, new Date(t.clock.now().getTime() - 10 * 60_000), request.body);
     expect(recipe(secret, { headers: old, body: request.body })).toMatchObject({ status: 1, stderr: expect.stringContaining('timestamp') });
   });
 

@@ -2,6 +2,9 @@
 // answer), then 200; records every request with its raw body and headers.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { vi } from 'vitest';
+import type { Clock } from '../../src/clock.js';
 
 export type Answer = number | 'hang';
 
@@ -39,9 +42,9 @@ export async function startReceiver(script: Answer[] = []) {
     script: (...answers: Answer[]) => queue.push(...answers),
     delay: (ms: number) => (answerDelayMs = ms),
     async waitFor(count: number, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
+      const deadline = performance.now() + timeoutMs;
       while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`the receiver got ${received.length} of ${count} requests`);
+        if (performance.now() > deadline) throw new Error(`the receiver got ${received.length} of ${count} requests`);
         await new Promise((r) => setTimeout(r, 20));
       }
     },
@@ -51,4 +54,18 @@ export async function startReceiver(script: Answer[] = []) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A receiver's check of a delivery with the standardwebhooks library, made when the receiver's clock
+ * reads the test's: the library compares the signature's timestamp (the service's clock) with Date.now(),
+ * so Date alone is set to the test clock's instant for the call. Returns the verified payload, or throws.
+ */
+export function verifyAt(clock: Clock, secret: string, request: Pick<Received, 'headers' | 'body'>): unknown {
+  vi.useFakeTimers({ now: clock.now(), toFake: ['Date'] });
+  try {
+    return new Webhook(secret).verify(request.body, request.headers);
+  } finally {
+    vi.useRealTimers();
+  }
 }

@@ -1,0 +1,43 @@
+// The test clock reads TEST_NOW plus the time elapsed, never the machine's date: moving the machine's clock
+// (here Date, faked) moves machineClock() and nothing else; clocks of one file agree; advance and set move one.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { machineClock, TEST_NOW, TestClock } from './helpers/clock.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const MINUTE = 60_000;
+
+describe('the test clock', () => {
+  it('starts at TEST_NOW whatever the date of the machine', () => {
+    for (const machine of ['1999-12-31T23:59:30Z', '2031-02-28T12:00:00+14:00']) {
+      vi.useFakeTimers({ now: new Date(machine), toFake: ['Date'] });
+      const now = new TestClock().now().getTime();
+      // This file has been running for less than a few minutes, whenever the machine says it is.
+      expect(now - TEST_NOW.getTime()).toBeGreaterThanOrEqual(0);
+      expect(now - TEST_NOW.getTime()).toBeLessThan(10 * MINUTE);
+      expect(Math.abs(machineClock().now().getTime() - new Date(machine).getTime())).toBeLessThan(MINUTE);
+      vi.useRealTimers();
+    }
+  });
+
+  it('reads the same time in every clock of a file, until one is moved', () => {
+    const first = new TestClock();
+    const second = new TestClock();
+    expect(Math.abs(first.now().getTime() - second.now().getTime())).toBeLessThanOrEqual(1);
+    first.advance(61_000);
+    expect(first.now().getTime() - second.now().getTime()).toBeGreaterThanOrEqual(60_999);
+  });
+
+  it('starts where it is told, and set moves it forwards or back', async () => {
+    const at = new Date('2026-12-31T23:30:00Z');
+    const clock = new TestClock(at);
+    expect(clock.now().getTime() - at.getTime()).toBeLessThan(1000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(clock.now().getTime() - at.getTime()).toBeGreaterThanOrEqual(19); // it runs on
+    const back = new Date('2026-03-29T01:30:00Z');
+    clock.set(back);
+    expect(clock.now().getTime() - back.getTime()).toBeLessThan(1000);
+  });
+});
