@@ -168,8 +168,7 @@ describe.each(METADATA_STORES)('retention on $name', (store) => {
     const holder = new JobRunner(t.store, t.clock, [job], { pollMs: 60_000 });
     const running = holder.tick();
     while (runs === 0) await new Promise((r) => setTimeout(r, 10));
-    const ahead = new TestClock();
-    ahead.advance(t.clock.now().getTime() - Date.now() + 5 * 3_600_000);
+    const ahead = new TestClock(new Date(t.clock.now().getTime() + 5 * 3_600_000));
     expect(await new JobRunner(t.store, ahead, [job], { pollMs: 60_000 }).tick()).toEqual([]);
     release();
     expect(await running).toEqual(['held-job']);
@@ -183,8 +182,8 @@ describe.each(METADATA_STORES)('retention on $name', (store) => {
     await history(1, 1);
     t.services.jobs.start();
     try {
-      const deadline = Date.now() + 20_000;
-      while ((await count('query_history')) > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const deadline = performance.now() + 20_000;
+      while ((await count('query_history')) > 1 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     } finally {
       await t.services.jobs.stop();
     }

@@ -2,7 +2,6 @@
 // is shown once, sealed at rest), bad URLs and events are 400s, SSRF targets are refused at creation,
 // another workspace's endpoint is a 404, a test event is delivered and logged, and redelivered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Webhook } from 'standardwebhooks';
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import { isForbiddenAddress, WebhookAddressError } from '../../src/events/webhook-address.js';
