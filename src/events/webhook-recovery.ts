@@ -7,6 +7,7 @@
 import type { Clock } from '../clock.js';
 import { BadRequestError, ConflictError } from '../core/errors.js';
 import type { Store } from '../store/db.js';
+import { readStoreNow } from '../store/store-clock.js';
 import type { DeliveryStatus } from '../store/schema.js';
 import type { WebhookService } from './webhook-service.js';
 
@@ -40,7 +41,8 @@ export class WebhookRecovery {
     const endpoint = await this.webhooks.get(workspaceId, id);
     const now = this.clock.now();
     const { since } = range;
-    const until = range.until ?? now;
+    // Deliveries are stamped by the store when fanned out (created_at's default): "until now" is the store's now.
+    const until = range.until ?? (await readStoreNow(this.store.db));
     if (since.getTime() >= until.getTime())
       throw new BadRequestError(range.until ? '`since` must be before `until`' : '`since` must be in the past (without `until`, the range ends now)', 'invalid_range');
     // A disabled endpoint sends nothing: recovering it would only queue deliveries that wait.

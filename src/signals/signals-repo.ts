@@ -1,10 +1,10 @@
 // Signals and their evaluation history in the metadata store: rows, keyset pages, the owner's member
 // row (whose data keys an evaluation uses), and the claim of due signals by the scheduler.
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, SignalEvaluationsTable, SignalsTable } from '../store/schema.js';
 import { memberRowOf, type MemberRow } from '../store/members.js';
 import { emptyPage, readPage, type Page, type PageRequest } from '../store/keyset-page.js';
-import { leaseEnd, storeNow } from '../store/store-clock.js';
+import { leaseEnd, readStoreNow, storeNow } from '../store/store-clock.js';
 
 export type SignalRow = Selectable<SignalsTable>;
 export type SignalEvaluationRow = Selectable<SignalEvaluationsTable>;
@@ -130,9 +130,8 @@ export function signalsRepo(db: Kysely<Database>) {
       await trx.updateTable('signals').set({ claimed_until: null }).where('id', '=', id).execute();
     },
 
-    async now(): Promise<Date> {
-      const result = await sql<{ now: Date }>`select now() as now`.execute(db);
-      return result.rows[0]!.now;
+    now(): Promise<Date> {
+      return readStoreNow(db);
     },
   };
 }

@@ -5,6 +5,7 @@
 // while an endpoint was disabled are not attempted then, and go out at once when it is enabled again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/events/event-record.js';
+import { readStoreNow } from '../../src/store/store-clock.js';
 import { consoleCall, seedWorkspace, signIn, type SeededWorkspace } from '../helpers/app.js';
 import { METADATA_STORES, type StoreTestApp } from '../helpers/metadata-stores.js';
 import { startReceiver } from './receiver.js';
@@ -115,7 +116,8 @@ describe.each(METADATA_STORES)('disabled endpoints and recovery on $name', (stor
 
   it('bad ranges are 400s, a disabled endpoint 409, another workspace\'s or an unknown endpoint 404, a non-luminary 403', async () => {
     const { id } = await endpointOn();
-    const now = t.clock.now().getTime();
+    // Ranges are of delivery times, which the store stamps: "the future" is past the store's now.
+    const now = (await readStoreNow(t.store.db)).getTime();
     const iso = (offset: number) => new Date(now + offset).toISOString();
     const recover = (body: object, target = id, as = cookie) => consoleCall(t, as, 'POST', `/api/webhooks/${target}/recover`, body);
     for (const [body, code] of [
