@@ -6,7 +6,6 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acquireStoreLock, processStart, readLockOwner, StoreInUseError, type LockOwner } from '../src/store/store-lock.js';
-import { machineClock } from './helpers/clock.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(path.join(tmpdir(), 'svc-lock-'));
@@ -133,12 +132,12 @@ describe('store lock', () => {
   it('lets exactly one of several processes racing for one stale lock take it over', async () => {
     const file = lockFile();
     writeLock(file, owner({ pid: deadPid() }));
-    // Each process waits for the same instant, then tries; the winner holds the lock a moment. The
-    // machine's clock is the one the processes share.
-    const at = machineClock().now().getTime() + 4_000;
+    // Every process starts, says it is ready, and waits; once all are ready the test lets them go at
+    // once (however long each took to start on a busy machine). The winner holds the lock a moment.
     const script = `
       import { acquireStoreLock } from ${JSON.stringify(path.join(ROOT, 'src/store/store-lock.ts'))};
-      await new Promise((r) => setTimeout(r, ${at} - Date.now()));
+      console.log('ready');
+      await new Promise((r) => process.stdin.once('data', r));
       try {
         const lock = await acquireStoreLock(${JSON.stringify(file)}, { holder: 'server', command: 'svc serve' });
         console.log(lock.replaced ? 'took over' : 'won');
@@ -146,15 +145,18 @@ describe('store lock', () => {
         lock.release();
       } catch (error) {
         console.log(error.reason ?? error.message);
-      }`;
-    const outcomes = await Promise.all(
-      Array.from({ length: 4 }, () => {
-        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT });
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-        return new Promise<string>((resolve) => child.once('exit', () => resolve(out.trim())));
-      }),
-    );
+      }
+      process.stdin.destroy();`;
+    const children = Array.from({ length: 4 }, () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT });
+      let out = '';
+      const ready = new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => ((out += chunk.toString()), out.startsWith('ready') && resolve())));
+      const exited = new Promise<string>((resolve) => child.once('exit', () => resolve(out.replace(/^ready\s*/, '').trim())));
+      return { child, ready, exited };
+    });
+    await Promise.all(children.map((c) => c.ready));
+    for (const { child } of children) child.stdin.write('go\n');
+    const outcomes = await Promise.all(children.map((c) => c.exited));
     expect(outcomes.sort()).toEqual(['running', 'running', 'running', 'took over']);
     // Neither the lock, nor the takeover mutex, nor a temporary file is left behind.
     expect(readdirSync(dir).filter((f) => f.startsWith(path.basename(file)))).toEqual([]);
