@@ -33,6 +33,17 @@ describe('sign-in', () => {
     expect(JSON.stringify(rows)).not.toContain(cookie.value);
   });
 
+  it("gives the cookie a lifetime relative to its arrival, so a browser whose clock differs from the service's keeps it", async () => {
+    // The service's clock sits months away from any browser's (tests inject a fixed instant; a server's
+    // clock can drift). An absolute Expires judged by the browser's clock would be in its past, and the
+    // browser would drop the cookie at once: signed in, then signed out on the next page.
+    const response = await login(ws.members.viewer.email, PASSWORD);
+    expect(response.statusCode).toBe(200);
+    const header = String(response.headers['set-cookie']);
+    expect(header).toMatch(/;\s*Max-Age=7200(;|$)/i);
+    expect(header).not.toMatch(/;\s*Expires=/i);
+  });
+
   it('401 for a wrong password and for an unknown e-mail, with the same message', async () => {
     const wrong = await login(ws.members.viewer.email, 'not the password');
     const unknown = await login('nobody@example.com', PASSWORD);

@@ -27,6 +27,8 @@ const TOUCH_EVERY_MS = 60_000;
 export interface SignIn {
   token: string;
   expiresAt: Date;
+  /** The session's whole lifetime in seconds: what the cookie says, relative to its arrival (Max-Age). */
+  maxAgeSeconds: number;
   principal: Principal;
 }
 
@@ -90,7 +92,7 @@ export class SessionService {
     });
     const principal = await this.resolve(token);
     if (!principal) throw new Error('A session just created could not be read back');
-    return { token, expiresAt, principal };
+    return { token, expiresAt, maxAgeSeconds: Math.floor(this.policy.maxAgeMs / 1000), principal };
   }
 
   /** The principal of a live session, or undefined when the token is unknown or the session expired. */

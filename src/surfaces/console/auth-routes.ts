@@ -52,7 +52,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
         httpOnly: true,
         sameSite: 'lax',
         secure: request.protocol === 'https',
-        expires: signIn.expiresAt,
+        // Relative, never an absolute Expires: the browser judges a date by its own clock, and a service
+        // whose clock differs from it (drift, an injected clock) would hand out a cookie already expired.
+        // The store's expires_at still ends the session at the absolute limit.
+        maxAge: signIn.maxAgeSeconds,
       });
       return describePrincipal(signIn.principal);
     },
