@@ -61,20 +61,30 @@ describe.each(stores)('concurrent deploys on %s', (_, open, available) => {
       const ws = await seedWorkspace(s.a.services);
       const by = { workspaceId: ws.id, userId: ws.members.editor.id, email: ws.members.editor.email };
       await s.a.services.models.deploy(by, 'base', [{ path: 'base.cml', content: node('stores') }]);
-      const clash =
+      // Each clash with the model each side leaves when it is the one that commits.
+      const clash: Array<{ deploy: () => Promise<unknown>; leaves: string[] }> =
         round % 2 === 0
           ? // The same new node name in two projects.
-            [s.a.services.models.deploy(by, 'north', [{ path: 'n.cml', content: node('regions') }]), s.b.services.models.deploy(by, 'south', [{ path: 's.cml', content: node('regions') }])]
+            [
+              { deploy: () => s.a.services.models.deploy(by, 'north', [{ path: 'n.cml', content: node('regions') }]), leaves: ['regions', 'stores'] },
+              { deploy: () => s.b.services.models.deploy(by, 'south', [{ path: 's.cml', content: node('regions') }]), leaves: ['regions', 'stores'] },
+            ]
           : // One project joins `stores` while the other removes it.
-            [s.a.services.models.deploy(by, 'sales', [{ path: 'sales.cml', content: joining('sales', 'stores') }]), s.b.services.models.deploy(by, 'base', [{ path: 'base.cml', content: node('depots') }])];
-      const outcomes = await Promise.allSettled(clash);
+            [
+              { deploy: () => s.a.services.models.deploy(by, 'sales', [{ path: 'sales.cml', content: joining('sales', 'stores') }]), leaves: ['sales', 'stores'] },
+              { deploy: () => s.b.services.models.deploy(by, 'base', [{ path: 'base.cml', content: node('depots') }]), leaves: ['depots'] },
+            ];
+      // Which side starts first alternates, so that each side is seen to win.
+      if (Math.floor(round / 2) % 2 === 1) clash.reverse();
+      const outcomes = await Promise.allSettled(clash.map((side) => side.deploy()));
       const failed = outcomes.filter((o) => o.status === 'rejected');
       expect(failed, `round ${round}`).toHaveLength(1);
       expect((failed[0] as PromiseRejectedResult).reason).toBeInstanceOf(ModelValidationError);
+      const committed = clash[outcomes.findIndex((o) => o.status === 'fulfilled')]!;
       const nodes = await linksAfterwards(ws.id);
+      expect(nodes, `round ${round}`).toEqual(committed.leaves);
       // What committed is served: the live model is the deployed one, not an empty fallback.
       expect([...(await s.b.services.models.live(ws.id)).model.nodes.keys()].sort()).toEqual(nodes);
-      expect(nodes.length).toBeGreaterThanOrEqual(2);
     }
   }, 120_000);
 });

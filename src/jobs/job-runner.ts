@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/db.js';
 import { leaseEnd, storeNow } from '../store/store-clock.js';
+import { PollLoop, type PollLoopOptions } from './poll-loop.js';
 
 export interface Job {
   readonly name: string;
@@ -26,43 +27,32 @@ export interface Job {
 /** How soon a job that stopped at its bound with work left runs again. */
 export const AGAIN_SOON_MS = 60_000;
 
-export interface JobRunnerOptions {
-  /** How often the loop looks for due jobs. */
-  pollMs: number;
-  onError?: (error: unknown) => void;
-}
+/** pollMs: how often the loop looks for due jobs. */
+export type JobRunnerOptions = PollLoopOptions;
 
 export class JobRunner {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
-  private stopping = new AbortController();
+  private readonly loop: PollLoop;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly jobs: readonly Job[],
     private readonly options: JobRunnerOptions,
-  ) {}
+  ) {
+    this.loop = new PollLoop((stopping) => this.tick(stopping), options);
+  }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.stopping = new AbortController();
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops polling, asks the run in progress to stop after its current step, and waits for it. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.stopping.abort();
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.running?.catch(() => undefined);
+    await this.loop.stop();
   }
 
   /** One poll: runs each due job this instance could claim; returns their names. */
-  async tick(): Promise<string[]> {
+  async tick(stopping: AbortSignal = new AbortController().signal): Promise<string[]> {
     const ran: string[] = [];
     for (const job of this.jobs) {
       const claim = await this.claim(job);
@@ -71,7 +61,7 @@ export class JobRunner {
       let more = false;
       let error: unknown;
       try {
-        ({ more } = await job.run(this.stopping.signal));
+        ({ more } = await job.run(stopping));
       } catch (caught) {
         error = caught;
         this.options.onError?.(caught);
@@ -79,19 +69,6 @@ export class JobRunner {
       await this.finish(job, claim, more, error);
     }
     return ran;
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .catch((error: unknown) => this.options.onError?.(error))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(this.options.pollMs);
-        });
-    }, delay);
-    this.timer.unref();
   }
 
   /** Claims the job if it is due and nobody holds it; returns the claim's token, or undefined. */

@@ -5,6 +5,7 @@
 // when it runs out, another instance retries the run. croner computes cron runs; the loop itself is a
 // plain timer because no job library runs on both embedded PGlite and PostgreSQL.
 import type { Clock } from '../clock.js';
+import { PollLoop } from '../jobs/poll-loop.js';
 import { nextRunAfter } from './signal-schedule.js';
 import type { SignalService } from './signal-service.js';
 import type { SignalsRepo } from './signals-repo.js';
@@ -19,29 +20,24 @@ export interface SchedulerOptions {
 }
 
 export class SignalScheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
-  private stopped = true;
+  private readonly loop: PollLoop;
 
   constructor(
     private readonly repo: SignalsRepo,
     private readonly service: SignalService,
     private readonly clock: Clock,
     private readonly options: SchedulerOptions,
-  ) {}
+  ) {
+    this.loop = new PollLoop(() => this.tick(), options);
+  }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops polling and waits for the evaluations in progress. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.running?.catch(() => undefined);
+    await this.loop.stop();
   }
 
   /** One poll: claims the due signals and evaluates them; returns how many it evaluated. */
@@ -62,19 +58,5 @@ export class SignalScheduler {
       }),
     );
     return claimed.length;
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick();
-      void this.running
-        .catch((error: unknown) => this.options.onError?.(error))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(this.options.pollMs);
-        });
-    }, delay);
-    this.timer.unref();
   }
 }

@@ -35,7 +35,7 @@ describe.skipIf(!hasChromium)('CML builder and Explore in Chromium', () => {
     await page.getByRole('button', { name: 'Run query' }).click();
     const rows = page.getByRole('table', { name: 'Result rows' });
     await rows.waitFor();
-    expect(await rows.getByRole('cell', { name: 'marketplace' }).isVisible()).toBe(true);
+    await rows.getByRole('cell', { name: 'marketplace' }).waitFor();
     await h.screenshot('cml-builder');
   });
 
@@ -81,7 +81,7 @@ describe.skipIf(!hasChromium)('CML builder and Explore in Chromium', () => {
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     const rows = page.getByRole('table', { name: 'Explore rows' });
     await rows.waitFor();
-    expect(await rows.getByRole('cell', { name: 'web' }).isVisible()).toBe(true);
+    await rows.getByRole('cell', { name: 'web' }).waitFor();
     expect(await rows.getByRole('cell', { name: 'marketplace' }).count()).toBe(0);
     expect(await page.getByLabel(/^Chart: /).count()).toBe(1);
     await page.getByLabel('Scene name').fill('Web and mobile orders');

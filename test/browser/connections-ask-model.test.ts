@@ -1,7 +1,7 @@
 // Connections, Ask and the CML editor in Chromium. Ask and CML validation use the session routes
 // POST /api/ask and POST /api/model/validate (and the model routes for the editor).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
+import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
   const harness = signedInConsole();
@@ -60,7 +60,7 @@ describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
     await row.getByRole('button', { name: 'Edit pg' }).click();
     const edit = page.getByRole('form', { name: 'Edit pg' });
     expect(await edit.getByLabel('Password', { exact: true }).inputValue()).toBe('');
-    expect(await edit.getByText(/A password is saved/).isVisible()).toBe(true);
+    await edit.getByText(/A password is saved/).waitFor();
     expect(await page.content()).not.toContain('pw-that-must-not-show');
     await h.screenshot('connections-edit');
     await edit.getByRole('button', { name: 'Cancel' }).click();
@@ -91,11 +91,11 @@ describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
     const sql = (await page.getByLabel('SQL behind the answer').textContent())!;
     expect(sql).toMatch(/^\s*SELECT/i);
     expect(sql).toMatch(/orders/);
-    expect(await page.getByText('compiled from the').isVisible()).toBe(true);
+    await page.getByText('compiled from the').waitFor();
     await h.screenshot('ask-sql');
 
     // Surface A's body is unchanged: the same question through a question key has no `sql`.
-    const cookie = (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const cookie = await sessionCookie(h);
     const created = await h.t.app.inject({ method: 'POST', url: '/api/keys', headers: { cookie, 'content-type': 'application/json' }, payload: { name: 'ask', surface: 'question' } });
     const key = (created.json() as { value: string }).value;
     const onA = await h.t.app.inject({ method: 'POST', url: '/api/v1/ask', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: { question: 'How many orders were there?' } });

@@ -4,7 +4,7 @@
 // a tile whose scene no longer runs shows its own error while the other tile keeps its rows.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_MODEL_DIR, DEMO_PROJECT, readModelDir } from '../../src/demo-setup.js';
-import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
+import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 describe.skipIf(!hasChromium)('content in Chromium', () => {
   const harness = signedInConsole();
@@ -19,7 +19,7 @@ describe.skipIf(!hasChromium)('content in Chromium', () => {
   beforeAll(async () => {
     h = harness();
     // Scenes and a mosaic made through the console's own API, with the browser's session.
-    cookie = (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    cookie = await sessionCookie(h);
     const call = async (url: string, payload: object) => {
       const response = await h.t.app.inject({ method: 'POST', url: `/api${url}`, headers: { cookie, 'content-type': 'application/json' }, payload });
       if (response.statusCode >= 300) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
@@ -38,10 +38,10 @@ describe.skipIf(!hasChromium)('content in Chromium', () => {
     await page.getByRole('button', { name: 'Open mosaic Sales board' }).click();
     const grid = page.getByLabel('Mosaic Sales board');
     await grid.getByRole('heading', { name: 'Orders by channel' }).waitFor();
-    expect(await grid.getByRole('heading', { name: 'Orders by region' }).isVisible()).toBe(true);
+    await grid.getByRole('heading', { name: 'Orders by region' }).waitFor();
     expect(await grid.getByLabel(/^Chart: /).count()).toBe(2);
     expect(await grid.locator('canvas').count()).toBe(2); // uPlot draws on a canvas
-    expect(await grid.getByRole('table', { name: 'Orders by channel rows' }).getByRole('cell', { name: 'web' }).isVisible()).toBe(true);
+    await grid.getByRole('table', { name: 'Orders by channel rows' }).getByRole('cell', { name: 'web' }).waitFor();
     await h.screenshot('content-mosaic');
   });
 
@@ -77,9 +77,9 @@ describe.skipIf(!hasChromium)('content in Chromium', () => {
     const broken = page.getByRole('article', { name: 'Tile Orders by channel' });
     await broken.getByRole('alert').waitFor();
     expect(await broken.getByRole('alert').textContent()).toMatch(/does not run on the live model.*channel/s);
-    expect(await broken.getByText('code: scene_broken').isVisible()).toBe(true);
+    await broken.getByText('code: scene_broken').waitFor();
     const working = page.getByRole('article', { name: 'Tile Orders by region' });
-    expect(await working.getByRole('table', { name: 'Orders by region rows' }).isVisible()).toBe(true);
+    await working.getByRole('table', { name: 'Orders by region rows' }).waitFor();
     expect(await working.getByRole('alert').count()).toBe(0);
     expect(await runsFrom(`mosaic:${mosaicId}`)).toBe(before + 1); // only the tile that ran is recorded
     await h.screenshot('content-mosaic-tile-error');

@@ -3,7 +3,7 @@
 // write is refused with the read-only explanation; 10,000 rows stay a few dozen DOM rows.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { request } from '../helpers/http-client.js';
-import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
+import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 /** The SQL editor with the demo schema loaded and the cursor in the statement. */
 async function openEditor(h: ConsoleHarness): Promise<void> {
@@ -27,7 +27,7 @@ describe.skipIf(!hasChromium)('keys and SQL editor in Chromium', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const value = (await page.getByLabel('Key value').textContent())!.trim();
     expect(value.length).toBeGreaterThan(20);
-    expect(await page.getByText(`Bearer ${value}`).first().isVisible()).toBe(true);
+    await page.getByText(`Bearer ${value}`).first().waitFor();
     await h.screenshot('keys-created');
     // Nothing of the key is kept in the browser's storage.
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
@@ -58,12 +58,12 @@ describe.skipIf(!hasChromium)('keys and SQL editor in Chromium', () => {
     await page.keyboard.press('Escape'); // closes a completion list, if one is open
     await page.keyboard.press('Control+Enter');
     await page.getByRole('table', { name: 'Results' }).waitFor();
-    expect(await page.getByRole('cell', { name: 'completed' }).isVisible()).toBe(true);
-    expect(await page.getByRole('columnheader', { name: 'n' }).isVisible()).toBe(true);
+    await page.getByRole('cell', { name: 'completed' }).waitFor();
+    await page.getByRole('columnheader', { name: 'n' }).waitFor();
     await h.screenshot('sql-rows');
 
     // What the server ran, from its own history: the typed text, with ordinary spaces.
-    const cookie = (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const cookie = await sessionCookie(h);
     const history = await h.t.app.inject({ method: 'GET', url: '/api/studio/history?limit=1', headers: { cookie } });
     const ran = history.json().runs[0].sql as string;
     expect(ran).toBe(typed);
@@ -122,7 +122,7 @@ describe.skipIf(!hasChromium)('keys and SQL editor in Chromium', () => {
     await grid.waitFor();
     const shownMs = performance.now() - started;
     expect(await grid.getAttribute('aria-rowcount')).toBe('10001');
-    expect(await page.getByText(/truncated/).isVisible()).toBe(true);
+    await page.getByText(/truncated/).waitFor();
     expect(await grid.getByRole('row').count()).toBeLessThan(80);
     await grid.evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await grid.getByRole('cell', { name: '9999', exact: true }).waitFor();

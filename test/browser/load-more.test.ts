@@ -3,7 +3,7 @@
 // (The delivery log and a signal's evaluations page the same way: webhooks.test.ts, signals.test.ts.)
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_MODEL_DIR, DEMO_PROJECT, readModelDir } from '../../src/demo-setup.js';
-import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
+import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 describe.skipIf(!hasChromium)('"Load more" in Chromium', () => {
   const harness = signedInConsole();
@@ -14,7 +14,7 @@ describe.skipIf(!hasChromium)('"Load more" in Chromium', () => {
 
   beforeAll(async () => {
     h = harness();
-    const cookie = (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const cookie = await sessionCookie(h);
     const call = async (url: string, payload: object) => {
       const response = await h.t.app.inject({ method: 'POST', url: `/api${url}`, headers: { cookie, 'content-type': 'application/json' }, payload });
       if (response.statusCode >= 300) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
@@ -63,7 +63,7 @@ describe.skipIf(!hasChromium)('"Load more" in Chromium', () => {
     expect(await h.page.getByRole('cell', { name: 'key 50', exact: true }).count()).toBe(1);
 
     // A cursor the server did not give, or a limit out of range, is a clear 400.
-    const cookie = (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const cookie = await sessionCookie(h);
     const bad = async (query: string) => {
       const response = await h.t.app.inject({ method: 'GET', url: `/api/keys?${query}`, headers: { cookie } });
       return [response.statusCode, (response.json() as { code: string }).code];

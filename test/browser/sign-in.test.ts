@@ -68,7 +68,7 @@ describe.skipIf(!hasChromium)('console shell in Chromium', () => {
     await h.page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
     expect(await h.page.getByRole('main').textContent()).toContain('No page at /no/such/page');
     expect(await h.page.title()).toBe('Page not found · Analytics console');
-    expect(await h.page.getByRole('navigation', { name: 'Pages' }).isVisible()).toBe(true); // still in the console
+    await h.page.getByRole('navigation', { name: 'Pages' }).waitFor(); // still in the console
     await h.screenshot('not-found');
     await h.page.getByRole('link', { name: "the console's home" }).click();
     await h.page.getByRole('heading', { name: /^Welcome/ }).waitFor();
@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium)('console shell in Chromium', () => {
       expect(focused.outline).toBe('solid 3px rgb(240, 160, 0)');
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: 'Ask', level: 1 }).waitFor();
-      expect(await nav.getByRole('link', { name: 'Ask' }).isVisible()).toBe(true);
+      await nav.getByRole('link', { name: 'Ask' }).waitFor();
       for (const hidden of ['Connections', 'SQL editor', 'Users']) expect(await nav.getByRole('link', { name: hidden }).count()).toBe(0);
       expect(await page.getByLabel('Signed in as').textContent()).toContain('viewer');
     } finally {

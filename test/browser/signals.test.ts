@@ -3,7 +3,7 @@
 // value and that it would fire while recording nothing; the history lists recorded evaluations a page
 // at a time; an interval under 60 s is refused on edit, a valid edit is saved; delete asks first.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
+import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 describe.skipIf(!hasChromium)('signals in Chromium', () => {
   const harness = signedInConsole();
@@ -14,7 +14,7 @@ describe.skipIf(!hasChromium)('signals in Chromium', () => {
   });
   beforeAll(async () => {
     h = harness();
-    cookie = (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    cookie = await sessionCookie(h);
   });
 
   const inject = async (method: 'GET' | 'POST', url: string) => {
@@ -52,7 +52,7 @@ describe.skipIf(!hasChromium)('signals in Chromium', () => {
     const row = page.getByRole('listitem', { name: 'Signal Few orders' });
     const summary = row.getByText('less_than 1000000 · 0 9 * * 1 (Europe/Paris)');
     await summary.waitFor({ timeout: 10_000 });
-    expect(await summary.isVisible()).toBe(true);
+    await summary.waitFor();
     expect(await signalId('Few orders')).toBeTruthy();
     await h.screenshot('signals-created');
   });

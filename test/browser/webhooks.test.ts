@@ -6,7 +6,7 @@
 // service disabled (410) says why; the log pages with "Load more"; delete asks first.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, verifyAt } from '../webhooks/receiver.js';
-import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
+import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 describe.skipIf(!hasChromium)('webhooks in Chromium', () => {
   const harness = signedInConsole({ env: { SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
@@ -52,8 +52,8 @@ describe.skipIf(!hasChromium)('webhooks in Chromium', () => {
     expect(await page.content()).not.toContain(secret);
     expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).toBe('{}{}');
     await item().getByText('all events · Ops alerts').waitFor({ timeout: 10_000 });
-    expect(await item().getByText('all events · Ops alerts').isVisible()).toBe(true);
-    expect(await item().getByText('State: enabled').isVisible()).toBe(true);
+    await item().getByText('all events · Ops alerts').waitFor();
+    await item().getByText('State: enabled').waitFor();
   });
 
   it('sends a test event, logs the failed attempt, and redelivers it', async () => {
@@ -94,7 +94,7 @@ describe.skipIf(!hasChromium)('webhooks in Chromium', () => {
     const fresh = (await shown.getByLabel('Signing secret').textContent()) ?? '';
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(secret);
-    expect(await shown.getByText(/The previous secret stays valid too until .* \(24 h\)/).isVisible()).toBe(true);
+    await shown.getByText(/The previous secret stays valid too until .* \(24 h\)/).waitFor();
     await shown.getByRole('button', { name: 'Done, hide the secret' }).click();
     expect(await h.page.content()).not.toContain(fresh);
   });
@@ -119,7 +119,7 @@ describe.skipIf(!hasChromium)('webhooks in Chromium', () => {
 
   it('pages through the delivery log, and deletes the endpoint after a confirmation', async () => {
     const { page } = h;
-    const cookie = (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const cookie = await sessionCookie(h);
     const id = ((await h.t.app.inject({ method: 'GET', url: '/api/webhooks', headers: { cookie } })).json() as { webhooks: Array<{ id: string }> }).webhooks[0]!.id;
     for (let i = 0; i < 20; i++) {
       const sent = await h.t.app.inject({ method: 'POST', url: `/api/webhooks/${id}/test`, headers: { cookie, 'content-type': 'application/json' }, payload: {} });
