@@ -15,11 +15,12 @@ import type { Clock } from '../clock.js';
 import { MODEL_CONNECTION, type ConnectionService, type ConnectionView } from '../connections/connection-service.js';
 import type { CompileOptions } from '../core/semantic/compile.js';
 import { DIALECTS } from '../core/sql/dialects.js';
+import type { WarehouseRow } from '../core/warehouse/types.js';
 import type { Principal } from '../identity/principal.js';
 import type { LiveModel, ModelService } from '../modeling/model-service.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
 import { baseNodeOf, compileRequest } from './governed-compile.js';
-import type { CacheState, GovernedExplanation, GovernedQueryRequest, GovernedQueryResult, GovernedStatement } from './governed-query.js';
+import type { CacheState, GovernedExplanation, GovernedProvenance, GovernedQueryRequest, GovernedQueryResult, GovernedStatement } from './governed-query.js';
 import type { RawSqlService } from './raw-sql-service.js';
 import type { ResultCache } from './result-cache.js';
 import { resultKey } from './result-key.js';
@@ -30,7 +31,7 @@ export type { CachePolicy, CacheState, GovernedExplanation, GovernedProvenance, 
 export type ExplainRequest = Omit<GovernedQueryRequest, 'surface' | 'origin'>;
 
 /** A result as the cache keeps it: everything but its provenance, which a hit writes anew. */
-type StoredResult = Omit<GovernedQueryResult, 'provenance'>;
+type StoredResult = Omit<GovernedQueryResult, 'provenance' | 'rowsJson'>;
 
 /** The request located: the live model, the connection that would serve it, and how to compile it. */
 interface Located {
@@ -63,7 +64,7 @@ export class GovernedQueryService {
     if (key !== undefined) {
       const stored = await this.cache.get(key);
       this.metrics?.cacheLookup(stored !== undefined);
-      if (stored !== undefined) return withProvenance(JSON.parse(stored) as StoredResult, located.live, 'hit');
+      if (stored !== undefined) return storedResult(stored, located.live);
     }
     const compiled = compiling(request, located.live, () => compileRequest(located.live.model, request.query, located.options));
     const ranAt = this.clock.now().toISOString();
@@ -88,8 +89,10 @@ export class GovernedQueryService {
       truncated: run.truncated,
       ranAt,
     };
-    if (key !== undefined) await this.cache.set(key, JSON.stringify(result));
-    return withProvenance(result, located.live, key !== undefined ? 'miss' : request.cache === 'bypass' ? 'bypass' : 'off');
+    if (key === undefined) return withProvenance(result, located.live, request.cache === 'bypass' ? 'bypass' : 'off');
+    const rowsJson = JSON.stringify(result.rows);
+    await this.cache.set(key, storedText(result, rowsJson));
+    return { ...withProvenance(result, located.live, 'miss'), rowsJson };
   }
 
   /** Compiles `request` as `query` would, without running it: the SQL, where it would run, and whether the cache holds its answer now. */
@@ -137,5 +140,26 @@ function statementOf(compiled: ReturnType<typeof compileRequest>): GovernedState
 }
 
 function withProvenance(result: StoredResult, live: LiveModel, cache: CacheState): GovernedQueryResult {
-  return { ...result, provenance: { modelVersion: live.version, sql: result.sql, cache, freshAsOf: result.ranAt } };
+  return { ...result, provenance: provenanceOf(result, live, cache) };
+}
+
+function provenanceOf(result: Pick<StoredResult, 'sql' | 'ranAt'>, live: LiveModel, cache: CacheState): GovernedProvenance {
+  return { modelVersion: live.version, sql: result.sql, cache, freshAsOf: result.ranAt };
+}
+
+// A kept result is its rows' JSON after a line of everything else's (JSON text holds no raw line
+// break): a hit reads the small part, and hands on the rows' text unparsed, for an answer to embed.
+function storedText(result: StoredResult, rowsJson: string): string {
+  const { rows: _rows, ...rest } = result;
+  return `${JSON.stringify(rest)}\n${rowsJson}`;
+}
+
+function storedResult(text: string, live: LiveModel): GovernedQueryResult {
+  const split = text.indexOf('\n');
+  const rest = JSON.parse(text.slice(0, split)) as Omit<StoredResult, 'rows'>;
+  const rowsJson = text.slice(split + 1);
+  let rows: readonly WarehouseRow[] | undefined;
+  const result = { ...rest, rowsJson, provenance: provenanceOf(rest, live, 'hit') };
+  // Parsed when first read: an answer that embeds rowsJson (C's) never pays for it.
+  return Object.defineProperty(result, 'rows', { enumerable: true, get: () => (rows ??= JSON.parse(rowsJson) as WarehouseRow[]) }) as GovernedQueryResult;
 }

@@ -78,6 +78,12 @@ export interface GovernedQueryResult extends RunResult, GovernedStatement {
   /** When the warehouse answered (for a cache hit, when the stored answer was made). */
   readonly ranAt: string;
   readonly provenance: GovernedProvenance;
+  /**
+   * The rows as JSON text, when the path already holds it (a result kept in or read from the cache):
+   * an answer may embed it as it is rather than write the rows again. On a cache hit the rows are
+   * parsed from it only when first read.
+   */
+  readonly rowsJson?: string;
 }
 
 /** A compiled query that was not run: its statement, and whether the cache holds an answer for it now. */
