@@ -8,9 +8,9 @@
 // path up to the run, which it leaves out.
 //
 // The cache holds only results of requests that ask to `use` it (C's /v1/query today). Runs of stored
-// definitions and questions are `off`: they read with their reader's (or owner's) data keys, and
-// filling the cache from them would let a definition hand rows to whoever asks the same query next
-// under the same keys — or, worse, be looked up by a later change of who reads.
+// definitions, signals and questions are `off`: they read fresh, with their reader's (or owner's) data
+// keys, so nothing would read their entries back; kept, they would fill the cache with other
+// principals' rows and push C's answers out.
 import type { Clock } from '../clock.js';
 import { MODEL_CONNECTION, type ConnectionService, type ConnectionView } from '../connections/connection-service.js';
 import type { CompileOptions } from '../core/semantic/compile.js';

@@ -24,8 +24,9 @@ export type SemanticRequest =
  * - `use`: a stored answer is returned if there is one (no compilation, no warehouse); otherwise the
  *   query runs and its answer is kept;
  * - `bypass`: the asker wants the warehouse now (Cache-Control: no-cache): neither read nor kept;
- * - `off`: this path never caches (stored definitions, signals, questions, the editor): an answer run
- *   for a scene's reader or a signal's owner must not be served to anyone else, nor they read one.
+ * - `off`: this path never caches (stored definitions, signals, questions, the editor): they read
+ *   fresh with their reader's or owner's keys, and their entries would only fill the cache with other
+ *   principals' rows that nothing reads back.
  */
 export type CachePolicy = 'use' | 'bypass' | 'off';
 
