@@ -77,7 +77,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const rawSql = new RawSqlService(connections, history, clock, RAW_SQL_TIMEOUT_MS, metrics);
   const schemas = new SchemaCache(SCHEMA_CACHE_MS, () => clock.now().getTime());
   const cache = resultCache ?? memoryResultCache(resultCacheLimits(config), () => clock.now().getTime());
-  const governed = new GovernedQueryService(models, connections, rawSql, cache, clock);
+  const governed = new GovernedQueryService(models, connections, rawSql, cache, clock, metrics);
   metrics.watch(scrapeSources(store, cache, clock, connections.registry));
   const values = { perDimension: config.values.perDimension, refreshMs: config.values.refreshSeconds * 1000, maxScopes: config.values.maxScopes, maxValues: config.values.maxTotal };
   const answers = new AnswerService({ models, connections, rawSql, governed, schemas, clock, llm: config.llm, values, ...(onNote ? { onNote } : {}), ...(onBackgroundError ? { onBackgroundError } : {}) });

@@ -69,6 +69,8 @@ describe('a cache hit', () => {
     const body = hit.json();
     expect(queryAnswerSchema.safeParse(body).success).toBe(true);
     expect(body).toEqual({ ...miss.json(), metadata: { ...miss.json().metadata, cached: true } });
+    // Byte for byte the text the response's serializer wrote for the miss, but for the mark.
+    expect(hit.body).toBe(miss.body.replace('"cached":false', '"cached":true'));
   });
 
   it('is shared by equivalent requests: defaults spelled out or left implicit', async () => {

@@ -12,7 +12,7 @@ import type { GovernedPlan } from '../core/answer/plan.js';
 import type { ProseFacts } from '../core/answer/llm-prose.js';
 import { answerProse, formatValue, noRowsVisibleProse, NULL_GROUP_LABEL, type Coverage, type ProseFilter } from '../core/answer/prose.js';
 import { FieldResolver } from '../core/semantic/fields.js';
-import { compileRevealQuery, type RevealQuery } from '../core/semantic/reveal.js';
+import type { RevealQuery } from '../core/semantic/reveal.js';
 import type { Reveal, SemanticModel, SemanticNode, SqlPart, SqlTemplate } from '../core/semantic/model.js';
 import type { LiveModel } from '../modeling/model-service.js';
 import type { GovernedQueryService } from '../querying/governed-query-service.js';
@@ -44,7 +44,6 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
   const { model } = run.live;
   const reveal = model.reveals.get(plan.reveal)!;
   const base = model.nodes.get(reveal.base)!;
-  const target = await governed.target(principal, run.live, base);
   const time = timeField(reveal);
   const filters: RevealQuery['filters'] = [
     ...plan.filters.map((f) => ({ field: f.field, operator: f.operator, value: f.value as string | string[] })),
@@ -65,9 +64,9 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
     ...(ranked ? [{ key: NULL_GROUP, template: anyNull(rankedDimensions) }] : []),
   ];
   const runQuery = async (query: RevealQuery, derived: typeof extras, maxRows: number) => {
-    const compiled = compileRevealQuery(model, query, { ...target.options, now: run.now, derived });
-    const result = await governed.run({ principal, target, compiled, maxRows, surface: 'question_api', origin: 'question' });
-    return { compiled, rows: [...result.rows] };
+    // A question reads with its asker's data keys and answers as of now: never from or into the cache.
+    const result = await governed.query({ principal, query: { kind: 'reveal', query, derived, now: run.now }, cache: 'off', surface: 'question_api', origin: 'question', maxRows });
+    return { result, rows: [...result.rows] };
   };
 
   const headline = await runQuery({ reveal: plan.reveal, metrics: plan.metrics, dimensions: [], filters, sorts: [], limit: 1 }, extras, 1);
@@ -88,11 +87,11 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
       )
     : headline;
 
-  const sql = breakdown === headline ? [headline.compiled.sql] : [headline.compiled.sql, breakdown.compiled.sql];
+  const sql = breakdown === headline ? [headline.result.sql] : [headline.result.sql, breakdown.result.sql];
   const metric = reveal.metrics.get(plan.metrics[0]!)!;
   const visible = !marker || (total[VISIBLE] !== null && total[VISIBLE] !== undefined);
-  const restrictions = dataKeyRestrictions(model, headline.compiled.nodes, principal.attributes);
-  const columns = breakdown.compiled.columns.map((c) => c.key).filter((key) => !INTERNAL.has(key));
+  const restrictions = dataKeyRestrictions(model, headline.result.nodesRead, principal.attributes);
+  const columns = breakdown.result.outputColumns.map((c) => c.key).filter((key) => !INTERNAL.has(key));
   const proseFilters: ProseFilter[] = plan.filters.map((f) => ({ label: words(f.field, model), values: typeof f.value === 'string' ? [f.value] : [...f.value] }));
   const approximate = plan.filters.filter((f) => f.near).flatMap((f) => (typeof f.value === 'string' ? [f.value] : [...f.value]));
   const provenance = (assumptions: readonly Assumption[]): Answer['provenance'] => ({

@@ -1,14 +1,12 @@
 // Scenes: saved structured queries kept in vaults. Saves are checked against the live model (400
 // naming the unknown field); reads and writes follow the vault's access rules (404 for a scene in a
-// vault the principal cannot see); runs go through the one governed-query pipeline with the caller's
-// data keys, bypassing the result cache.
+// vault the principal cannot see); runs go through the one governed path with the caller's data keys,
+// never from or into the result cache.
 import type { Clock } from '../clock.js';
 import { AppError, ConflictError, NotFoundError, PreconditionFailedError } from '../core/errors.js';
-import type { CompiledQuery } from '../core/semantic/compile.js';
-import { compileQueryMemoized } from '../core/semantic/compile-memo.js';
 import { DEFAULT_QUERY_LIMIT, type Filter, type SemanticQuery } from '../core/semantic/query.js';
 import type { Principal } from '../identity/principal.js';
-import type { GovernedQueryService, GovernedResult } from '../querying/governed-query-service.js';
+import type { GovernedQueryResult, GovernedQueryService } from '../querying/governed-query-service.js';
 import type { SceneRow, ScenesRepo } from '../store/scenes-repo.js';
 import type { SavedQuery, SceneInput, ScenePatch, SceneRunOptions, Visualization } from './scene-definition.js';
 import { assertSceneValid, sceneProblem } from './scene-validation.js';
@@ -28,8 +26,7 @@ export interface SceneRun {
   scene: SceneRow;
   /** The query that ran: the saved one with the run's filters, limit and time zone. */
   query: SemanticQuery;
-  compiled: CompiledQuery;
-  result: GovernedResult;
+  result: GovernedQueryResult;
 }
 
 export function sceneNotFound(id: string): NotFoundError {
@@ -183,22 +180,22 @@ export class SceneService {
       limit: options.limit ?? saved.limit ?? DEFAULT_QUERY_LIMIT,
       ...(options.timezone ? { timezone: options.timezone } : {}),
     };
-    const live = await this.governed.live(principal);
-    const node = live.model.nodes.get(scene.node);
-    if (!node) throw brokenScene(scene, `Unknown node "${scene.node}"`);
-    const target = await this.governed.target(principal, live, node);
-    let compiled: CompiledQuery;
-    try {
-      compiled = compileQueryMemoized(live.model, query, target.options);
-    } catch (error) {
+    const result = await this.governed.query({
+      principal,
+      query: { kind: 'node', query },
+      // A scene reads with its reader's data keys: never from or into the result cache (see governed-query.ts).
+      cache: 'off',
+      surface: 'structured_api',
+      origin,
+      maxRows: query.limit!,
       // When the saved query itself no longer compiles the model moved on (409); otherwise the run's
       // own filters or time zone are at fault (the compiler's 400).
-      const problem = error instanceof AppError && error.status < 500 ? sceneProblem(live.model, scene.node, saved) : undefined;
-      if (problem) throw brokenScene(scene, problem);
-      throw error;
-    }
-    const result = await this.governed.run({ principal, target, compiled, maxRows: query.limit!, surface: 'structured_api', origin });
-    return { scene, query, compiled, result };
+      onCompileError: (error, model) => {
+        const problem = error instanceof AppError && error.status < 500 ? sceneProblem(model, scene.node, saved) : undefined;
+        return problem ? brokenScene(scene, problem) : undefined;
+      },
+    });
+    return { scene, query, result };
   }
 }
 

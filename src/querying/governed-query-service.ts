@@ -1,41 +1,45 @@
-// The one path every governed query takes, whichever surface asks: the live model → the connection of
-// the node the query reads → SQL compiled by the caller with the principal's data keys and time zone →
-// a read-only, time-limited, capped run recorded in the query history with its
-// surface and origin (`structured`, `question`, `cml`, `scene:<id>`…). Callers compile (a structured
-// query, a reveal query, a question's plan), this service does everything around the run, once. Runs
-// always read the warehouse: the one cached answer is C's whole /v1/query answer, kept and looked up
-// by the route under its answer key (cachedAnswer / keepAnswer); nothing else would read a cached run.
+// The one path every governed query takes, whichever entry point asks (C's /v1/query and the console's
+// /api/query, scene and mosaic runs, signals, the editor's CML builder, questions):
+//   live model → the node the query reads (404 when unknown) → that node's connection → the result
+//   cache, when the policy uses it → SQL compiled with the principal's data keys and time zone → a
+//   read-only, time-limited, capped run, recorded in the query history with its surface and origin
+//   (`structured`, `question`, `cml`, `scene:<id>`…) → the rows with their provenance.
+// Entry points only parse what they were sent and shape what they answer. `explain` walks the same
+// path up to the run, which it leaves out.
+//
+// The cache holds only results of requests that ask to `use` it (C's /v1/query today). Runs of stored
+// definitions, signals and questions are `off`: they read fresh, with their reader's (or owner's) data
+// keys, so nothing would read their entries back; kept, they would fill the cache with other
+// principals' rows and push C's answers out.
 import type { Clock } from '../clock.js';
 import { MODEL_CONNECTION, type ConnectionService, type ConnectionView } from '../connections/connection-service.js';
-import type { CompileOptions, CompiledQuery } from '../core/semantic/compile.js';
-import type { SemanticNode } from '../core/semantic/model.js';
+import type { CompileOptions } from '../core/semantic/compile.js';
 import { DIALECTS } from '../core/sql/dialects.js';
-import type { RunResult } from '../core/warehouse/types.js';
+import type { WarehouseRow } from '../core/warehouse/types.js';
 import type { Principal } from '../identity/principal.js';
 import type { LiveModel, ModelService } from '../modeling/model-service.js';
-import type { HistoryOrigin, HistorySurface } from '../store/schema.js';
+import type { ServiceMetrics } from '../observability/metrics.js';
+import { baseNodeOf, compileRequest } from './governed-compile.js';
+import type { CacheState, GovernedExplanation, GovernedProvenance, GovernedQueryRequest, GovernedQueryResult, GovernedStatement } from './governed-query.js';
 import type { RawSqlService } from './raw-sql-service.js';
 import type { ResultCache } from './result-cache.js';
+import { resultKey } from './result-key.js';
 
-/** Where a governed query runs, and the options its SQL must be compiled with for this principal. */
-export interface GovernedTarget {
+export type { CachePolicy, CacheState, GovernedExplanation, GovernedProvenance, GovernedQueryRequest, GovernedQueryResult, SemanticRequest } from './governed-query.js';
+
+/** What `explain` needs: the request without where a run would be recorded. */
+export type ExplainRequest = Omit<GovernedQueryRequest, 'surface' | 'origin'>;
+
+/** A result as the cache keeps it: everything but its provenance, which a hit writes anew. */
+type StoredResult = Omit<GovernedQueryResult, 'provenance' | 'rowsJson'>;
+
+/** The request located: the live model, the connection that would serve it, and how to compile it. */
+interface Located {
   readonly live: LiveModel;
   readonly connection: ConnectionView;
   readonly options: CompileOptions;
-}
-
-export interface GovernedRunRequest {
-  readonly principal: Principal;
-  readonly target: GovernedTarget;
-  readonly compiled: Pick<CompiledQuery, 'sql' | 'params' | 'runnableSql' | 'timezone'>;
-  readonly maxRows: number;
-  readonly surface: HistorySurface;
-  readonly origin: HistoryOrigin;
-}
-
-export interface GovernedResult extends RunResult {
-  /** When the warehouse answered. */
-  readonly ranAt: string;
+  /** The result's cache key, when the policy uses the cache. */
+  readonly key: string | undefined;
 }
 
 export class GovernedQueryService {
@@ -45,40 +49,29 @@ export class GovernedQueryService {
     private readonly rawSql: RawSqlService,
     private readonly cache: ResultCache,
     private readonly clock: Clock,
+    private readonly metrics?: ServiceMetrics,
   ) {}
 
+  /** The principal's workspace's live model (for checks of definitions against it before they run). */
   live(principal: Principal): Promise<LiveModel> {
     return this.models.live(principal.workspace.id);
   }
 
-  /** The connection `node` reads from, and the compile options for the principal (data keys, zone, dialect). */
-  async target(principal: Principal, live: LiveModel, node: SemanticNode): Promise<GovernedTarget> {
-    // The connection's view only: its password is opened by the run, and a cached answer needs none.
-    const connection = await this.connections.named(principal.workspace.id, node.connection, MODEL_CONNECTION);
-    return {
-      live,
-      connection,
-      options: { dialect: DIALECTS[connection.engine], attributes: principal.attributes, now: this.clock.now(), timezone: principal.workspace.timezone },
-    };
-  }
-
-  /** A serialized answer stored under `key` (see answer-key.ts), or undefined. */
-  cachedAnswer(key: string): Promise<string | undefined> {
-    return this.cache.get(key);
-  }
-
-  /** Keeps a serialized answer under `key`, for as long as results are kept. */
-  keepAnswer(key: string, text: string): Promise<void> {
-    return this.cache.set(key, text);
-  }
-
-  async run(request: GovernedRunRequest): Promise<GovernedResult> {
-    const { principal, target, compiled } = request;
+  /** Runs `request` for its principal (or answers it from the cache, when its policy allows). */
+  async query(request: GovernedQueryRequest): Promise<GovernedQueryResult> {
+    const located = await this.locate(request);
+    const { key } = located;
+    if (key !== undefined) {
+      const stored = await this.cache.get(key);
+      this.metrics?.cacheLookup(stored !== undefined);
+      if (stored !== undefined) return storedResult(stored, located.live);
+    }
+    const compiled = compiling(request, located.live, () => compileRequest(located.live.model, request.query, located.options));
     const ranAt = this.clock.now().toISOString();
-    const result = await this.rawSql.runCompiled({
-      workspaceId: principal.workspace.id,
-      userId: principal.user.id,
-      connection: { name: target.connection.name },
+    const run = await this.rawSql.runCompiled({
+      workspaceId: request.principal.workspace.id,
+      userId: request.principal.user.id,
+      connection: { name: located.connection.name },
       sql: compiled.sql,
       params: compiled.params,
       runnableSql: compiled.runnableSql,
@@ -87,6 +80,86 @@ export class GovernedQueryService {
       surface: request.surface,
       origin: request.origin,
     });
-    return { rows: result.rows, columns: result.columns, rowCount: result.rowCount, durationMs: result.durationMs, truncated: result.truncated, ranAt };
+    const result: StoredResult = {
+      ...statementOf(compiled),
+      rows: run.rows,
+      columns: run.columns,
+      rowCount: run.rowCount,
+      durationMs: run.durationMs,
+      truncated: run.truncated,
+      ranAt,
+    };
+    if (key === undefined) return withProvenance(result, located.live, request.cache === 'bypass' ? 'bypass' : 'off');
+    const rowsJson = JSON.stringify(result.rows);
+    await this.cache.set(key, storedText(result, rowsJson));
+    return { ...withProvenance(result, located.live, 'miss'), rowsJson };
   }
+
+  /** Compiles `request` as `query` would, without running it: the SQL, where it would run, and whether the cache holds its answer now. */
+  async explain(request: ExplainRequest): Promise<GovernedExplanation> {
+    const located = await this.locate(request);
+    const compiled = compiling(request, located.live, () => compileRequest(located.live.model, request.query, located.options));
+    const cache: CacheState =
+      located.key !== undefined ? ((await this.cache.get(located.key)) !== undefined ? 'hit' : 'miss') : request.cache === 'bypass' ? 'bypass' : 'off';
+    return { ...statementOf(compiled), modelVersion: located.live.version, engine: located.connection.engine, cache };
+  }
+
+  /** The live model, the node's connection, the principal's compile options and the cache key: everything before compiling. */
+  private async locate(request: ExplainRequest): Promise<Located> {
+    const { principal } = request;
+    const live = await this.live(principal);
+    const node = compiling(request, live, () => baseNodeOf(live.model, request.query));
+    // The connection's view only: its password is opened by the run, and a cached result needs none.
+    const connection = await this.connections.named(principal.workspace.id, node.connection, MODEL_CONNECTION);
+    const now = this.clock.now();
+    const options: CompileOptions = { dialect: DIALECTS[connection.engine], attributes: principal.attributes, now, timezone: principal.workspace.timezone };
+    const key = request.cache === 'use' ? resultKey({ principal, live, connection, request: request.query, maxRows: request.maxRows, nowMs: now.getTime() }) : undefined;
+    return { live, connection, options, key };
+  }
+}
+
+/** Runs a compile step, letting the request's owner give its own verdict on a failure (see onCompileError). */
+function compiling<T>(request: ExplainRequest, live: LiveModel, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    throw (error instanceof Error && request.onCompileError?.(error, live.model)) || error;
+  }
+}
+
+function statementOf(compiled: ReturnType<typeof compileRequest>): GovernedStatement {
+  return {
+    sql: compiled.sql,
+    params: compiled.params,
+    node: compiled.node,
+    connection: compiled.connection,
+    outputColumns: compiled.columns,
+    nodesRead: compiled.nodes,
+    ...(compiled.reveal ? { reveal: { name: compiled.reveal.name, domain: compiled.reveal.domain } } : {}),
+  };
+}
+
+function withProvenance(result: StoredResult, live: LiveModel, cache: CacheState): GovernedQueryResult {
+  return { ...result, provenance: provenanceOf(result, live, cache) };
+}
+
+function provenanceOf(result: Pick<StoredResult, 'sql' | 'ranAt'>, live: LiveModel, cache: CacheState): GovernedProvenance {
+  return { modelVersion: live.version, sql: result.sql, cache, freshAsOf: result.ranAt };
+}
+
+// A kept result is its rows' JSON after a line of everything else's (JSON text holds no raw line
+// break): a hit reads the small part, and hands on the rows' text unparsed, for an answer to embed.
+function storedText(result: StoredResult, rowsJson: string): string {
+  const { rows: _rows, ...rest } = result;
+  return `${JSON.stringify(rest)}\n${rowsJson}`;
+}
+
+function storedResult(text: string, live: LiveModel): GovernedQueryResult {
+  const split = text.indexOf('\n');
+  const rest = JSON.parse(text.slice(0, split)) as Omit<StoredResult, 'rows'>;
+  const rowsJson = text.slice(split + 1);
+  let rows: readonly WarehouseRow[] | undefined;
+  const result = { ...rest, rowsJson, provenance: provenanceOf(rest, live, 'hit') };
+  // Parsed when first read: an answer that embeds rowsJson (C's) never pays for it.
+  return Object.defineProperty(result, 'rows', { enumerable: true, get: () => (rows ??= JSON.parse(rowsJson) as WarehouseRow[]) }) as GovernedQueryResult;
 }

@@ -1,6 +1,6 @@
 // Results of governed queries, kept for a short while (SVC_RESULT_CACHE_SECONDS) as serialized text:
-// what a hit sends is what was stored, with no object to rebuild or encode again. Keys are the JSON
-// of everything that decides the rows, made by the callers (governed-query-service.ts, answer-key.ts);
+// a hit hands on the rows' text as stored, with no object to rebuild or encode again. Keys are the JSON
+// of everything that decides the rows (result-key.ts), made by governed-query-service.ts;
 // Redis keys by their SHA-256. In process by
 // default, bounded in bytes; Redis when configured, shared by every instance.
 import { sha256 } from '../crypto/digest.js';

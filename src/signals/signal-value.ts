@@ -1,10 +1,10 @@
 // Reads the value a signal watches, as its owner would see it: their data keys and the workspace time
-// zone, through the one governed pipeline (origin `signal:<id>`, never from or into the result cache:
-// an alert must look at fresh data).
+// zone, through the one governed path (origin `signal:<id>`, never from or into the result cache: an
+// alert must look at fresh data, read with its owner's keys). A query the model no longer serves (an
+// unknown node, a field a deploy removed) is an error the evaluation records, as any other.
 import type { Clock } from '../clock.js';
 import { BadRequestError } from '../core/errors.js';
 import { findPeriod } from '../core/answer/periods.js';
-import { compileQueryMemoized } from '../core/semantic/compile-memo.js';
 import type { Filter, SemanticQuery } from '../core/semantic/query.js';
 import type { SavedQuery } from '../content/scene-definition.js';
 import type { SceneService } from '../content/scene-service.js';
@@ -61,12 +61,14 @@ export async function readWatchedValue(
   watch: SignalWatch,
 ): Promise<number> {
   const query = await watchQuery(deps.scenes, principal, watch, deps.clock.now());
-  const live = await deps.governed.live(principal);
-  const node = live.model.nodes.get(query.node);
-  if (!node) throw new SignalValueError(`Unknown node "${query.node}"`);
-  const target = await deps.governed.target(principal, live, node);
-  const compiled = compileQueryMemoized(live.model, query, target.options);
-  const result = await deps.governed.run({ principal, target, compiled, maxRows: 1, surface: 'structured_api', origin: `signal:${signalId}` });
+  const result = await deps.governed.query({
+    principal,
+    query: { kind: 'node', query },
+    cache: 'off',
+    surface: 'structured_api',
+    origin: `signal:${signalId}`,
+    maxRows: 1,
+  });
   const row = result.rows[0] as Record<string, unknown> | undefined;
   const column = query.measures[0]!;
   const raw = row ? (row[column] ?? Object.values(row).at(query.dimensions.length)) : undefined;

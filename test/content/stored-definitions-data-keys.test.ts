@@ -3,11 +3,12 @@
 // through every path that evaluates a stored definition (scene runs, mosaic tiles, signal reads, dry and
 // recorded evaluations, the scheduler, a change of what a signal watches) neither can ever read a value
 // the other's keys hide. The figures that must never cross are each region's revenue (fractional sums
-// no other figure in an answer can equal) and its order count.
+// no other figure in an answer can equal) and its order count. Each evaluation goes through the one
+// governed path as the member it reads for, with the result cache off.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setUpDemo } from '../../src/demo-setup.js';
 import { hashPassword } from '../../src/identity/passwords.js';
 import { SignalScheduler } from '../../src/signals/signal-scheduler.js';
@@ -41,6 +42,20 @@ function figures(value: unknown, key = ''): number[] {
 function expectNothingHidden(who: 'alice' | 'bob', body: unknown, what: string): void {
   const leaked = figures(body).filter((n) => hiddenFrom[who].some((h) => Math.abs(h - n) < 1e-6));
   expect(leaked, `${who} read a figure their data keys hide through ${what}: ${JSON.stringify(body)}`).toEqual([]);
+}
+
+/**
+ * What `act` asked of the governed path: as whom each query read, what asked, and whether it could use
+ * the result cache (a stored definition never may: its rows are its reader's).
+ */
+async function governedReads(act: () => Promise<unknown>): Promise<Array<{ user: string; origin: string; cache: string }>> {
+  const query = vi.spyOn(t.services.governed, 'query'); // calls through: the real path runs
+  try {
+    await act();
+    return query.mock.calls.map(([request]) => ({ user: request.principal.user.id, origin: request.origin, cache: request.cache }));
+  } finally {
+    query.mockRestore();
+  }
 }
 
 async function ok(response: Answer, status = 200) {
@@ -138,21 +153,29 @@ describe('stored definitions never read past the reader’s data keys', () => {
       201,
     );
     for (const who of [author, reader] as const) {
-      const run = await ok(await lookup(who, 'POST', `/scenes/${total.scene.id}/run`, {}));
+      let run: Awaited<ReturnType<typeof ok>>;
+      const reads = await governedReads(async () => (run = await ok(await lookup(who, 'POST', `/scenes/${total.scene.id}/run`, {}))));
+      expect(reads).toEqual([{ user: people[who].id, origin: `scene:${total.scene.id}`, cache: 'off' }]);
       expect(Number(run.data[0].gross_revenue)).toBeCloseTo(seen[who].revenue, 6);
       expectNothingHidden(who, run, 'a scene run');
       expectNothingHidden(who, await ok(await lookup(who, 'POST', `/scenes/${split.scene.id}/run`, {})), 'a scene run by dimension');
-      const mosaic = await ok(await lookup(who, 'POST', `/mosaics/${board.mosaic.id}/run`, {}));
+      let mosaic: Awaited<ReturnType<typeof ok>>;
+      const tileReads = await governedReads(async () => (mosaic = await ok(await lookup(who, 'POST', `/mosaics/${board.mosaic.id}/run`, {}))));
+      expect(tileReads).toEqual([1, 2].map(() => ({ user: people[who].id, origin: `mosaic:${board.mosaic.id}`, cache: 'off' })));
       expectNothingHidden(who, mosaic, 'a mosaic run');
     }
   });
 
   it.each(pair)('a signal %s owns shows its values to %s only as their own keys would read them', async (owner, reader) => {
     const signal = (await ok(await lookup(owner, 'POST', '/signals', { name: `${owner}'s revenue`, vault, watch: revenueWatch, condition: 'greater_than', threshold: 1, schedule: { interval_seconds: 3600 } }), 201)).signal;
-    const sent = await ok(await lookup(owner, 'POST', `/signals/${signal.id}/evaluate?send=true`));
+    let sent: Awaited<ReturnType<typeof ok>>;
+    const ownerReads = await governedReads(async () => (sent = await ok(await lookup(owner, 'POST', `/signals/${signal.id}/evaluate?send=true`))));
+    expect(ownerReads).toEqual([{ user: people[owner].id, origin: `signal:${signal.id}`, cache: 'off' }]);
     expect(sent.value).toBeCloseTo(seen[owner].revenue, 6);
     // The reader sees the signal and may evaluate it dry: with their own keys.
-    const dry = await ok(await lookup(reader, 'POST', `/signals/${signal.id}/evaluate`));
+    let dry: Awaited<ReturnType<typeof ok>>;
+    const readerReads = await governedReads(async () => (dry = await ok(await lookup(reader, 'POST', `/signals/${signal.id}/evaluate`))));
+    expect(readerReads).toEqual([{ user: people[reader].id, origin: `signal:${signal.id}`, cache: 'off' }]);
     expect(dry.value).toBeCloseTo(seen[reader].revenue, 6);
     for (const [what, url, method] of [
       ['a signal read', `/signals/${signal.id}`, 'GET'],
@@ -180,7 +203,9 @@ describe('stored definitions never read past the reader’s data keys', () => {
     expect(sent.value ?? 0).toBe(0);
     // The scheduler acts as the new owner too.
     t.clock.advance(61_000);
-    await new SignalScheduler(t.services.signalRows, t.services.signals, t.clock, { pollMs: 60_000, batch: 100 }).tick();
+    const scheduled = await governedReads(() => new SignalScheduler(t.services.signalRows, t.services.signals, t.clock, { pollMs: 60_000, batch: 100 }).tick());
+    expect(scheduled).toContainEqual({ user: people[changer].id, origin: `signal:${signal.id}`, cache: 'off' });
+    expect(scheduled.filter((read) => read.origin === `signal:${signal.id}` && read.user !== people[changer].id)).toEqual([]);
     const read = await ok(await lookup(changer, 'GET', `/signals/${signal.id}`));
     expectNothingHidden(changer, read, 'a scheduled evaluation after the change');
     expectNothingHidden(changer, await ok(await lookup(changer, 'GET', `/signals/${signal.id}/evaluations`)), 'the history after the change');

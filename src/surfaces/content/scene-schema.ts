@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { VISUALIZATION_TYPES, type SavedQuery } from '../../content/scene-definition.js';
 import type { SceneRun } from '../../content/scene-service.js';
 import type { SceneRow } from '../../store/scenes-repo.js';
-import { queryAnswerSchema } from '../structured/query-routes.js';
+import { presentQueryAnswer, queryAnswerSchema } from '../structured/query-routes.js';
 
 /** How a scene is drawn, as the APIs show it (a mosaic's tiles carry it too). */
 export const visualizationAnswerSchema = z.object({
@@ -66,18 +66,6 @@ export const sceneRunAnswerSchema = queryAnswerSchema.extend({
 });
 
 export function presentSceneRun(run: SceneRun): z.infer<typeof sceneRunAnswerSchema> {
-  return {
-    data: [...run.result.rows],
-    sql: run.compiled.sql,
-    metadata: {
-      row_count: run.result.rowCount,
-      query_time_ms: run.result.durationMs,
-      node: run.compiled.node,
-      ran_at: run.result.ranAt,
-      cached: false, // a scene run always reads the warehouse
-      truncated: run.result.truncated,
-    },
-    scene: { id: run.scene.id, name: run.scene.name },
-    query: run.query,
-  };
+  // (metadata.cached is false: a scene run always reads the warehouse.)
+  return { ...presentQueryAnswer(run.result), scene: { id: run.scene.id, name: run.scene.name }, query: run.query };
 }

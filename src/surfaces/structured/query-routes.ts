@@ -1,13 +1,12 @@
-// POST /query: a semantic query (spec 4.3.1) on the live model, compiled with the asker's data keys
-// (the key's user on C at /v1, scope query; the signed-in user in the console at /api) and the
-// workspace's time zone, run on the node's connection, results cached briefly.
+// POST /query: a semantic query (spec 4.3.1) on the live model, through the governed path with the
+// asker's data keys (the key's user on C at /v1, scope query; the signed-in user in the console at
+// /api), answered from the result cache when it holds the answer (X-Cache: hit, miss or bypass).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BadRequestError, NotFoundError } from '../../core/errors.js';
-import { compileQueryMemoized } from '../../core/semantic/compile-memo.js';
+import { BadRequestError } from '../../core/errors.js';
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT, semanticQuerySchema } from '../../core/semantic/query.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
-import { answerKey } from '../../querying/answer-key.js';
+import type { GovernedQueryResult } from '../../querying/governed-query.js';
 import { operationId, type RoutePlace } from '../route-place.js';
 
 export const DEFAULT_LIMIT = DEFAULT_QUERY_LIMIT;
@@ -31,9 +30,29 @@ type Answer = z.infer<typeof queryAnswerSchema>;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The answer's text as the response schema's serializer writes it (checked against the schema). */
-function serializeAnswer(answer: Answer): string {
-  return JSON.stringify(queryAnswerSchema.parse(answer));
+function metadataOf(result: GovernedQueryResult): Answer['metadata'] {
+  return {
+    row_count: result.rowCount,
+    query_time_ms: result.durationMs,
+    node: result.node,
+    ran_at: result.ranAt,
+    cached: result.provenance.cache === 'hit',
+    truncated: result.truncated,
+  };
+}
+
+/** A governed result as POST /query answers it (scene and mosaic runs add to this shape). */
+export function presentQueryAnswer(result: GovernedQueryResult): Answer {
+  return { data: [...result.rows], sql: result.sql, metadata: metadataOf(result) };
+}
+
+/**
+ * The answer's text, with the rows' JSON as the cache kept it: the text the response schema's
+ * serializer writes for the same answer (its fields in the schema's order), without parsing the rows
+ * back and writing them again, which would cost a hit more than the rest of its way.
+ */
+function answerTextWithRows(result: GovernedQueryResult, rowsJson: string): string {
+  return `{"data":${rowsJson},"sql":${JSON.stringify(result.sql)},"metadata":${JSON.stringify(metadataOf(result))}}`;
 }
 
 export const queryRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place) => {
@@ -56,44 +75,23 @@ export const queryRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place)
       },
     },
     async (request, reply) => {
-      const principal = request.principal!;
       const query = request.body;
       const limit = query.limit ?? DEFAULT_LIMIT;
       if (limit > MAX_LIMIT) throw new BadRequestError(`limit must be at most ${MAX_LIMIT}`, 'invalid_limit');
-
-      const live = await services.governed.live(principal);
-      const node = live.model.nodes.get(query.node);
-      if (!node) throw new NotFoundError(`Unknown node "${query.node}"`, 'unknown_node');
-      const target = await services.governed.target(principal, live, node);
       // no-cache or no-store: the answer is neither read from the cache nor kept in it.
       const bypass = /no-cache|no-store/i.test(request.headers['cache-control'] ?? '');
-      const key = bypass ? undefined : answerKey({ principal, live, connection: target.connection, request: { ...query, limit }, nowMs: target.options.now.getTime() });
-      if (key) {
-        // A hit is sent as stored: the bytes the schema's serializer produced when it was kept.
-        const stored = await services.governed.cachedAnswer(key);
-        services.metrics.cacheLookup(stored !== undefined);
-        // (A string with a JSON content type skips the serializer; the type provider only knows objects.)
-        if (stored !== undefined) return reply.header('X-Cache', 'hit').type(JSON_TYPE).send(stored as unknown as Answer);
-      }
-
-      const compiled = compileQueryMemoized(live.model, { ...query, limit }, target.options);
-      // The answer key is kept instead of the compiled query's: one copy of the rows in the cache.
-      const result = await services.governed.run({ principal, target, compiled, maxRows: limit, surface: 'structured_api', origin: 'structured' });
-      void reply.header('X-Cache', bypass ? 'bypass' : 'miss');
-      const answer = {
-        data: [...result.rows],
-        sql: compiled.sql,
-        metadata: {
-          row_count: result.rowCount,
-          query_time_ms: result.durationMs,
-          node: compiled.node,
-          ran_at: result.ranAt,
-          cached: false,
-          truncated: result.truncated,
-        },
-      } satisfies Answer;
-      if (key) await services.governed.keepAnswer(key, serializeAnswer({ ...answer, metadata: { ...answer.metadata, cached: true } }));
-      return answer;
+      const result = await services.governed.query({
+        principal: request.principal!,
+        query: { kind: 'node', query: { ...query, limit } },
+        cache: bypass ? 'bypass' : 'use',
+        surface: 'structured_api',
+        origin: 'structured',
+        maxRows: limit,
+      });
+      void reply.header('X-Cache', result.provenance.cache);
+      // (A string with a JSON content type skips the serializer; the type provider only knows objects.)
+      if (result.provenance.cache === 'hit' && result.rowsJson !== undefined) return reply.type(JSON_TYPE).send(answerTextWithRows(result, result.rowsJson) as unknown as Answer);
+      return presentQueryAnswer(result);
     },
   );
 };

@@ -1,9 +1,9 @@
 // Surface D, mounted at /api/studio: the SQL editor's backend. Console session, tracer role or above.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { compileRevealQuery, findReveal } from '../../core/semantic/reveal.js';
 import { filtersSchema, sortSchema } from '../../core/semantic/query.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
+import type { GovernedStatement } from '../../querying/governed-query.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
@@ -150,26 +150,27 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
     async (request) => {
       const principal = request.principal!;
       const body = request.body;
-      const live = await services.governed.live(principal);
-      const base = live.model.nodes.get(findReveal(live.model, body.reveal, body.domain).base)!;
-      const target = await services.governed.target(principal, live, base);
-      const compiled = compileRevealQuery(
-        live.model,
-        { reveal: body.reveal, domain: body.domain, metrics: body.measures, dimensions: body.dimensions, filters: body.filters, sorts: body.sorts, limit: body.limit, timezone: body.timezone },
-        target.options,
-      );
-      const answer = {
-        reveal: compiled.reveal.name,
-        domain: compiled.reveal.domain,
-        connection: compiled.connection,
-        sql: compiled.sql,
-        params: [...compiled.params],
-        columns: [...compiled.columns],
+      const revealQuery = {
+        principal,
+        query: {
+          kind: 'reveal' as const,
+          query: { reveal: body.reveal, domain: body.domain, metrics: body.measures, dimensions: body.dimensions, filters: body.filters, sorts: body.sorts, limit: body.limit, timezone: body.timezone },
+        },
+        // The editor shows what the warehouse says now: never a cached result.
+        cache: 'off' as const,
+        maxRows: body.limit,
       };
-      if (!body.run) return { ...answer, result: null };
-      // The editor shows what the warehouse says now: never a cached result.
-      const result = await services.governed.run({ principal, target, compiled, maxRows: body.limit, surface: 'studio_cml', origin: 'cml' });
-      return { ...answer, result: { rows: [...result.rows], columns: [...result.columns], duration_ms: result.durationMs, row_count: result.rowCount, truncated: result.truncated } };
+      const present = (statement: GovernedStatement) => ({
+        reveal: statement.reveal!.name,
+        domain: statement.reveal!.domain,
+        connection: statement.connection,
+        sql: statement.sql,
+        params: [...statement.params],
+        columns: [...statement.outputColumns],
+      });
+      if (!body.run) return { ...present(await services.governed.explain(revealQuery)), result: null };
+      const result = await services.governed.query({ ...revealQuery, surface: 'studio_cml', origin: 'cml' });
+      return { ...present(result), result: { rows: [...result.rows], columns: [...result.columns], duration_ms: result.durationMs, row_count: result.rowCount, truncated: result.truncated } };
     },
   );
 

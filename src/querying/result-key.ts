@@ -1,44 +1,53 @@
-// The cache key of a structured query's whole answer, computed before the query is compiled, so that
-// a hit costs neither compilation nor the connection's driver. It names everything the answer depends
-// on, so that a hit never crosses:
+// The cache key of a governed query's result, computed before the query is compiled, so that a hit
+// costs neither compilation nor the connection's driver. It names everything the result depends on, so
+// that a hit never crosses:
 // - workspaces (the workspace id),
 // - users who see different rows (their data-key attributes, every one of them, in a fixed order),
 // - model deployments (the live model's version, which every deploy moves on),
 // - connection changes (the connection's id and when it was last saved: a new host, database, user or
 //   password is a new key),
-// - time zones (the workspace's, the request's own is part of the request),
+// - time zones (the workspace's; the request's own is part of the request),
+// - row caps (the most rows kept),
 // - and, for filters relative to now ("in the past 7 days"), the quarter hour: every day, week, month
 //   or year boundary of every time zone falls on a quarter hour of UTC, so within one the compiled
 //   query is the same.
-// The request is the validated body with its defaults and limit filled in, so equivalent bodies share
+// The request is the validated one with its defaults and limit filled in, so equivalent requests share
 // an entry whatever optional fields they spelled out.
 import type { ConnectionView } from '../connections/connection-service.js';
 import type { Principal } from '../identity/principal.js';
 import type { LiveModel } from '../modeling/model-service.js';
 import { relativeTimeBucket, sortedEntries } from '../core/semantic/compile-memo.js';
+import type { SemanticRequest } from './governed-query.js';
 import { cacheKeyOf } from './result-cache.js';
 
-export interface AnswerKeyParts {
+/**
+ * Names what an entry holds: entries of another layout (an older release's, kept in a shared Redis
+ * during a rolling upgrade) are never read as this one's.
+ */
+const ENTRY_LAYOUT = 'governed-result:1';
+
+export interface ResultKeyParts {
   readonly principal: Principal;
   readonly live: LiveModel;
   readonly connection: ConnectionView;
-  /** The validated request, limit included. */
-  readonly request: { readonly filters: readonly unknown[] } & Record<string, unknown>;
+  readonly request: SemanticRequest;
+  readonly maxRows: number;
   readonly nowMs: number;
 }
 
-export function answerKey({ principal, live, connection, request, nowMs }: AnswerKeyParts): string {
+export function resultKey({ principal, live, connection, request, maxRows, nowMs }: ResultKeyParts): string {
   // The request's JSON is written once: searched for periods relative to now, then ends the key
   // (after a complete JSON array, so no two sets of parts read the same).
   const requestJson = JSON.stringify(request);
   const context = cacheKeyOf([
-    'answer',
+    ENTRY_LAYOUT,
     principal.workspace.id,
     principal.workspace.timezone,
     attributesJson(principal.attributes),
     live.version,
     connection.id,
     connection.updated_at,
+    maxRows,
     relativeTimeBucket(requestJson, nowMs),
   ]);
   return `${context}${requestJson}`;

@@ -1,0 +1,23 @@
+// The compile step of the governed path: the node a request reads (404 for one the live model does not
+// have), and the request compiled for the principal's compile options. Node queries go through the
+// compile memo (a dashboard, a polling client or a signal sends the same one again and again); reveal
+// queries compile afresh (their derived outputs are not kept by the memo anyway).
+import { NotFoundError } from '../core/errors.js';
+import type { CompileOptions, CompiledQuery } from '../core/semantic/compile.js';
+import { compileQueryMemoized } from '../core/semantic/compile-memo.js';
+import type { Reveal, SemanticModel, SemanticNode } from '../core/semantic/model.js';
+import { compileRevealQuery, findReveal } from '../core/semantic/reveal.js';
+import type { SemanticRequest } from './governed-query.js';
+
+/** The node `request` reads from: the node it names, or its reveal's base. */
+export function baseNodeOf(model: SemanticModel, request: SemanticRequest): SemanticNode {
+  const name = request.kind === 'node' ? request.query.node : findReveal(model, request.query.reveal, request.query.domain).base;
+  const node = model.nodes.get(name);
+  if (!node) throw new NotFoundError(`Unknown node "${name}"`, 'unknown_node');
+  return node;
+}
+
+export function compileRequest(model: SemanticModel, request: SemanticRequest, options: CompileOptions): CompiledQuery & { reveal?: Reveal } {
+  if (request.kind === 'node') return compileQueryMemoized(model, request.query, options);
+  return compileRevealQuery(model, request.query, { ...options, ...(request.now ? { now: request.now } : {}), ...(request.derived ? { derived: request.derived } : {}) });
+}
