@@ -65,7 +65,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
   ];
   const runQuery = async (query: RevealQuery, derived: typeof extras, maxRows: number) => {
     // A question reads with its asker's data keys and answers as of now: never from or into the cache.
-    const result = await governed.query({ principal, query: { kind: 'reveal', query, derived, now: run.now }, cache: 'off', surface: 'question_api', origin: 'question', maxRows });
+    const result = await governed.query({ principal, query: { kind: 'reveal', query, derived, now: run.now }, cache: 'off', surface: 'question_api', origin: 'question', maxRows, live: run.live });
     return { result, rows: [...result.rows] };
   };
 

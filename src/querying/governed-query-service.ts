@@ -107,7 +107,7 @@ export class GovernedQueryService {
   /** The live model, the node's connection, the principal's compile options and the cache key: everything before compiling. */
   private async locate(request: ExplainRequest): Promise<Located> {
     const { principal } = request;
-    const live = await this.live(principal);
+    const live = request.live ?? (await this.live(principal));
     const node = compiling(request, live, () => baseNodeOf(live.model, request.query));
     // The connection's view only: its password is opened by the run, and a cached result needs none.
     const connection = await this.connections.named(principal.workspace.id, node.connection, MODEL_CONNECTION);

@@ -8,6 +8,7 @@ import type { SemanticQuery } from '../core/semantic/query.js';
 import type { RevealQuery } from '../core/semantic/reveal.js';
 import type { RunResult } from '../core/warehouse/types.js';
 import type { Principal } from '../identity/principal.js';
+import type { LiveModel } from '../modeling/model-service.js';
 import type { HistoryOrigin, HistorySurface } from '../store/schema.js';
 
 /**
@@ -48,6 +49,11 @@ export interface GovernedQueryRequest {
    * the compiler's. Called for an unknown node or reveal too, with the live model it was compiled on.
    */
   readonly onCompileError?: (error: Error, model: SemanticModel) => Error | undefined;
+  /**
+   * The live model the caller already planned with (a question's plan): the query compiles on that one,
+   * not on a newer one a deploy may have brought in meanwhile. Default: the workspace's live model now.
+   */
+  readonly live?: LiveModel;
 }
 
 /** Where the answer comes from: the model, the statement, the cache and the instant the warehouse answered. */
