@@ -29,6 +29,8 @@ create table oauth_grants (
   foreign key (workspace_id, user_id) references memberships (workspace_id, user_id) on delete cascade
 );
 create index oauth_grants_workspace_idx on oauth_grants (workspace_id, created_at);
+-- Retention removes consents whose code was never exchanged.
+create index oauth_grants_unused_code_idx on oauth_grants (code_expires_at) where code_used_at is null;
 
 -- Access and refresh tokens. A refresh token is used once (rotation): used_at marks it spent, and a
 -- spent one presented again revokes its whole grant.
@@ -42,3 +44,5 @@ create table oauth_tokens (
   used_at     timestamptz
 );
 create index oauth_tokens_grant_idx on oauth_tokens (grant_id);
+-- Retention removes tokens a day past their expiry.
+create index oauth_tokens_expires_idx on oauth_tokens (expires_at);

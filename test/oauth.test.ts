@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_TOKEN_LIFETIME_MS, CODE_LIFETIME_MS } from '../src/identity/oauth/oauth-policy.js';
 import { hashToken } from '../src/identity/tokens.js';
+import { pruneExpired } from '../src/jobs/retention.js';
 import { consoleCall, seedWorkspace, signIn, type SeededWorkspace } from './helpers/app.js';
 import { METADATA_STORES, type StoreTestApp } from './helpers/metadata-stores.js';
 import {
@@ -384,6 +385,23 @@ describe.each(METADATA_STORES)('OAuth on $name', (store) => {
       const lumList = (await consoleCall(t, luminary, 'GET', '/api/oauth/grants')).json();
       expect(lumList.grants.map((g: { id: string }) => g.id)).toContain(resolved.grantId);
       expect((await resolve(tokens.access_token)).status).toBe('active');
+    });
+  });
+
+  // Last: it moves the suite's clock a month on.
+  describe('retention', () => {
+    it('prunes tokens a day past their expiry and consents never exchanged, and keeps the rest', async () => {
+      const kept = await tokensFor(base, viewer, ['query'], agent);
+      const unexchanged = await codeFor(base, viewer, ['query'], agent);
+      const grantOfCode = await t.store.db.selectFrom('oauth_grants').select('id').where('code_hash', '=', hashToken(unexchanged.code)).executeTakeFirstOrThrow();
+      t.clock.advance(ACCESS_TOKEN_LIFETIME_MS + 86_400_000);
+      const report = await pruneExpired(t.store, t.clock, { eventsDays: 0, deliveriesDays: 0, signalEvaluationsDays: 0, queryHistoryDays: 0 });
+      expect(report.deleted.oauth_grants).toBeGreaterThanOrEqual(1);
+      expect(await t.store.db.selectFrom('oauth_grants').select('id').where('id', '=', grantOfCode.id).execute()).toEqual([]);
+      // The expired access token is gone; its refresh token lives on, and still works.
+      expect((await resolve(kept.access_token)).status).toBe('unknown');
+      const refreshed = await refresh(base, agent, kept.refresh_token);
+      expect(refreshed.status).toBe(200);
     });
   });
 });
