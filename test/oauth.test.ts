@@ -7,6 +7,7 @@ import { hashToken } from '../src/identity/tokens.js';
 import { pruneExpired } from '../src/jobs/retention.js';
 import { consoleCall, seedWorkspace, signIn, type SeededWorkspace } from './helpers/app.js';
 import { METADATA_STORES, type StoreTestApp } from './helpers/metadata-stores.js';
+import { PROBES } from './helpers/probe-routes.js';
 import {
   authorizationParams,
   authorize,
@@ -325,6 +326,13 @@ describe.each(METADATA_STORES)('OAuth on $name', (store) => {
         user: { id: ws.members.viewer.id },
         oauth: { grantId: resolved.grantId, clientId: tokens.clientId, scopes: ['query', 'content:read'] },
       });
+    });
+
+    it('an access token is no API key: the key surfaces refuse it, saying where it goes', async () => {
+      const tokens = await tokensFor(base, viewer, ['query'], agent);
+      const response = await fetch(`${base}${PROBES.structured}`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ code: 'wrong_key_type', error: expect.stringMatching(/OAuth access token is for the MCP endpoint/) });
     });
 
     it('refuses a token for another resource, an expired one, a malformed one and a refresh token', async () => {
