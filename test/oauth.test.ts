@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_TOKEN_LIFETIME_MS, CODE_LIFETIME_MS } from '../src/identity/oauth/oauth-policy.js';
 import { hashToken } from '../src/identity/tokens.js';
 import { pruneExpired } from '../src/jobs/retention.js';
-import { consoleCall, seedWorkspace, signIn, type SeededWorkspace } from './helpers/app.js';
+import { consoleCall, PASSWORD, seedWorkspace, signIn, type SeededWorkspace } from './helpers/app.js';
 import { METADATA_STORES, type StoreTestApp } from './helpers/metadata-stores.js';
 import { PROBES } from './helpers/probe-routes.js';
 import {
@@ -355,6 +355,25 @@ describe.each(METADATA_STORES)('OAuth on $name', (store) => {
       expect(refreshed.scope).toBe('query');
       await t.services.tenancy.removeMember(ws.id, ws.members.editor.id);
       expect((await resolve(tokens.access_token)).status).toBe('unknown');
+    });
+  });
+
+  describe('a member of two workspaces', () => {
+    it('a token acts in the workspace its consent was given in, with that membership’s role and data keys, and no other', async () => {
+      // The viewer of ws is also a luminary of `other`, with other attributes there.
+      await t.services.members.addMembership({ workspaceId: other.id, userId: ws.members.viewer.id, role: 'luminary', attributes: { region: 'APAC' } });
+      const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: ws.members.viewer.email, password: PASSWORD, workspace_id: other.id } });
+      const inOther = `svc_session=${login.cookies.find((c) => c.name === 'svc_session')!.value}`;
+
+      const fromOther = await resolve((await tokensFor(base, inOther, ['query', 'users:read'], agent)).access_token);
+      expect(fromOther).toMatchObject({ status: 'active', scopes: ['query', 'users:read'], principal: { workspace: { id: other.id }, role: 'luminary', attributes: { region: 'APAC' } } });
+      const fromWs = await resolve((await tokensFor(base, viewer, ['query'], agent)).access_token);
+      expect(fromWs).toMatchObject({ status: 'active', scopes: ['query'], principal: { workspace: { id: ws.id }, role: 'viewer', attributes: { region: 'EMEA' } } });
+
+      // Leaving `other` ends the token given there, and only that one.
+      await t.services.tenancy.removeMember(other.id, ws.members.viewer.id);
+      const [a, b] = [fromOther, fromWs].map((r) => (r.status === 'active' ? r.principal.oauth!.grantId : ''));
+      expect(await t.store.db.selectFrom('oauth_grants').select('id').where('id', 'in', [a!, b!]).execute()).toEqual([{ id: b }]);
     });
   });
 
