@@ -133,6 +133,17 @@ describe.each(METADATA_STORES)('OAuth on $name', (store) => {
       }
     });
 
+    it('takes a loopback redirect URI on any port (a local listener’s port is whatever was free), and nothing else loosely', async () => {
+      const response = await register(base, { client_name: 'Local', redirect_uris: ['http://127.0.0.1/callback', 'https://agent.example/cb'] });
+      const clientId = ((await response.json()) as { client_id: string }).client_id;
+      const to = async (uri: string) => (await authorize(base, authorizationParams(base, clientId, pkcePair(), { redirect_uri: uri }))).status;
+      expect(await to('http://127.0.0.1:61234/callback')).toBe(302);
+      expect(await to('http://127.0.0.1:61234/other')).toBe(400);
+      expect(await to('http://localhost:61234/callback')).toBe(400);
+      expect(await to('https://agent.example:8443/cb')).toBe(400);
+      expect(await to('https://agent.example/cb/')).toBe(400);
+    });
+
     it('never redirects to a URI the client did not register, nor for an unknown client', async () => {
       const clientId = await registeredClient(base);
       const foreign = await authorize(base, authorizationParams(base, clientId, pkcePair(), { redirect_uri: 'https://attacker.example/cb' }));

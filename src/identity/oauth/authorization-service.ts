@@ -8,7 +8,16 @@ import type { Role } from '../../store/schema.js';
 import { isStructuredScope } from '../scopes.js';
 import { randomUrlToken } from '../tokens.js';
 import { OauthError } from './oauth-error.js';
-import { CODE_CHALLENGE, CODE_LIFETIME_MS, grantableScopes, parseScope, proposedScopes, redirectUriProblem, resourceOf } from './oauth-policy.js';
+import {
+  CODE_CHALLENGE,
+  CODE_LIFETIME_MS,
+  grantableScopes,
+  parseScope,
+  proposedScopes,
+  redirectUriProblem,
+  redirectUriRegistered,
+  resourceOf,
+} from './oauth-policy.js';
 import { issueOauthSecret } from './token-formats.js';
 
 export interface ClientRegistration {
@@ -118,7 +127,7 @@ export class AuthorizationService {
     const client = request.client_id ? await this.repo.client(request.client_id) : undefined;
     if (!client) throw new OauthError('invalid_client', request.client_id ? 'Unknown client_id: the application must register first' : 'client_id is missing');
     if (!request.redirect_uri) throw new OauthError('invalid_request', 'redirect_uri is missing');
-    if (!client.redirect_uris.includes(request.redirect_uri)) {
+    if (!redirectUriRegistered(client.redirect_uris, request.redirect_uri)) {
       throw new OauthError('invalid_request', 'redirect_uri is not one the application registered');
     }
     const resource = resourceOf(issuer);

@@ -38,6 +38,29 @@ export function redirectUriProblem(uri: string): string | undefined {
   return 'a redirect URI must use https, or http on a loopback address (127.0.0.1, [::1], localhost)';
 }
 
+/**
+ * Whether a redirect URI of an authorization request is one the client registered: exactly, except that
+ * on a loopback address over plain HTTP any port will do (RFC 8252 section 7.3: a native app's listener
+ * takes whichever port is free when it starts).
+ */
+export function redirectUriRegistered(registered: readonly string[], requested: string): boolean {
+  if (registered.includes(requested)) return true;
+  const asked = loopbackWithoutPort(requested);
+  return asked !== undefined && registered.some((uri) => loopbackWithoutPort(uri) === asked);
+}
+
+function loopbackWithoutPort(uri: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname)) return undefined;
+  url.port = '';
+  return url.toString();
+}
+
 /** RFC 7636: 43 to 128 unreserved characters. */
 const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 /** The S256 challenge is a base64url SHA-256: 43 characters. */
