@@ -2,7 +2,7 @@
 // authorization endpoint and consent, PKCE (S256 only), the token endpoint with one-use codes and
 // rotating refresh tokens, revocation, and what an access token resolves to.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_TOKEN_LIFETIME_MS, CODE_LIFETIME_MS } from '../src/identity/oauth/oauth-policy.js';
+import { ACCESS_TOKEN_LIFETIME_MS, CODE_LIFETIME_MS, REFRESH_TOKEN_LIFETIME_MS } from '../src/identity/oauth/oauth-policy.js';
 import { hashToken } from '../src/identity/tokens.js';
 import { pruneExpired } from '../src/jobs/retention.js';
 import { consoleCall, PASSWORD, seedWorkspace, signIn, type SeededWorkspace } from './helpers/app.js';
@@ -399,6 +399,14 @@ describe.each(METADATA_STORES)('OAuth on $name', (store) => {
       expect(grant).toMatchObject({ client_name: 'Agent', scopes: ['query'], status: 'active', user_id: ws.members.viewer.id });
       expect(grant.last_used_at).not.toBeNull();
       expect(JSON.stringify(listed)).not.toContain(tokens.access_token);
+
+      // Once no token of it can be used (the refresh token lapsed), the application shows as expired.
+      // A month on, the members sign in again.
+      t.clock.advance(REFRESH_TOKEN_LIFETIME_MS);
+      viewer = await signIn(t.app, ws.members.viewer.email);
+      luminary = await signIn(t.app, ws.members.luminary.email);
+      const lapsed = (await consoleCall(t, viewer, 'GET', '/api/oauth/grants')).json();
+      expect(lapsed.grants.find((g: { id: string }) => g.id === before.grantId).status).toBe('expired');
 
       const revoked = await consoleCall(t, viewer, 'POST', `/api/oauth/grants/${before.grantId}/revoke`);
       expect(revoked.statusCode).toBe(200);

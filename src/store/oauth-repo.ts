@@ -30,8 +30,11 @@ export interface OauthGrantRow {
   revoked_at: Date | null;
 }
 
-/** A grant as the console lists it: with its client's name. */
-export type ListedGrantRow = OauthGrantRow & { client_name: string };
+/**
+ * A grant as the console lists it: with its client's name, and until when a token of it can still be
+ * used (its latest unspent refresh token's or access token's expiry; null when none is left).
+ */
+export type ListedGrantRow = OauthGrantRow & { client_name: string; usable_until: Date | null };
 
 /** A token with its grant and the member the grant acts for, as one lookup by hash returns it. */
 export type ResolvedTokenRow = MemberRow & {
@@ -63,15 +66,23 @@ const GRANT_COLUMNS = [
 ] as const;
 
 export function oauthRepo(db: Kysely<Database>) {
-  const grantsOf = (workspaceId: string, userId: string | undefined) => {
-    // Only grants whose code was exchanged: a consent never completed holds no token to list.
-    const query = db
+  const listed = () =>
+    db
       .selectFrom('oauth_grants as g')
       .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
       .select(GRANT_COLUMNS)
       .select('c.client_name')
-      .where('g.workspace_id', '=', workspaceId)
-      .where('g.code_used_at', 'is not', null);
+      .select((eb) =>
+        eb
+          .selectFrom('oauth_tokens as t')
+          .select((t) => t.fn.max('t.expires_at').as('until'))
+          .whereRef('t.grant_id', '=', 'g.id')
+          .where('t.used_at', 'is', null)
+          .as('usable_until'),
+      );
+  const grantsOf = (workspaceId: string, userId: string | undefined) => {
+    // Only grants whose code was exchanged: a consent never completed holds no token to list.
+    const query = listed().where('g.workspace_id', '=', workspaceId).where('g.code_used_at', 'is not', null);
     return userId ? query.where('g.user_id', '=', userId) : query;
   };
 
@@ -175,14 +186,7 @@ export function oauthRepo(db: Kysely<Database>) {
 
     /** A grant of this workspace, listed or not; one of another workspace is as absent as an unknown one. */
     async grant(workspaceId: string, id: string): Promise<ListedGrantRow | undefined> {
-      return db
-        .selectFrom('oauth_grants as g')
-        .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
-        .select(GRANT_COLUMNS)
-        .select('c.client_name')
-        .where('g.workspace_id', '=', workspaceId)
-        .where('g.id', '=', id)
-        .executeTakeFirst();
+      return listed().where('g.workspace_id', '=', workspaceId).where('g.id', '=', id).executeTakeFirst();
     },
 
     /** Grants with tokens issued, newest first; only one member's when `userId` is given. */

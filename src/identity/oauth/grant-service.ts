@@ -18,7 +18,8 @@ export interface GrantView {
   scopes: string[];
   created_at: string;
   last_used_at: string | null;
-  status: 'active' | 'revoked';
+  /** revoked: by the member, a luminary or the client; expired: no token of it can be used any more. */
+  status: 'active' | 'revoked' | 'expired';
 }
 
 export class GrantService {
@@ -57,7 +58,7 @@ export class GrantService {
       scopes: row.scopes,
       created_at: row.created_at.toISOString(),
       last_used_at: lastUsed?.toISOString() ?? null,
-      status: row.revoked_at ? 'revoked' : 'active',
+      status: row.revoked_at ? 'revoked' : row.usable_until && row.usable_until.getTime() > this.clock.now().getTime() ? 'active' : 'expired',
     };
   }
 }

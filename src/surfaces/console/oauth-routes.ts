@@ -24,7 +24,7 @@ const grantSchema = z.object({
   scopes: z.array(z.string()),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
-  status: z.enum(['active', 'revoked']),
+  status: z.enum(['active', 'revoked', 'expired']),
 });
 
 const decisionBody = z.object({

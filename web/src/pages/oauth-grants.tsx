@@ -13,7 +13,7 @@ interface Grant {
   scopes: string[];
   created_at: string;
   last_used_at: string | null;
-  status: 'active' | 'revoked';
+  status: 'active' | 'revoked' | 'expired';
 }
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
