@@ -116,7 +116,8 @@ describe.skipIf(!hasChromium)('OAuth consent in Chromium', () => {
     await row.getByRole('button', { name: 'Revoke Research agent' }).click();
     await section.getByRole('group', { name: 'Confirm revoking Research agent' }).getByRole('button', { name: 'Yes, revoke' }).click();
     await section.getByText('Research agent no longer has access.').waitFor();
-    expect(await section.getByRole('row', { name: /Research agent/ }).textContent()).toContain('revoked');
+    // The list is read again after the notice shows: wait for the row to say so.
+    await section.getByRole('row', { name: /Research agent/ }).getByText('revoked', { exact: true }).waitFor();
     const resolved = await h.t.services.oauth.access.resolveAccessToken(accessToken, { resource: `${h.base}/mcp` });
     expect(resolved.status).toBe('revoked');
     expect(cspViolations(h.messages)).toEqual([]);
