@@ -14,6 +14,7 @@ import type { Services } from './services.js';
 import { consoleSurface } from './surfaces/console/index.js';
 import { healthRoutes } from './surfaces/health.js';
 import { metricsRoutes } from './surfaces/metrics.js';
+import { oauthSurface } from './surfaces/oauth/index.js';
 import { questionSurface } from './surfaces/question/index.js';
 import { studioSurface } from './surfaces/studio/index.js';
 import { defaultConsoleDir, readConsoleFiles } from './surfaces/web/console-files.js';
@@ -87,6 +88,7 @@ export async function buildApp({ services, logger, tls, consoleDir, extraRoutes 
 
   await app.register(healthRoutes, { services });
   await app.register(metricsRoutes, { services });
+  await app.register(oauthSurface, { services });
   await app.register(consoleSurface, { services, prefix: '/api' });
   await app.register(questionSurface, { services, prefix: '/api/v1' });
   await app.register(workspaceSurface, { services, prefix: '/api/v1' });
@@ -96,9 +98,11 @@ export async function buildApp({ services, logger, tls, consoleDir, extraRoutes 
   if (extraRoutes) await app.register(async (child) => extraRoutes(child));
 
   services.lastUsed.start();
+  services.oauth.lastUsed.start();
   app.addHook('onClose', async () => {
     await services.rawSql.flush();
     await services.lastUsed.stop();
+    await services.oauth.lastUsed.stop();
   });
   return app;
 }

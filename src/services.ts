@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { KeyResolver } from './identity/key-resolver.js';
 import { KeyService } from './identity/key-service.js';
 import { LastUsedRecorder } from './identity/last-used.js';
+import { createOauthServices } from './identity/oauth/oauth-services.js';
 import { SessionService } from './identity/session-service.js';
 import { TenancyService } from './identity/tenancy-service.js';
 import { ModelService } from './modeling/model-service.js';
@@ -107,6 +108,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
     lastUsed,
     keyResolver: new KeyResolver(keysRepo, shared, clock),
     keys: new KeyService(keysRepo, shared, clock, lastUsed),
+    oauth: createOauthServices(store, shared, clock, onBackgroundError),
     models,
     answers,
     connections,
@@ -150,6 +152,7 @@ export async function closeServices(services: Services): Promise<void> {
   await services.deliveries.stop();
   await services.answers.close();
   await services.lastUsed.stop();
+  await services.oauth.lastUsed.stop();
   await services.rawSql.flush();
   await services.connections.close();
   await services.resultCache.close();

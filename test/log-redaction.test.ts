@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, seedWorkspace, signIn, startTestApp, type TestApp } from './helpers/app.js';
 import { captureLogs } from './helpers/log-capture.js';
+import { codeFor, exchange, listen, type Tokens } from './helpers/oauth-flow.js';
 import { PROBES } from './helpers/probe-routes.js';
 
 const { logger, lines } = captureLogs('trace');
@@ -101,5 +102,27 @@ describe('credentials in URLs', () => {
     expect(last.msg).toBe('while checking [redacted]');
     expect(last.err.message).toBe('upstream refused [redacted]');
     expectNoSecretLogged();
+  });
+});
+
+describe('OAuth codes and tokens', () => {
+  it('never reach the log: not from the token endpoint, not from a URL, not from a refusal', async () => {
+    const base = await listen(t);
+    const cookieOf = await signIn(t.app, (await seedWorkspace(t.services)).members.viewer.email);
+    const { clientId, code, pkce } = await codeFor(base, cookieOf, ['query']);
+    const tokens = (await (await exchange(base, clientId, code, pkce.verifier)).json()) as Tokens;
+    const replayed = await exchange(base, clientId, code, pkce.verifier);
+    expect(replayed.status).toBe(400);
+    const answers = [
+      await t.app.inject({ url: `/healthz?q=${tokens.access_token}&r=${tokens.refresh_token}` }),
+      await t.app.inject({ url: `/nothing/${tokens.access_token}?code=${code}` }),
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 404]);
+    t.app.log.error(`refused ${tokens.refresh_token} for ${code}`);
+    const all = lines.join('');
+    for (const secret of [code, tokens.access_token, tokens.refresh_token]) {
+      expect(all, 'an OAuth secret reached the log').not.toContain(secret.slice(8));
+    }
+    expect(all).toContain('/healthz?q=[redacted]&r=[redacted]');
   });
 });

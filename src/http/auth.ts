@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, BadRequestError, UnauthenticatedError } from '../core/errors.js';
 import { keyInUrl } from '../identity/credential-shapes.js';
 import { KEY_FORMATS, surfaceOfKey } from '../identity/key-formats.js';
+import { isOauthSecret } from '../identity/oauth/token-formats.js';
 import type { KeyResolution } from '../identity/key-resolver.js';
 import type { Principal } from '../identity/principal.js';
 import type { SessionService } from '../identity/session-service.js';
@@ -45,6 +46,9 @@ export function keyFromHeader(request: FastifyRequest, auth: KeyAuth): string {
   }
   const value = match[1]!;
   const surface = surfaceOfKey(value);
+  if (!surface && isOauthSecret('access', value)) {
+    throw new UnauthenticatedError(`Wrong kind of credential: an OAuth access token is for the MCP endpoint (/mcp); this route takes a ${expected}`, 'wrong_key_type');
+  }
   if (!surface) throw new UnauthenticatedError(`Malformed API key: this route takes a ${expected}`, 'malformed_key');
   if (surface !== wanted) {
     throw new UnauthenticatedError(`Wrong kind of API key: this route takes a ${expected}, not a ${KEY_FORMATS[surface].label}`, 'wrong_key_type');

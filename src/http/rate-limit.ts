@@ -89,15 +89,29 @@ export function applyRateLimit(
  */
 export const UNAUTHENTICATED_BUDGET = { windowMs: 60_000, limit: 60 } as const;
 
-const unauthenticatedBucket = (address: string) => `unauthenticated:${address}`;
-const describeUnauthenticated = () =>
-  `Too many requests without a valid API key from this address: ${UNAUTHENTICATED_BUDGET.limit} per minute`;
+/** A budget of a client address: requests per window, counted under its own name in the shared state. */
+export interface AddressBudget {
+  readonly name: string;
+  readonly windowMs: number;
+  readonly limit: number;
+  readonly refusal: string;
+}
+
+const UNAUTHENTICATED: AddressBudget = {
+  name: 'unauthenticated',
+  ...UNAUTHENTICATED_BUDGET,
+  refusal: `Too many requests without a valid API key from this address: ${UNAUTHENTICATED_BUDGET.limit} per minute`,
+};
 
 /** Counts an answer given without an accepted key and sets its headers; past the budget, it becomes a 429. */
-export async function spendUnauthenticated(shared: SharedState, reply: FastifyReply, address: string, nowMs: number): Promise<void> {
-  const window = await shared.hit(unauthenticatedBucket(address), UNAUTHENTICATED_BUDGET.windowMs);
-  const over = window.count > UNAUTHENTICATED_BUDGET.limit;
-  enforce(reply, UNAUTHENTICATED_BUDGET.limit, window, nowMs, over ? describeUnauthenticated() : undefined);
+export function spendUnauthenticated(shared: SharedState, reply: FastifyReply, address: string, nowMs: number): Promise<void> {
+  return spendAddressBudget(shared, reply, UNAUTHENTICATED, address, nowMs);
+}
+
+/** Counts a request against its client address's budget and sets the headers; past the budget, a 429. */
+export async function spendAddressBudget(shared: SharedState, reply: FastifyReply, budget: AddressBudget, address: string, nowMs: number): Promise<void> {
+  const window = await shared.hit(`${budget.name}:${address}`, budget.windowMs);
+  enforce(reply, budget.limit, window, nowMs, window.count > budget.limit ? budget.refusal : undefined);
 }
 
 /** The headers of a counted window; with a `refusal` message, a 429 that says when to retry. */

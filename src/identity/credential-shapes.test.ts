@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { containsKey, keyInUrl, redactKeys, redactUrl } from './credential-shapes.js';
 import { issueKey } from './key-formats.js';
+import { issueOauthSecret } from './oauth/token-formats.js';
 import { randomUrlToken } from './tokens.js';
 
 const question = issueKey('question').value;
@@ -44,6 +45,19 @@ describe('redactUrl', () => {
 describe('redactKeys', () => {
   it('masks every key in free text and keeps the rest', () => {
     expect(redactKeys(`No route for GET /api/v1/${workspace} (and ${structured})`)).toBe('No route for GET /api/v1/[redacted] (and [redacted])');
+  });
+});
+
+describe('OAuth codes and tokens', () => {
+  const oauth = (['code', 'access', 'refresh'] as const).map((kind) => issueOauthSecret(kind).value);
+
+  it('are recognised and redacted like keys, in text, in a path and in any query parameter', () => {
+    for (const value of oauth) {
+      expect(containsKey(value)).toBe(true);
+      expect(redactKeys(`refused ${value} twice`)).toBe('refused [redacted] twice');
+      expect(redactUrl(`/x/${value}?q=${value}&page=2`)).toBe('/x/[redacted]?q=[redacted]&page=2');
+      expect(keyInUrl(`/mcp?q=${value}`)).toBe("the query parameter 'q'");
+    }
   });
 });
 

@@ -1,16 +1,18 @@
 // What a credential looks like inside a URL or a line of text, so that none is ever written to a log
-// and none is accepted from a URL. Our own secrets have known shapes (keys: a surface's lead and 64
-// hex characters; session tokens: 43 base64url characters), recognised whatever a parameter is called;
+// and none is accepted from a URL. Our own secrets have known shapes (keys, OAuth codes and tokens: a
+// lead and 64 hex characters; session tokens: 43 base64url characters), recognised whatever a parameter is called;
 // other people's credentials are recognised by the usual parameter names (api_key, access_token, …).
 import { KEY_FORMATS } from './key-formats.js';
+import { OAUTH_SECRET_LEADS } from './oauth/token-formats.js';
 
 export const REDACTED = '[redacted]';
 
-// Leads longest first (svc_api_, svc_sk_, svc_). More hex than the 8 characters of the prefix that
-// the console shows means part of a secret; a truncated or mistyped key is still treated as one.
-const leads = Object.values(KEY_FORMATS)
-  .map((format) => format.lead)
-  .sort((a, b) => b.length - a.length);
+// Leads longest first (svc_api_, svc_oat_, …, svc_sk_, svc_): API keys' and OAuth codes' and tokens'.
+// More hex than the 8 characters of the prefix that the console shows means part of a secret; a
+// truncated or mistyped key is still treated as one.
+const leads = [...Object.values(KEY_FORMATS).map((format) => format.lead), ...Object.values(OAUTH_SECRET_LEADS)].sort(
+  (a, b) => b.length - a.length,
+);
 const KEY_SOURCE = `(?:${leads.join('|')})[0-9a-f]{9,}`;
 const KEY_SHAPE = new RegExp(KEY_SOURCE, 'i');
 const KEY_SHAPES = new RegExp(KEY_SOURCE, 'gi');

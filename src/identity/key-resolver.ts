@@ -124,7 +124,7 @@ export class KeyResolver {
 }
 
 /** Makes room for `hash` in a bounded map or set, dropping the entry kept longest. */
-function remember(entries: Map<string, unknown> | Set<string>, hash: string, maxEntries: number): void {
+export function remember(entries: Map<string, unknown> | Set<string>, hash: string, maxEntries: number): void {
   if (entries.has(hash)) entries.delete(hash);
   else if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
 }

@@ -162,9 +162,10 @@ export class KeyService {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function latest(a: Date | null, b: Date | undefined): Date | undefined {
+/** The later of a stored time and one not written yet. */
+export function latest(a: Date | null, b: Date | undefined): Date | undefined {
   if (!a) return b;
   if (!b) return a;
   return a.getTime() >= b.getTime() ? a : b;

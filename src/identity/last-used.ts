@@ -1,6 +1,10 @@
-// Keeps `last_used_at` of API keys without a database write per request: uses are gathered in memory
-// and written in one batch every few seconds (and at shutdown).
-import type { ApiKeysRepo } from '../store/api-keys.js';
+// Keeps `last_used_at` of API keys (and OAuth grants) without a database write per request: uses are
+// gathered in memory and written in one batch every few seconds (and at shutdown).
+
+/** Where a recorder writes its batches: the keys' table, or the OAuth grants'. */
+export interface LastUsedStore {
+  recordLastUsed(entries: ReadonlyMap<string, Date>): Promise<void>;
+}
 
 export class LastUsedRecorder {
   private pending = new Map<string, Date>();
@@ -8,7 +12,7 @@ export class LastUsedRecorder {
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly keys: ApiKeysRepo,
+    private readonly keys: LastUsedStore,
     private readonly intervalMs = 10_000,
     private readonly onError: (error: unknown) => void = () => {},
   ) {}

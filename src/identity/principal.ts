@@ -3,7 +3,7 @@ import type { MemberRow } from '../store/members.js';
 
 /** Who is making a request: resolved once by the auth hook, read by everything after it. */
 export interface Principal {
-  readonly via: 'key' | 'session';
+  readonly via: 'key' | 'session' | 'oauth';
   readonly workspace: { readonly id: string; readonly name: string; readonly plan: Plan; readonly timezone: string };
   readonly user: { readonly id: string; readonly email: string; readonly name: string };
   readonly role: Role;
@@ -17,13 +17,19 @@ export interface Principal {
   };
   /** Set when the request carried a session cookie. */
   readonly sessionId?: string;
+  /** Set when the request carried an OAuth access token: its grant, client and the scopes it has now. */
+  readonly oauth?: {
+    readonly grantId: string;
+    readonly clientId: string;
+    readonly scopes: readonly string[];
+  };
 }
 
-/** The principal of a member row, as both key and session lookups return it. */
+/** The principal of a member row, as key, session and OAuth token lookups return it. */
 export function principalOf(
   row: MemberRow,
   via: Principal['via'],
-  extra: Pick<Principal, 'key' | 'sessionId'> = {},
+  extra: Pick<Principal, 'key' | 'sessionId' | 'oauth'> = {},
 ): Principal {
   return {
     via,

@@ -30,7 +30,7 @@ export const PRUNE_LIMITS: PruneLimits = { batchSize: 1000, maxBatches: 200 };
 export const RETENTION_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-type PrunedTable = 'webhook_deliveries' | 'events' | 'signal_evaluations' | 'query_history';
+type PrunedTable = 'webhook_deliveries' | 'events' | 'signal_evaluations' | 'query_history' | 'oauth_tokens' | 'oauth_grants';
 
 interface TableRule {
   readonly table: PrunedTable;
@@ -47,6 +47,10 @@ const RULES: readonly TableRule[] = [
   { table: 'events', column: 'created_at', days: (p) => p.eventsDays },
   { table: 'signal_evaluations', column: 'evaluated_at', days: (p) => p.signalEvaluationsDays },
   { table: 'query_history', column: 'created_at', days: (p) => p.queryHistoryDays },
+  // OAuth tokens a day past their expiry, and consents whose code was never exchanged, serve nobody: a
+  // spent refresh token is kept while it could still be replayed (reuse revokes its grant), not after.
+  { table: 'oauth_tokens', column: 'expires_at', days: () => 1 },
+  { table: 'oauth_grants', column: 'code_expires_at', days: () => 1, only: 'code_used_at is null' },
 ];
 
 export interface PruneReport {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { MEMBER_COLUMNS, type MemberRow } from './members.js';
 import type { Database, KeySurface } from './schema.js';
 import { readPage, type Page, type PageRequest } from './keyset-page.js';
+import { writeLastUsed } from './last-used-writes.js';
 
 export interface ApiKeyRow {
   id: string;
@@ -121,16 +122,7 @@ export function apiKeysRepo(db: Kysely<Database>) {
     },
 
     /** Writes last-used times gathered in memory; never moves a time backwards. */
-    async recordLastUsed(entries: ReadonlyMap<string, Date>): Promise<void> {
-      for (const [id, at] of entries) {
-        await db
-          .updateTable('api_keys')
-          .set({ last_used_at: at })
-          .where('id', '=', id)
-          .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
-          .execute();
-      }
-    },
+    recordLastUsed: (entries: ReadonlyMap<string, Date>) => writeLastUsed(db, 'api_keys', entries),
   };
 }
 

@@ -297,6 +297,43 @@ export interface ScheduledJobsTable {
   last_error: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+export interface OauthClientsTable {
+  id: string;
+  client_name: string;
+  redirect_uris: Json<string[]>;
+  created_at: CreatedAt;
+}
+
+export interface OauthGrantsTable {
+  id: Generated<string>;
+  client_id: string;
+  workspace_id: string;
+  user_id: string;
+  scopes: Json<string[]>;
+  resource: string;
+  redirect_uri: string;
+  code_hash: string;
+  code_challenge: string;
+  code_expires_at: Date;
+  code_used_at: Date | null;
+  created_at: CreatedAt;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export const OAUTH_TOKEN_KINDS = ['access', 'refresh'] as const;
+export type OauthTokenKind = (typeof OAUTH_TOKEN_KINDS)[number];
+
+export interface OauthTokensTable {
+  id: Generated<string>;
+  grant_id: string;
+  kind: OauthTokenKind;
+  token_hash: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: CreatedAt;
@@ -323,5 +360,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   scheduled_jobs: ScheduledJobsTable;
+  oauth_clients: OauthClientsTable;
+  oauth_grants: OauthGrantsTable;
+  oauth_tokens: OauthTokensTable;
   schema_migrations: SchemaMigrationsTable;
 }

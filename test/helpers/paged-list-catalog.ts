@@ -154,6 +154,32 @@ export async function listsUnderTest(t: TestApp): Promise<ListUnderTest[]> {
     }),
   );
 
+  const grants = await ctx();
+  const client = await grants.t.services.oauth.authorization.register({ client_name: 'Paged agent', redirect_uris: ['https://agent.example/cb'] });
+  lists.push(
+    timeList('authorized applications', 'desc', grants, '/api/oauth/grants', 'grants', async (c, instant) => {
+      const tag = uniqueTag();
+      const row = await c.t.store.db
+        .insertInto('oauth_grants')
+        .values({
+          client_id: client.client_id as string,
+          workspace_id: c.workspace.id,
+          user_id: c.workspace.members.luminary.id,
+          scopes: '["query"]',
+          resource: 'https://service.example/mcp',
+          redirect_uri: 'https://agent.example/cb',
+          code_hash: `hash-${tag}-${uniqueTag()}`,
+          code_challenge: 'c'.repeat(43),
+          code_expires_at: at(instant),
+          code_used_at: at(instant),
+          created_at: at(instant),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    }),
+  );
+
   const deliveries = await ctx();
   const hook = await endpoint(deliveries);
   lists.push(

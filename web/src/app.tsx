@@ -2,7 +2,7 @@
 // Until /api/auth/me answers, the sign-in page is shown; a 401 anywhere ends the session in view. An
 // address with no page shows the not-found page, signed in or not.
 import { useEffect, useState } from 'preact/hooks';
-import { CLIENT_ROUTES } from '../../src/surfaces/web/client-routes';
+import { CLIENT_ROUTES, STANDALONE_ROUTES } from '../../src/surfaces/web/client-routes';
 import { get, post } from './api';
 import { ErrorBox, Loading } from './components/feedback';
 import { AskPage } from './pages/ask';
@@ -14,6 +14,7 @@ import { HomePage } from './pages/home';
 import { KeysPage } from './pages/keys';
 import { ModelPage } from './pages/model';
 import { NotFoundPage } from './pages/not-found';
+import { OauthConsentPage } from './pages/oauth-consent';
 import { SignInPage } from './pages/sign-in';
 import { SqlEditorPage } from './pages/sql-editor';
 import { UsersPage } from './pages/users';
@@ -33,6 +34,11 @@ const PAGES: Record<string, (props: { me: Me }) => preact.JSX.Element> = {
   '/users': UsersPage,
 };
 
+/** Pages outside the page list, shown on their own (signed in first, at the same address). */
+const STANDALONE: Record<string, (props: { me: Me }) => preact.JSX.Element> = {
+  '/oauth/consent': OauthConsentPage,
+};
+
 /** Pages a role cannot use are not offered (the server refuses them anyway). */
 function offered(me: Me, path: string): boolean {
   if (path === '/connections' || path === '/users') return me.role === 'luminary';
@@ -43,7 +49,7 @@ function offered(me: Me, path: string): boolean {
 export function App() {
   // The server answers /keys/ as /keys: so does the page list.
   const path = usePath().replace(/(.)\/+$/, '$1');
-  const known = Object.hasOwn(PAGES, path);
+  const known = Object.hasOwn(PAGES, path) || Object.hasOwn(STANDALONE, path);
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const [error, setError] = useState<unknown>();
 
@@ -55,7 +61,7 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    const title = known ? (CLIENT_ROUTES.find((r) => r.path === path)?.title ?? 'Console') : 'Page not found';
+    const title = known ? ([...CLIENT_ROUTES, ...STANDALONE_ROUTES].find((r) => r.path === path)?.title ?? 'Console') : 'Page not found';
     document.title = `${title} · Analytics console`;
   }, [path, known]);
 
@@ -72,6 +78,16 @@ export function App() {
       setError(e);
     }
   };
+  const Standalone = STANDALONE[path];
+  if (Standalone) {
+    return (
+      <main id="main" class="standalone">
+        <ErrorBox error={error} />
+        <Standalone me={me} />
+        <p><button type="button" onClick={signOut}>Sign out</button></p>
+      </main>
+    );
+  }
   const Page = PAGES[path];
   return (
     <div class="shell">

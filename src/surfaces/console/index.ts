@@ -7,6 +7,7 @@ import { keyExampleRoutes } from './key-examples-routes.js';
 import { keyRoutes } from './key-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { modelProjectRoutes } from './model-project-routes.js';
+import { oauthConsoleRoutes } from './oauth-routes.js';
 import { vaultRoutes } from './vault-routes.js';
 import { consolePlace } from '../content/content-policy.js';
 import { questionRoutes } from '../question/question-routes.js';
@@ -25,6 +26,7 @@ export const consoleSurface: FastifyPluginAsync<{ services: Services }> = async 
   await app.register(authRoutes, { services });
   await app.register(keyRoutes, { services });
   await app.register(keyExampleRoutes, { services });
+  await app.register(oauthConsoleRoutes, { services });
   await app.register(connectionRoutes, { services });
   await app.register(memberRoutes, { services });
   await app.register(workspaceRoutes, { services });

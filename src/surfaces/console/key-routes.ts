@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { KEY_SURFACES } from '../../store/schema.js';
 import type { Services } from '../../services.js';
+import { PAGE_QUERY_ERRORS, pageQuery } from './schemas.js';
 
 const keySchema = z.object({
   id: z.string(),
@@ -35,8 +36,8 @@ export const keyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
         tags: ['console'],
         operationId: 'listKeys',
         summary: "Lists API keys, newest first: a luminary sees the workspace's keys, others their own; pass next_cursor back as cursor",
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().max(500).optional() }).strict(),
-        errors: { 400: 'A limit out of 1..200, or a cursor that is not a next_cursor of a previous page (`invalid_cursor`)' },
+        querystring: pageQuery,
+        errors: PAGE_QUERY_ERRORS,
         response: { 200: z.object({ keys: z.array(keySchema), next_cursor: z.string().nullable() }) },
       },
     },

@@ -13,6 +13,9 @@ export const CLIENT_ROUTES = [
   { path: '/users', title: 'Users' },
 ] as const;
 
+/** Pages reached from elsewhere, not from the page list: an application's authorization request leads to consent. */
+export const STANDALONE_ROUTES = [{ path: '/oauth/consent', title: 'Authorize an application' }] as const;
+
 export type ClientPath = (typeof CLIENT_ROUTES)[number]['path'];
 
 /** Older entry points that lead to a console page. */

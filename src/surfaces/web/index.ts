@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../core/errors.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
-import { CLIENT_REDIRECTS, CLIENT_ROUTES } from './client-routes.js';
+import { CLIENT_REDIRECTS, CLIENT_ROUTES, STANDALONE_ROUTES } from './client-routes.js';
 import { contentTypeOf, NOT_BUILT_PAGE, NOT_FOUND_PAGE, type ConsoleFiles } from './console-files.js';
 import { contentSecurityPolicy, freshNonce, setCommonHeaders, withNonce } from './security-headers.js';
 
@@ -51,7 +51,7 @@ export function consolePages(files: ConsoleFiles | undefined): ConsolePages {
 }
 
 export const webConsole: FastifyPluginAsync<{ files: ConsoleFiles | undefined; pages: ConsolePages }> = async (app, { files, pages }) => {
-  for (const { path } of CLIENT_ROUTES) app.get(path, route, async (_request, reply) => pages.send(reply));
+  for (const { path } of [...CLIENT_ROUTES, ...STANDALONE_ROUTES]) app.get(path, route, async (_request, reply) => pages.send(reply));
   for (const [from, to] of Object.entries(CLIENT_REDIRECTS)) app.get(from, route, async (_request, reply) => reply.redirect(to));
 
   app.get<{ Params: { name: string } }>('/assets/:name', route, async (request, reply) => {

@@ -4,10 +4,12 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
 import { ErrorBox, Loading, Notice } from '../components/feedback';
+import { ConfirmRevoke } from '../components/confirm-revoke';
 import { Checkbox, Section, SelectField, TextField } from '../components/field';
 import { useLoad } from '../components/use-load';
 import { LoadMore, usePaged } from '../components/use-paged';
 import type { Me } from '../session';
+import { OauthGrants } from './oauth-grants';
 
 /** What this page reads of a key in GET /api/keys. */
 interface Key {
@@ -174,15 +176,8 @@ export function KeysPage({ me }: { me: Me }) {
                     <td>{when(key.expires_at)}</td>
                     <td>
                       {key.status === 'active' ? (
-                        confirming?.id === key.id ? (
-                          <span role="group" aria-label={`Confirm revoking ${key.name}`}>
-                            Revoke {key.name}? Requests with it will be refused.{' '}
-                            <button type="button" class="danger" onClick={() => revoke(key)}>Yes, revoke</button>{' '}
-                            <button type="button" onClick={() => setConfirming(undefined)}>Cancel</button>
-                          </span>
-                        ) : (
-                          <button type="button" onClick={() => setConfirming(key)} aria-label={`Revoke ${key.name}`}>Revoke</button>
-                        )
+                        <ConfirmRevoke name={key.name} warning="Requests with it will be refused." confirming={confirming?.id === key.id}
+                          onAsk={() => setConfirming(key)} onCancel={() => setConfirming(undefined)} onConfirm={() => revoke(key)} />
                       ) : null}
                     </td>
                   </tr>
@@ -193,6 +188,7 @@ export function KeysPage({ me }: { me: Me }) {
           </div>
         ) : null}
       </Section>
+      <OauthGrants />
     </div>
   );
 }
