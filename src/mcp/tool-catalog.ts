@@ -6,23 +6,24 @@ import type { Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Principal } from '../identity/principal.js';
 import { roleAtLeast } from '../identity/roles.js';
+import { leanInput, leanOutput } from './lean-schema.js';
 import type { Tool } from './tool.js';
 import { TOOLS } from './tools/index.js';
 
-function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): ListedTool['inputSchema'] {
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  // The dialect is the protocol's default (2020-12): naming it in every schema would only cost tokens.
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest as ListedTool['inputSchema'];
+  return rest;
 }
 
 function listed(tool: Tool): ListedTool {
   return {
     name: tool.name,
-    title: tool.title,
     description: tool.description,
-    inputSchema: jsonSchemaOf(tool.input, 'input'),
-    outputSchema: jsonSchemaOf(tool.output, 'output'),
+    inputSchema: leanInput(jsonSchemaOf(tool.input, 'input')) as ListedTool['inputSchema'],
+    outputSchema: leanOutput(jsonSchemaOf(tool.output, 'output')) as ListedTool['outputSchema'],
     // Every tool reads: nothing here writes to the model, the content or a warehouse.
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: { readOnlyHint: true },
   };
 }
 

@@ -10,7 +10,7 @@ import { AGENT_ROWS, capRows, defineTool } from '../tool.js';
 export const ask = defineTool({
   name: 'ask',
   title: 'Ask a question',
-  description: 'A question in plain language answered from governed metrics: prose, rows, provenance. Prefer query when you know the fields.',
+  description: 'Answers a plain-language question from governed metrics: prose, rows, provenance. Prefer query.',
   needs: { scope: 'ask' },
   input: askBodySchema,
   output: answerSchema.extend({ truncated: z.boolean() }),

@@ -36,7 +36,7 @@ export const listScenes = defineTool({
 export const runScene = defineTool({
   name: 'run_scene',
   title: 'Run a scene',
-  description: `Runs a saved scene fresh with your data keys; filters are added to its own. Rows capped (default ${AGENT_ROWS.default}).`,
+  description: `Runs a saved scene with your data keys, filters added to its own. Limit default ${AGENT_ROWS.default}.`,
   needs: CONTENT,
   input: sceneRunSchema.extend({ scene_id: z.uuid(), limit: z.number().int().min(1).max(AGENT_ROWS.max).default(AGENT_ROWS.default) }),
   output: sceneRunAnswerSchema.extend({ truncated: z.boolean(), provenance: provenanceSchema }),

@@ -13,7 +13,7 @@ const agentQuerySchema = semanticQuerySchema.extend({ limit: z.number().int().mi
 export const query = defineTool({
   name: 'query',
   title: 'Query a node',
-  description: `Structured query (the body of POST /v1/query) with your data keys: rows, SQL, provenance. Rows capped at limit (default ${AGENT_ROWS.default}); truncated when it filled.`,
+  description: `Query a node (POST /v1/query body) with your data keys: rows, SQL, provenance. truncated when rows reach limit (default ${AGENT_ROWS.default}).`,
   needs: { scope: 'query' },
   input: agentQuerySchema,
   output: queryAnswerSchema.extend({ truncated: z.boolean(), provenance: provenanceSchema }),
@@ -31,7 +31,7 @@ export const query = defineTool({
 export const explain = defineTool({
   name: 'explain_query',
   title: 'Explain a query',
-  description: 'Compiles a query body like query: SQL, node, connection, whether cached. Runs nothing.',
+  description: 'The SQL a query would run, its connection, whether cached. Runs nothing.',
   needs: { scope: 'query' },
   input: agentQuerySchema,
   output: explanationSchema,

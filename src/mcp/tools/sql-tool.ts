@@ -8,7 +8,7 @@ import { AGENT_ROWS, defineTool } from '../tool.js';
 export const runSql = defineTool({
   name: 'run_sql',
   title: 'Run read-only SQL',
-  description: `One SELECT, WITH or EXPLAIN on a connection. Bypasses governed metrics: use query first. Rows capped (default ${AGENT_ROWS.default}).`,
+  description: `Read-only SQL (SELECT, WITH, EXPLAIN) on a connection; not governed: use query first. Limit default ${AGENT_ROWS.default}.`,
   needs: { scope: 'sql', role: RAW_SQL_ROLE },
   input: editorQueryBodySchema.extend({ limit: z.number().int().min(1).max(AGENT_ROWS.max).default(AGENT_ROWS.default) }),
   output: runResult,
