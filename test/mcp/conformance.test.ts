@@ -38,7 +38,9 @@ beforeAll(async () => {
   // Test-only: the endpoint with an injected principal, beside (never instead of) the real one.
   conformanceApp = await buildApp({
     services: t.services,
-    extraRoutes: (app) => app.register(mcpEndpoint, { services: t.services, prefix: '/conformance', policy: { auth: 'public' }, principalOf: () => principal }),
+    extraRoutes: async (app) => {
+      await app.register(mcpEndpoint, { services: t.services, prefix: '/conformance', policy: { auth: 'public' }, principalOf: () => principal });
+    },
   });
   const address = await conformanceApp.listen({ port: 0, host: '127.0.0.1' });
   url = `${address.replace('127.0.0.1', 'localhost')}/conformance/mcp`;
