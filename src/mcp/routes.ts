@@ -1,11 +1,10 @@
 // The MCP endpoint, Streamable HTTP (specification 2025-11-25) at /mcp on the application host, behind
 // the shared hooks: TLS, request ids, the guard (credentials, C's workspace rate limit), metrics and the
-// one error map. Stateless: every POST is answered on its own by a server built for its principal, and
+// one error map. Stateless: every POST is answered on its own for its principal (server.ts), and
 // no session is kept (no Mcp-Session-Id), so any instance behind a load balancer can answer any request
 // and nothing has to be shared or made sticky. What a session would carry (a stream of server-initiated
 // messages, a log level) this server does not use: GET (a server stream) and DELETE (end a session)
 // answer 405, as the specification allows. Answers are JSON, not SSE: a tool call returns one message.
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../core/errors.js';
 import { resourceMetadataUrl } from '../http/agent-admission.js';
@@ -13,7 +12,7 @@ import { SURFACE_POLICY, type RoutePolicy } from '../http/route-policy.js';
 import type { Principal } from '../identity/principal.js';
 import type { Services } from '../services.js';
 import { HostCheck } from './host-check.js';
-import { serverFor } from './server.js';
+import { McpServers } from './server.js';
 import { ToolCatalog } from './tool-catalog.js';
 
 export interface McpEndpointOptions {
@@ -32,7 +31,7 @@ const methodNotAllowed = (reply: FastifyReply) =>
 
 export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, options) => {
   const { services } = options;
-  const catalog = options.catalog ?? new ToolCatalog();
+  const servers = new McpServers(services, options.catalog ?? new ToolCatalog());
   const principalOf = options.principalOf ?? ((request: FastifyRequest) => request.principal!);
   const config = options.policy ?? SURFACE_POLICY.mcp;
   const hosts = new HostCheck(services.config.mcpAllowedHosts);
@@ -57,19 +56,11 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, o
     '/mcp',
     { config, schema: { tags, operationId: 'mcpMessage', summary: 'One MCP message (JSON-RPC) over Streamable HTTP; answered with JSON' } },
     async (request, reply) => {
-      const server = serverFor(services, principalOf(request), catalog, {
-        onFailure: (error, tool) => request.log.error({ err: error, tool }, 'MCP tool failed'),
-      });
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await server.connect(transport);
-      try {
-        const response = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
-        void reply.code(response.status);
-        response.headers.forEach((value, name) => void reply.header(name, value));
-        return reply.send(await response.text());
-      } finally {
-        await server.close();
-      }
+      const caller = { principal: principalOf(request), onFailure: (error: unknown, tool: string) => request.log.error({ err: error, tool }, 'MCP tool failed') };
+      const response = await servers.answer(webRequestOf(request), request.body, caller);
+      void reply.code(response.status);
+      response.headers.forEach((value, name) => void reply.header(name, value));
+      return reply.send(await response.text());
     },
   );
   app.get('/mcp', { config, schema: { tags, operationId: 'mcpStream', summary: 'Answers 405: the server opens no stream of its own' } }, async (_request, reply) => methodNotAllowed(reply));

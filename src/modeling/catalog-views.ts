@@ -66,7 +66,8 @@ export function nodeDetail(node: SemanticNode, project: string | null) {
       hidden: m.hidden,
     })),
     // A role-playing join also gives its role: the name its fields are reached by (`ship_to.name`).
-    joins: node.joins.map((j) => ({ node: j.to, relationship: j.relationship, ...(j.alias ? { role: j.alias } : {}), synonyms: [...(j.synonyms ?? [])] })),
+    // Synonyms too, when the join has any (the words a question may use for it).
+    joins: node.joins.map((j) => ({ node: j.to, relationship: j.relationship, ...(j.alias ? { role: j.alias } : {}), ...(j.synonyms?.length ? { synonyms: [...j.synonyms] } : {}) })),
     data_keys: node.dataKeys.map((k) => ({ name: k.name, dimension: k.dimension, attribute: k.attribute })),
   };
 }
