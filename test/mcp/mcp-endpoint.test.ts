@@ -115,6 +115,31 @@ describe('the question budget', () => {
   });
 });
 
+describe('resources and prompts', () => {
+  it('lists and reads the model’s CML files and each reveal’s metric definitions', async () => {
+    const { resources } = (await post(rpc('resources/list'))).json().result as { resources: { uri: string }[] };
+    const cml = resources.find((r) => r.uri.startsWith('cml:///') && r.uri.endsWith('orders.cml'));
+    expect(cml, JSON.stringify(resources)).toBeDefined();
+    const file = (await post(rpc('resources/read', { uri: cml!.uri }))).json().result.contents[0];
+    expect(file.text).toMatch(/node orders \{/);
+    const metrics = (await post(rpc('resources/read', { uri: 'reveal:///sales/metrics' }))).json().result.contents[0];
+    expect(JSON.parse(metrics.text)).toMatchObject({ reveal: 'sales', metrics: expect.arrayContaining([expect.objectContaining({ name: 'revenue' })]) });
+    const missing = (await post(rpc('resources/read', { uri: 'reveal:///nope/metrics' }))).json();
+    expect(missing.error.code).toBe(-32002);
+  });
+
+  it('offers the analyst prompt: governed metrics first, provenance quoted, fallbacks said', async () => {
+    const { prompts } = (await post(rpc('prompts/list'))).json().result as { prompts: { name: string }[] };
+    expect(prompts.map((p) => p.name)).toEqual(['analyst']);
+    const prompt = (await post(rpc('prompts/get', { name: 'analyst', arguments: { question: 'Revenue by channel?' } }))).json().result;
+    const text = prompt.messages[0].content.text as string;
+    expect(text).toMatch(/governed metrics first/i);
+    expect(text).toMatch(/provenance/);
+    expect(text).toMatch(/fall back/);
+    expect(text).toMatch(/Question: Revenue by channel\?/);
+  });
+});
+
 describe('the tool list', () => {
   it('fits in 2,000 tokens for a key that sees every tool', async () => {
     const listed = (await post(rpc('tools/list'))).json().result;
