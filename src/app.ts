@@ -10,6 +10,7 @@ import { guardPlugin } from './http/guard.js';
 import { inputGuardPlugin } from './http/input-guard.js';
 import { openapiPlugin } from './http/openapi.js';
 import { requestIdOf } from './http/request-id.js';
+import { mcpEndpoint } from './mcp/routes.js';
 import type { Services } from './services.js';
 import { consoleSurface } from './surfaces/console/index.js';
 import { healthRoutes } from './surfaces/health.js';
@@ -94,6 +95,7 @@ export async function buildApp({ services, logger, tls, consoleDir, extraRoutes 
   await app.register(workspaceSurface, { services, prefix: '/api/v1' });
   await app.register(studioSurface, { services, prefix: '/api/studio' });
   await app.register(structuredSurface, { services, prefix: '/v1' });
+  await app.register(mcpEndpoint, { services });
   await app.register(webConsole, { files: consoleFiles, pages });
   if (extraRoutes) await app.register(async (child) => extraRoutes(child));
 

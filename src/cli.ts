@@ -10,6 +10,7 @@ import { keysCommand } from './cli/keys.js';
 import { deployModel, validateAgainstContent, validateModel } from './cli/model.js';
 import { usersCommand, type UsersSub } from './cli/users.js';
 import { workspacesCommand } from './cli/workspaces.js';
+import { runStdioBridge } from './mcp/stdio-bridge.js';
 
 const USAGE = `Usage: svc <command>
 
@@ -32,6 +33,8 @@ const USAGE = `Usage: svc <command>
                                           also check them in the workspace model and list the scenes
                                           deploying them would break (exit 1 if any)
   model deploy DIR --project SLUG --email E [--workspace ID] [--message M] [--pr-url URL]
+  mcp                                     an MCP server on stdio for desktop agents: forwards to a running
+                                          server's /mcp (SVC_MCP_URL) with a structured key (SVC_API_KEY)
 
 Configuration comes from the environment (see README). With the embedded store (no DATABASE_URL),
 commands that use the store refuse to run while a server owns it (exit status 75).`;
@@ -70,6 +73,11 @@ async function main(argv: string[]): Promise<number> {
   });
   const [command = 'serve', sub, target] = positionals;
   if (values.help || command === 'help') return print(USAGE, 0);
+  // A bridge to a running server: no configuration of a server of its own, and never the store.
+  if (command === 'mcp') {
+    await runStdioBridge({ env: process.env, log: (line) => process.stderr.write(`${line}\n`) });
+    return 0;
+  }
   const config = loadConfig();
   // Named in the store's lock (never with option values: --password must not land in a file).
   const name = `svc ${command}${sub ? ` ${sub}` : ''}`;

@@ -87,6 +87,7 @@ const configSchema = z
     SVC_VALUES_MAX_TOTAL: z.coerce.number().int().min(1).default(5_000_000),
     SVC_EVENTS_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
     SVC_WEBHOOK_ALLOW_HOSTS: z.string().default(''),
+    SVC_MCP_ALLOWED_HOSTS: z.string().default(''),
     SVC_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(ENDPOINT_CONCURRENCY),
     SVC_RETENTION_EVENTS_DAYS: retentionDays.default(30),
     SVC_RETENTION_DELIVERIES_DAYS: retentionDays.default(30),
@@ -151,6 +152,11 @@ export interface Config {
    * and query history; 0 keeps them for ever. Pruned hourly, by one instance at a time.
    */
   readonly retention: RetentionPolicy;
+  /**
+   * Host names (with or without a port) /mcp answers under besides loopback ones: its defence against
+   * DNS rebinding refuses any other Host or Origin.
+   */
+  readonly mcpAllowedHosts: readonly string[];
 }
 
 export class ConfigError extends Error {}
@@ -200,7 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     events: Object.freeze({
       pollMs: c.SVC_EVENTS_POLL_MS,
-      allowHosts: Object.freeze(c.SVC_WEBHOOK_ALLOW_HOSTS.split(',').map((h) => h.trim()).filter(Boolean)),
+      allowHosts: listOf(c.SVC_WEBHOOK_ALLOW_HOSTS),
       endpointConcurrency: c.SVC_WEBHOOK_ENDPOINT_CONCURRENCY,
     }),
     retention: Object.freeze({
@@ -209,5 +215,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signalEvaluationsDays: c.SVC_RETENTION_SIGNAL_EVALUATIONS_DAYS,
       queryHistoryDays: c.SVC_RETENTION_QUERY_HISTORY_DAYS,
     }),
+    mcpAllowedHosts: listOf(c.SVC_MCP_ALLOWED_HOSTS.toLowerCase()),
   });
+}
+
+/** A comma-separated setting as a frozen list, blanks dropped. */
+function listOf(text: string): readonly string[] {
+  return Object.freeze(text.split(',').map((h) => h.trim()).filter(Boolean));
 }

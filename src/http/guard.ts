@@ -9,6 +9,7 @@ import { AppError, ForbiddenError, RateLimitedError } from '../core/errors.js';
 import { planIncludesApi, roleAtLeast } from '../identity/roles.js';
 import type { Services } from '../services.js';
 import { authenticateSession, refuseCrossSiteWrite } from './auth.js';
+import { admitAgent } from './agent-admission.js';
 import { admitKey, spenderOf, type Admission } from './key-admission.js';
 import { applyRateLimit, countRequest, spendUnauthenticated } from './rate-limit.js';
 import { KEY_SURFACE_PREFIXES, type RateLimitPolicyName, type RoutePolicy } from './route-policy.js';
@@ -68,7 +69,9 @@ function guardFor(policy: RoutePolicy, services: Services): onRequestAsyncHookHa
       admission =
         auth === 'session'
           ? await admitSession(request, reply, policy.rateLimit, services)
-          : await admitKey(request, auth, policy.rateLimit, services);
+          : auth === 'agent'
+            ? await admitAgent(request, policy.rateLimit, services)
+            : await admitKey(request, auth, policy.rateLimit, services);
     } catch (error) {
       // On a key route, an answer given before a key was accepted spends the address's budget, whose
       // headers it carries (spec section 8: every response). Sessions have their sign-in throttle.

@@ -30,6 +30,7 @@ const SECURITY_SCHEME: Record<Exclude<RoutePolicy['auth'], 'public'>, string> = 
   'question-key': 'questionKey',
   'workspace-key': 'workspaceKey',
   'structured-key': 'structuredKey',
+  agent: 'structuredKey',
   session: 'session',
 };
 
@@ -37,6 +38,7 @@ const CREDENTIAL: Record<Exclude<RoutePolicy['auth'], 'public'>, string> = {
   'question-key': 'a question key (`svc_sk_…`)',
   'workspace-key': 'a workspace key (`svc_` + 64 hex)',
   'structured-key': 'a structured key (`svc_api_…`)',
+  agent: 'a structured key (`svc_api_…`)',
   session: 'a console session (the `svc_session` cookie)',
 };
 

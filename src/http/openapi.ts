@@ -38,6 +38,7 @@ const TAGS = [
   { name: 'D. studio', description: 'The SQL editor backend (`/api/studio`, console session, tracer role or above)' },
   { name: 'console', description: 'Sign-in, API keys, connections, members, history, webhooks and content, and the question and structured routes for the signed-in user (`/api`, console session)' },
   { name: 'operations', description: 'Liveness and readiness probes' },
+  { name: 'MCP', description: 'The Model Context Protocol endpoint for agents (`/mcp`, Streamable HTTP, structured keys with scopes); see docs/mcp.md' },
 ];
 
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds until a retry may succeed', schema: { type: 'integer' } } };

@@ -77,9 +77,27 @@ export function applyRateLimit(
   window: WindowCount,
   nowMs: number,
 ): void {
+  const limit = limitOf(policyName, spender);
+  enforce(reply, limit, window, nowMs, window.count > limit ? RATE_LIMITS[policyName].describe(limit) : undefined);
+}
+
+function limitOf(policyName: RateLimitPolicyName, spender: Spender): number {
   const policy = RATE_LIMITS[policyName];
-  const limit = (policy.per === 'key' ? spender.keyLimit : undefined) ?? policy.limit;
-  enforce(reply, limit, window, nowMs, window.count > limit ? policy.describe(limit) : undefined);
+  return (policy.per === 'key' ? spender.keyLimit : undefined) ?? policy.limit;
+}
+
+/**
+ * Spends one unit of a budget other than the request's own, refusing past it: a question asked through
+ * an MCP tool call spends its key's hourly question budget, as a question on surface A does.
+ */
+export async function spendBudget(shared: SharedState, policyName: RateLimitPolicyName, spender: Spender, nowMs: number): Promise<void> {
+  const window = await countRequest(shared, policyName, spender);
+  const limit = limitOf(policyName, spender);
+  if (window.count > limit) throw new RateLimitedError(RATE_LIMITS[policyName].describe(limit), retryAfterSeconds(window, nowMs));
+}
+
+function retryAfterSeconds(window: WindowCount, nowMs: number): number {
+  return Math.max(1, Math.ceil((window.resetAtMs - nowMs) / 1000));
 }
 
 /**
@@ -119,5 +137,5 @@ function enforce(reply: FastifyReply, limit: number, window: WindowCount, nowMs:
   reply.header('X-RateLimit-Limit', limit);
   reply.header('X-RateLimit-Remaining', Math.max(0, limit - window.count));
   reply.header('X-RateLimit-Reset', Math.ceil(window.resetAtMs / 1000));
-  if (refusal !== undefined) throw new RateLimitedError(refusal, Math.max(1, Math.ceil((window.resetAtMs - nowMs) / 1000)));
+  if (refusal !== undefined) throw new RateLimitedError(refusal, retryAfterSeconds(window, nowMs));
 }

@@ -6,7 +6,8 @@ import type { StructuredScope } from '../identity/scopes.js';
 import type { Role } from '../store/schema.js';
 
 export type KeyAuth = 'question-key' | 'workspace-key' | 'structured-key';
-export type AuthPolicy = KeyAuth | 'session' | 'public';
+/** `agent`: the MCP endpoint's credentials (agent-admission.ts). */
+export type AuthPolicy = KeyAuth | 'agent' | 'session' | 'public';
 export type RateLimitPolicyName = 'question' | 'session_question' | 'workspace' | 'structured';
 
 export interface RoutePolicy {
@@ -46,5 +47,6 @@ export const SURFACE_POLICY = {
   structured: { auth: 'structured-key', rateLimit: 'structured' },
   studio: { auth: 'session', role: RAW_SQL_ROLE },
   console: { auth: 'session' },
+  mcp: { auth: 'agent', rateLimit: 'structured' },
   public: { auth: 'public' },
 } as const satisfies Record<string, RoutePolicy>;

@@ -1,6 +1,7 @@
 // Permission scopes of structured API keys (surface C). A key's power is the intersection of its
 // scopes and its user's role: a scope is only granted to a user whose role could use it.
 import type { Role } from '../store/schema.js';
+import { RAW_SQL_ROLE } from './roles.js';
 
 export const STRUCTURED_SCOPES = {
   query: 'viewer',
@@ -10,6 +11,10 @@ export const STRUCTURED_SCOPES = {
   'content:write': 'editor',
   'users:read': 'luminary',
   'users:write': 'luminary',
+  // Questions in plain language (the MCP `ask` tool): each spends the key's hourly question budget.
+  ask: 'viewer',
+  // Read-only SQL through the guard (the MCP `run_sql` tool): raw SQL bypasses data keys.
+  sql: RAW_SQL_ROLE,
 } as const satisfies Record<string, Role>;
 
 export type StructuredScope = keyof typeof STRUCTURED_SCOPES;

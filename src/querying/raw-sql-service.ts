@@ -9,6 +9,7 @@ import type { RunResult } from '../core/warehouse/types.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
 import type { HistoryWriter } from '../store/history-writer.js';
 import type { HistoryOrigin, HistoryStatus, HistorySurface } from '../store/schema.js';
+import { currentHistoryContext } from './history-context.js';
 
 /** What the history records as the source of runs the service makes for its users. */
 export const HISTORY_SOURCE = 'governed-analytics-service';
@@ -95,14 +96,17 @@ export class RawSqlService {
   /** Buffers the history row (see history-writer.ts): the answer does not wait for it. */
   private record(request: RawSqlRequest, compiled: CompiledRun | undefined, connection: ConnectionView, status: HistoryStatus, fields: { error?: string; rowCount?: number }, started: number): void {
     const durationMs = Math.round(performance.now() - started);
+    // A run made inside an MCP call is recorded as the agent's (see history-context.ts).
+    const recordAs = currentHistoryContext();
     this.history.add({
       workspaceId: request.workspaceId,
       userId: request.userId,
       connectionId: connection.id,
       connectionName: connection.name,
       source: HISTORY_SOURCE,
-      surface: request.surface,
+      surface: recordAs?.surface ?? request.surface,
       origin: request.origin ?? 'sql',
+      keyId: recordAs?.keyId ?? null,
       sql: request.sql,
       // Compiled SQL holds placeholders: the history keeps its values and a text that runs as shown.
       ...(compiled ? { compiled: { params: compiled.params, runnableSql: compiled.runnableSql() } } : {}),

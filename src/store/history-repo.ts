@@ -18,6 +18,8 @@ export interface HistoryEntry {
   error: string | null;
   rowCount: number | null;
   durationMs: number | null;
+  /** The API key that made the run, where the surface records one (MCP). */
+  keyId?: string | null;
   at: Date;
 }
 
@@ -75,6 +77,7 @@ export function historyRepo(db: Kysely<Database>) {
             error: entry.error === null ? null : storable(entry.error),
             row_count: entry.rowCount,
             duration_ms: entry.durationMs,
+            key_id: entry.keyId ?? null,
             created_at: entry.at,
           })),
         )
@@ -122,7 +125,13 @@ const SOURCE_CONDITIONS: Record<HistorySource, (eb: HistoryWhere) => Expression<
   cml: (eb) => eb('h.surface', '=', 'studio_cml'),
   scene: (eb) => eb.or([startsWith('scene:'), startsWith('mosaic:')]),
   signal: () => startsWith('signal:'),
-  api: (eb) => eb.or([eb('h.surface', 'in', ['workspace_api', 'question_api']), eb.and([eb('h.surface', '=', 'structured_api'), eb('h.origin', '=', 'structured')])]),
+  // An agent's scene run is a scene's; its other runs (queries, questions, SQL) are API requests.
+  api: (eb) =>
+    eb.or([
+      eb('h.surface', 'in', ['workspace_api', 'question_api']),
+      eb.and([eb('h.surface', '=', 'structured_api'), eb('h.origin', '=', 'structured')]),
+      eb.and([eb('h.surface', '=', 'mcp'), eb.not(startsWith('scene:'))]),
+    ]),
 };
 
 function startsWith(prefix: string): Expression<SqlBool> {

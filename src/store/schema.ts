@@ -106,7 +106,7 @@ export interface DeploymentsTable {
   changed_nodes: Json<string[]>;
 }
 
-export const HISTORY_SURFACES = ['workspace_api', 'studio', 'studio_cml', 'question_api', 'structured_api'] as const;
+export const HISTORY_SURFACES = ['workspace_api', 'studio', 'studio_cml', 'question_api', 'structured_api', 'mcp'] as const;
 export type HistorySurface = (typeof HISTORY_SURFACES)[number];
 /**
  * What asked for a run: `sql` (a user's statement), `question_sql` (the question API's raw-SQL fallback),
@@ -133,6 +133,8 @@ export interface QueryHistoryTable {
   error: string | null;
   row_count: number | null;
   duration_ms: number | null;
+  /** The API key that made the run, where the surface records one (MCP). */
+  key_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
 }
 

@@ -7,6 +7,7 @@ import { get, post } from './api';
 import { ErrorBox, Loading } from './components/feedback';
 import { AskPage } from './pages/ask';
 import { CmlBuilderPage } from './pages/cml-builder';
+import { ConnectAgentPage } from './pages/connect-agent';
 import { ConnectionsPage } from './pages/connections';
 import { ContentPage } from './pages/content';
 import { ExplorePage } from './pages/explore';
@@ -24,6 +25,7 @@ import { atLeast, type Me } from './session';
 const PAGES: Record<string, (props: { me: Me }) => preact.JSX.Element> = {
   '/': HomePage,
   '/keys': KeysPage,
+  '/connect-agent': ConnectAgentPage,
   '/connections': ConnectionsPage,
   '/sql': SqlEditorPage,
   '/cml-builder': CmlBuilderPage,

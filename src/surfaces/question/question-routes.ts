@@ -4,14 +4,15 @@
 // signed-in user, 100 questions per hour of their own), acting for the asker with their data keys.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { findReveal } from '../../core/semantic/reveal.js';
+import { revealMetrics, revealSummaries } from '../../modeling/catalog-views.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { resultRowsSchema } from '../../http/schemas.js';
 import { MAX_QUESTION_LENGTH } from '../../answering/answer-service.js';
 import { ASSUMPTION_CODES } from '../../answering/assumptions.js';
 import { operationId, type RoutePlace } from '../route-place.js';
 
-const answerSchema = z.object({
+/** The answer of POST /ask (the MCP `ask` tool answers the same object). */
+export const answerSchema = z.object({
   answer: z.string(),
   data: z.object({
     rows: resultRowsSchema,
@@ -47,6 +48,14 @@ const answerSchema = z.object({
     .describe('Only when the raw-SQL fallback answered (tracer and above, language model configured): the statement that ran.'),
 });
 
+/** The body of POST /ask (and the input of the MCP `ask` tool). */
+export const askBodySchema = z
+  .object({
+    question: z.string().trim().min(1, 'must not be empty').max(MAX_QUESTION_LENGTH, `must be at most ${MAX_QUESTION_LENGTH} characters`),
+    domain: z.string().min(1).max(100).optional(),
+  })
+  .strict();
+
 /** The console's answer: A's, plus the SQL behind a governed answer. */
 const answerWithSqlSchema = answerSchema.extend({
   sql: z
@@ -67,12 +76,7 @@ export const questionRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, pla
         tags,
         operationId: id('askQuestion'),
         summary: `Answers a question in plain language from a governed reveal, in English, with rows, provenance and usage (at most ${MAX_QUESTION_LENGTH} characters)`,
-        body: z
-          .object({
-            question: z.string().trim().min(1, 'must not be empty').max(MAX_QUESTION_LENGTH, `must be at most ${MAX_QUESTION_LENGTH} characters`),
-            domain: z.string().min(1).max(100).optional(),
-          })
-          .strict(),
+        body: askBodySchema,
         response: { 200: place.answerSql ? answerWithSqlSchema : answerSchema },
         errors: {
           400: 'Also: a question that is empty or longer than the limit, or an unknown domain (the message names the domains)',
@@ -102,11 +106,7 @@ export const questionRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, pla
         },
       },
     },
-    async (request) => {
-      const { model } = await services.models.live(request.principal!.workspace.id);
-      const reveals = [...model.reveals.values()].sort((a, b) => a.domain.localeCompare(b.domain) || a.name.localeCompare(b.name));
-      return { reveals: reveals.map((r) => ({ name: r.name, domain: r.domain, description: r.description, metrics: [...r.metrics.keys()] })) };
-    },
+    async (request) => ({ reveals: revealSummaries((await services.models.live(request.principal!.workspace.id)).model) }),
   );
 
   app.get(
@@ -128,14 +128,6 @@ export const questionRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, pla
         },
       },
     },
-    async (request) => {
-      const { model } = await services.models.live(request.principal!.workspace.id);
-      const reveal = findReveal(model, request.params.reveal_name);
-      return {
-        reveal: reveal.name,
-        domain: reveal.domain,
-        metrics: [...reveal.metrics.values()].map((m) => ({ name: m.name, label: m.label, description: m.description, unit: m.unit })),
-      };
-    },
+    async (request) => revealMetrics((await services.models.live(request.principal!.workspace.id)).model, request.params.reveal_name),
   );
 };

@@ -4,15 +4,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NotFoundError } from '../../core/errors.js';
 import type { SemanticNode } from '../../core/semantic/model.js';
+import { nodeDetail, nodeSummary } from '../../modeling/catalog-views.js';
 import { operationId, type RoutePlace } from '../route-place.js';
 
 const dimension = z.object({ id: z.string(), label: z.string(), type: z.string() });
 const measure = z.object({ id: z.string(), label: z.string(), type: z.string(), format: z.string().nullable() });
 const params = z.object({ node_id: z.string().min(1).max(200) });
 
-function summary(node: SemanticNode) {
-  return { id: node.name, label: node.label, description: node.description, tags: [...node.tags] };
-}
+const summary = nodeSummary;
 
 function fields(node: SemanticNode) {
   return {
@@ -72,35 +71,7 @@ export const nodeRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place) 
     },
     async (request) => {
       const { node, project } = await nodeOf(request.principal!.workspace.id, request.params.node_id);
-      return {
-        node: {
-          ...summary(node),
-          domain: node.domain ?? null,
-          connection: node.connection,
-          source: node.source.kind === 'table' ? { table: node.source.table } : { sql: node.source.sql },
-          project,
-          file: node.file.slice(node.file.indexOf('/') + 1),
-          dimensions: [...node.dimensions.values()].map((d) => ({
-            id: d.name,
-            label: d.label,
-            description: d.description,
-            type: d.type,
-            primary_key: d.primaryKey,
-            hidden: d.hidden,
-          })),
-          measures: [...node.measures.values()].map((m) => ({
-            id: m.name,
-            label: m.label,
-            description: m.description,
-            type: m.type,
-            format: m.format ?? null,
-            hidden: m.hidden,
-          })),
-          // A role-playing join also gives its role: the name its fields are reached by (`ship_to.name`).
-          joins: node.joins.map((j) => ({ node: j.to, relationship: j.relationship, ...(j.alias ? { role: j.alias } : {}) })),
-          data_keys: node.dataKeys.map((k) => ({ name: k.name, dimension: k.dimension, attribute: k.attribute })),
-        },
-      };
+      return { node: nodeDetail(node, project) };
     },
   );
 

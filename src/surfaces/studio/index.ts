@@ -6,6 +6,7 @@ import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import type { GovernedStatement } from '../../querying/governed-query.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { resultRowsSchema } from '../../http/schemas.js';
+import type { RawSqlResult } from '../../querying/raw-sql-service.js';
 import type { Services } from '../../services.js';
 import { historyPage, historyPageQuery, historySourceQuery, sourcesOf } from '../history-page.js';
 import { presentRunWithSql, runWithSqlSchema } from '../history-runnable.js';
@@ -18,7 +19,8 @@ const policy = { config: SURFACE_POLICY.studio };
 const tags = ['D. studio'];
 const column = z.object({ name: z.string(), type: z.string() });
 const connectionItem = z.object({ id: z.string(), name: z.string(), engine: z.string(), settings: z.record(z.string(), z.unknown()) });
-const runResult = z.object({
+/** The answer of a raw SQL run (the MCP `run_sql` tool answers it too). */
+export const runResult = z.object({
   rows: resultRowsSchema,
   columns: z.array(column),
   duration_ms: z.number().int(),
@@ -26,6 +28,27 @@ const runResult = z.object({
   truncated: z.boolean(),
   connection: z.string(),
 });
+
+/** A raw SQL run as the editor (and the MCP `run_sql` tool) answers it. */
+export function presentRun(result: RawSqlResult): z.infer<typeof runResult> {
+  return {
+    rows: [...result.rows],
+    columns: [...result.columns],
+    duration_ms: result.durationMs,
+    row_count: result.rowCount,
+    truncated: result.truncated,
+    connection: result.connection.name,
+  };
+}
+
+/** A raw SQL run's body: the connection by name, one read-only statement, a row limit. */
+export const editorQueryBodySchema = z
+  .object({
+    connection: z.string().min(1).max(100),
+    sql: z.string().min(1).max(100_000),
+    limit: z.number().int().min(1).max(STUDIO_MAX_ROWS).default(DEFAULT_ROWS),
+  })
+  .strict();
 
 export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
 
@@ -77,13 +100,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
           404: 'No such connection in your workspace (`unknown_connection`)',
           ...WAREHOUSE_ERRORS,
         },
-        body: z
-          .object({
-            connection: z.string().min(1).max(100),
-            sql: z.string().min(1).max(100_000),
-            limit: z.number().int().min(1).max(STUDIO_MAX_ROWS).default(DEFAULT_ROWS),
-          })
-          .strict(),
+        body: editorQueryBodySchema,
         response: { 200: runResult },
       },
     },
@@ -97,14 +114,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
         maxRows: request.body.limit,
         surface: 'studio',
       });
-      return {
-        rows: [...result.rows],
-        columns: [...result.columns],
-        duration_ms: result.durationMs,
-        row_count: result.rowCount,
-        truncated: result.truncated,
-        connection: result.connection.name,
-      };
+      return presentRun(result);
     },
   );
 

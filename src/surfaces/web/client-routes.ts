@@ -3,6 +3,7 @@
 export const CLIENT_ROUTES = [
   { path: '/', title: 'Home' },
   { path: '/keys', title: 'Keys' },
+  { path: '/connect-agent', title: 'Connect an agent' },
   { path: '/connections', title: 'Connections' },
   { path: '/sql', title: 'SQL editor' },
   { path: '/cml-builder', title: 'CML builder' },

@@ -28,7 +28,7 @@ const SURFACES = [
   { value: 'workspace', label: 'Workspace API (B): /api/v1/workspace, HTTPS only' },
   { value: 'structured', label: 'Structured API (C): /v1/…' },
 ];
-const SCOPES = ['query', 'models:read', 'content:read', 'models:write', 'content:write', 'users:read', 'users:write'];
+const SCOPES = ['query', 'models:read', 'content:read', 'models:write', 'content:write', 'users:read', 'users:write', 'ask', 'sql'];
 const DEFAULT_SCOPES = ['query', 'models:read', 'content:read'];
 
 /** GET /api/keys/examples: the certificate to trust, and a query and a question over the live model. */
