@@ -21,11 +21,10 @@ const SURFACE_OF_AUTH: Record<KeyAuth, KeySurface> = {
 };
 
 /**
- * The key value from `Authorization: Bearer …`, checked against the format the route takes. A key in
- * the URL is refused (400) even beside a good header: proxies, browser history and server logs keep
- * URLs, so the client must be told at once, not find out from a leak.
+ * A credential in the URL is refused (400) even beside a good header: proxies, browser history and
+ * server logs keep URLs, so the client must be told at once, not find out from a leak.
  */
-export function keyFromHeader(request: FastifyRequest, auth: KeyAuth): string {
+export function refuseCredentialInUrl(request: FastifyRequest): void {
   const inUrl = keyInUrl(request.url);
   if (inUrl) {
     throw new BadRequestError(
@@ -34,6 +33,11 @@ export function keyFromHeader(request: FastifyRequest, auth: KeyAuth): string {
       'key_in_url',
     );
   }
+}
+
+/** The key value from `Authorization: Bearer …`, checked against the format the route takes. */
+export function keyFromHeader(request: FastifyRequest, auth: KeyAuth): string {
+  refuseCredentialInUrl(request);
   const wanted = SURFACE_OF_AUTH[auth];
   const expected = `${KEY_FORMATS[wanted].label} (${KEY_FORMATS[wanted].example})`;
   const header = request.headers.authorization;

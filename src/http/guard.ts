@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookH
 import fp from 'fastify-plugin';
 import { AppError, ForbiddenError, RateLimitedError } from '../core/errors.js';
 import { planIncludesApi, roleAtLeast } from '../identity/roles.js';
+import { grantedScopes } from '../identity/principal.js';
 import type { Services } from '../services.js';
 import { authenticateSession, refuseCrossSiteWrite } from './auth.js';
 import { admitAgent } from './agent-admission.js';
@@ -92,7 +93,7 @@ function guardFor(policy: RoutePolicy, services: Services): onRequestAsyncHookHa
     if (policy.role && !roleAtLeast(principal.role, policy.role)) {
       throw new ForbiddenError(`This action needs the ${policy.role} role or above; yours is ${principal.role}`, 'role_required');
     }
-    if (policy.scope && !principal.key?.scopes.includes(policy.scope)) {
+    if (policy.scope && !grantedScopes(principal).includes(policy.scope)) {
       throw new ForbiddenError(`This key lacks the ${policy.scope} scope`, 'scope_required');
     }
   };

@@ -29,8 +29,10 @@ export interface Admission {
   window?: WindowCount;
 }
 
+/** Who spends a request's budgets: an OAuth grant spends per-key budgets (questions) as a key of its own would. */
 export function spenderOf(principal: Principal): Spender {
-  return { keyId: principal.key?.id, userId: principal.user.id, workspaceId: principal.workspace.id, keyLimit: principal.key?.rateLimit };
+  const keyId = principal.key?.id ?? (principal.oauth ? `oauth:${principal.oauth.grantId}` : undefined);
+  return { keyId, userId: principal.user.id, workspaceId: principal.workspace.id, keyLimit: principal.key?.rateLimit };
 }
 
 export async function admitKey(

@@ -40,3 +40,8 @@ export function principalOf(
     ...extra,
   };
 }
+
+/** The scopes the principal's credential grants: an API key's, or an OAuth token's consented ones (none for a session). */
+export function grantedScopes(principal: Principal): readonly string[] {
+  return principal.key?.scopes ?? principal.oauth?.scopes ?? [];
+}

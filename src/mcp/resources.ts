@@ -2,7 +2,7 @@
 // and each reveal's metric definitions (get_metrics' answer as a document). Read from the caller's
 // workspace, whatever its key's scopes beyond models:read.
 import { ErrorCode, McpError, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal } from '../identity/principal.js';
+import { grantedScopes, type Principal } from '../identity/principal.js';
 import { revealMetrics } from '../modeling/catalog-views.js';
 import type { Services } from '../services.js';
 
@@ -10,11 +10,11 @@ const CML_PREFIX = 'cml:///';
 const REVEAL_PREFIX = 'reveal:///';
 
 function requireCatalog(principal: Principal): void {
-  if (!principal.key?.scopes.includes('models:read')) throw new McpError(ErrorCode.InvalidRequest, 'Resources need a key with the models:read scope');
+  if (!grantedScopes(principal).includes('models:read')) throw new McpError(ErrorCode.InvalidRequest, 'Resources need a key with the models:read scope');
 }
 
 export async function listResources(services: Services, principal: Principal): Promise<Resource[]> {
-  if (!principal.key?.scopes.includes('models:read')) return [];
+  if (!grantedScopes(principal).includes('models:read')) return [];
   const live = await services.models.live(principal.workspace.id);
   const files: Resource[] = [...live.files.keys()].sort().map((path) => ({ uri: `${CML_PREFIX}${path}`, name: path, title: `CML file ${path}`, mimeType: 'text/plain' }));
   const reveals: Resource[] = [...live.model.reveals.keys()].sort().map((name) => ({ uri: `${REVEAL_PREFIX}${name}/metrics`, name: `${name} metrics`, title: `Metric definitions of ${name}`, mimeType: 'application/json' }));

@@ -7,7 +7,7 @@
 // answer 405, as the specification allows. Answers are JSON, not SSE: a tool call returns one message.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../core/errors.js';
-import { resourceMetadataUrl } from '../http/agent-admission.js';
+import { mcpChallenge } from '../http/agent-admission.js';
 import { SURFACE_POLICY, type RoutePolicy } from '../http/route-policy.js';
 import type { Principal } from '../identity/principal.js';
 import type { Services } from '../services.js';
@@ -47,7 +47,7 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, o
   });
   // A client without a usable credential is told where to learn how to get one (MCP authorization).
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.statusCode === 401) void reply.header('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadataUrl(request)}"`);
+    if (reply.statusCode === 401) void reply.header('WWW-Authenticate', mcpChallenge(request));
     done(null, payload);
   });
 

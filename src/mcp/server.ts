@@ -15,7 +15,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal } from '../identity/principal.js';
+import { grantedScopes, type Principal } from '../identity/principal.js';
 import type { Services } from '../services.js';
 import { ANALYST_PROMPT, analystPrompt } from './prompts.js';
 import { listResources, readResource } from './resources.js';
@@ -70,7 +70,7 @@ export class McpServers {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request, { parsedBody, authInfo: { token: '', clientId: caller.principal.key?.id ?? '', scopes: [...(caller.principal.key?.scopes ?? [])], extra: { caller } } });
+      return await transport.handleRequest(request, { parsedBody, authInfo: { token: '', clientId: caller.principal.key?.id ?? caller.principal.oauth?.clientId ?? '', scopes: [...grantedScopes(caller.principal)], extra: { caller } } });
     } finally {
       // Closed, the server holds nothing of this request: the next one may use it.
       await server.close();

@@ -4,7 +4,7 @@
 // A hidden tool called by name is refused with a tool error that names the missing scope.
 import type { Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Principal } from '../identity/principal.js';
+import { grantedScopes, type Principal } from '../identity/principal.js';
 import { roleAtLeast } from '../identity/roles.js';
 import { leanInput, leanOutput } from './lean-schema.js';
 import type { Tool } from './tool.js';
@@ -29,7 +29,7 @@ function listed(tool: Tool): ListedTool {
 
 /** Why `principal` may not call `tool`, or undefined when it may. */
 export function refusalOf(principal: Principal, tool: Tool): { error: string; code: string } | undefined {
-  if (!principal.key?.scopes.includes(tool.needs.scope)) {
+  if (!grantedScopes(principal).includes(tool.needs.scope)) {
     return { error: `This key lacks the ${tool.needs.scope} scope, which ${tool.name} needs: create a key with it in the console`, code: 'scope_required' };
   }
   if (tool.needs.role && !roleAtLeast(principal.role, tool.needs.role)) {

@@ -37,7 +37,7 @@ describe('credentials', () => {
   it('answers 401 without a key, pointing to the protected resource metadata', async () => {
     const response = await post(rpc('tools/list'), { authorization: '' });
     expect(response.statusCode).toBe(401);
-    expect(response.headers['www-authenticate']).toBe('Bearer resource_metadata="http://localhost:80/.well-known/oauth-protected-resource"');
+    expect(response.headers['www-authenticate']).toBe('Bearer resource_metadata="http://localhost:80/.well-known/oauth-protected-resource/mcp"');
     expect(response.json().code).toBe('missing_key');
   });
 

@@ -159,7 +159,7 @@ describe.each(METADATA_STORES)('on $store', (store) => {
           expect(scenes.scenes.map((s) => s.id)).toContain(sceneId);
           const run = await structured<{ data: unknown[]; provenance: { cache: string } }>(c, 'run_scene', { scene_id: sceneId });
           expect(run.data).toEqual(rest.data);
-          expect(run.provenance.cache).toBe('bypass');
+          expect(run.provenance.cache).toBe('off');
           const asked = await structured<{ data: { rows: unknown[] }; provenance: { source: string } }>(c, 'ask', { question: 'How many orders by channel?' });
           expect(asked.provenance.source).toBe('semantic layer');
           answers.push(asked.data.rows);
