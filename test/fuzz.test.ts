@@ -156,6 +156,17 @@ function bodyArbitrary(op: Operation): fc.Arbitrary<Body> {
   return fc.oneof({ arbitrary: json, weight: 9 }, { arbitrary: raw, weight: 1 });
 }
 
+/** The service's error shape: `{"error": "<message>", "code"?: "<code>"}`. */
+function isServiceError(parsed: { error?: unknown; code?: unknown }): boolean {
+  return typeof parsed.error === 'string' && parsed.error !== '' && (parsed.code === undefined || typeof parsed.code === 'string');
+}
+
+/** The MCP endpoint's protocol refusals: a JSON-RPC error object with a numeric code and a message, as MCP clients read them. */
+function isJsonRpcError(parsed: { error?: unknown }): boolean {
+  const error = parsed.error as { code?: unknown; message?: unknown } | undefined;
+  return (parsed as { jsonrpc?: unknown }).jsonrpc === '2.0' && typeof error?.code === 'number' && typeof error.message === 'string' && error.message !== '';
+}
+
 function credentialsOf(op: Operation): Record<string, string> {
   if (op.operation.operationId === 'signOut') return signOutSession;
   if (/^\/api\/(keys|connections)/.test(op.template)) return scratchSession;
@@ -195,9 +206,7 @@ describe(`fuzzing every operation of /openapi.json (seed ${SEED}, ${RUNS} runs e
         if (response.statusCode >= 500) throw new Error(`5xx: ${where}`);
         if (response.statusCode >= 400) {
           const parsed = JSON.parse(response.body) as { error?: unknown; code?: unknown };
-          if (typeof parsed.error !== 'string' || parsed.error === '' || (parsed.code !== undefined && typeof parsed.code !== 'string')) {
-            throw new Error(`error shape: ${where}`);
-          }
+          if (!isServiceError(parsed) && !(op.template === '/mcp' && isJsonRpcError(parsed))) throw new Error(`error shape: ${where}`);
         }
         if (!documented.has(String(response.statusCode))) throw new Error(`undocumented status: ${where}`);
       }),

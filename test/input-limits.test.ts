@@ -207,7 +207,7 @@ describe.each([
       );
       expect(routes.length).toBeGreaterThanOrEqual(16);
       const as = (url: string): Request['as'] =>
-        url.startsWith('/api/v1/query') ? 'workspace' : url.startsWith('/api/v1') ? 'question' : url.startsWith('/v1') ? 'structured' : url === '/api/auth/login' ? 'none' : 'session';
+        url.startsWith('/api/v1/query') ? 'workspace' : url.startsWith('/api/v1') ? 'question' : url.startsWith('/v1') || url === '/mcp' ? 'structured' : url === '/api/auth/login' ? 'none' : 'session';
       const codeOf = (r: { body: string }) => (r.body ? (JSON.parse(r.body) as { code?: string }).code : undefined);
       for (const route of routes.filter((r) => r.url !== '/api/auth/logout')) {
         for (const raw of ['['.repeat(200) + ']'.repeat(200), '{"a":'.repeat(200) + '1' + '}'.repeat(200)]) {

@@ -5,7 +5,7 @@ import { MAX_PATH_PARAM_CHARS } from './framework-errors.js';
 import { MAX_JSON_DEPTH } from './input-guard.js';
 import type { RoutePolicy } from './route-policy.js';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 414 | 415 | 422 | 429 | 500 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 412 | 413 | 414 | 415 | 422 | 429 | 500 | 502 | 503 | 504;
 
 declare module 'fastify' {
   interface FastifySchema {

@@ -54,7 +54,21 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, o
   const tags = ['MCP'];
   app.post(
     '/mcp',
-    { config, schema: { tags, operationId: 'mcpMessage', summary: 'One MCP message (JSON-RPC) over Streamable HTTP; answered with JSON' } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'mcpMessage',
+        summary: 'One MCP message (JSON-RPC) over Streamable HTTP; answered with JSON',
+        // Refusals of the protocol itself are JSON-RPC error objects, as MCP clients read them; the
+        // ones before it (credentials, host check, budgets, body limits) carry the service's shape.
+        errors: {
+          400: 'Also: a body that is not a JSON-RPC message, or an unsupported MCP-Protocol-Version (a JSON-RPC error object: `{"jsonrpc":"2.0","error":{"code","message"},"id":null}`)',
+          403: 'Also: a Host or Origin that is not this service (DNS rebinding; `host_not_allowed` / `origin_not_allowed`)',
+          406: 'Accept does not list both application/json and text/event-stream (a JSON-RPC error object)',
+        },
+      },
+    },
     async (request, reply) => {
       const caller = { principal: principalOf(request), onFailure: (error: unknown, tool: string) => request.log.error({ err: error, tool }, 'MCP tool failed') };
       const response = await servers.answer(webRequestOf(request), request.body, caller);
@@ -63,8 +77,8 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, o
       return reply.send(await response.text());
     },
   );
-  app.get('/mcp', { config, schema: { tags, operationId: 'mcpStream', summary: 'Answers 405: the server opens no stream of its own' } }, async (_request, reply) => methodNotAllowed(reply));
-  app.delete('/mcp', { config, schema: { tags, operationId: 'mcpEndSession', summary: 'Answers 405: the server keeps no session' } }, async (_request, reply) => methodNotAllowed(reply));
+  app.get('/mcp', { config, schema: { tags, operationId: 'mcpStream', summary: 'Answers 405: the server opens no stream of its own', errors: { 405: 'Always: send messages with POST (`method_not_allowed`)' } } }, async (_request, reply) => methodNotAllowed(reply));
+  app.delete('/mcp', { config, schema: { tags, operationId: 'mcpEndSession', summary: 'Answers 405: the server keeps no session', errors: { 405: 'Always: there is no session to end (`method_not_allowed`)' } } }, async (_request, reply) => methodNotAllowed(reply));
 };
 
 /** The request as the SDK's web-standard transport reads it: its headers (the body is passed parsed). */

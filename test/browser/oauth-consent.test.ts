@@ -66,7 +66,7 @@ describe.skipIf(!hasChromium)('OAuth consent in Chromium', () => {
     expect(await request.locator('.redirect-host').textContent()).toBe('127.0.0.1:53682');
     // An editor may grant the viewer's and editor's scopes, not a luminary's.
     const offered = await request.getByRole('checkbox').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).labels![0]!.textContent));
-    expect(offered).toEqual(['query', 'models:read', 'content:read', 'models:write', 'content:write']);
+    expect(offered).toEqual(['query', 'models:read', 'content:read', 'models:write', 'content:write', 'ask', 'sql']);
     expect(await request.getByLabel('query').isChecked()).toBe(true);
     expect(await request.getByLabel('models:write').isChecked()).toBe(true);
     expect(await request.getByLabel('content:read').isChecked()).toBe(false);

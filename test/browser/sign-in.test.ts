@@ -122,11 +122,11 @@ describe.skipIf(!hasChromium)('console shell in Chromium', () => {
         const style = getComputedStyle(el);
         return { text: el.textContent, outline: `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}` };
       });
-      expect(focused.text).toBe('Ask');
+      expect(focused.text).toBe('Connect an agent');
       // The console's own focus ring (styles.css), thicker and of higher contrast than the browser's.
       expect(focused.outline).toBe('solid 3px rgb(240, 160, 0)');
       await page.keyboard.press('Enter');
-      await page.getByRole('heading', { name: 'Ask', level: 1 }).waitFor();
+      await page.getByRole('heading', { name: 'Connect an agent', level: 1 }).waitFor();
       await nav.getByRole('link', { name: 'Ask' }).waitFor();
       for (const hidden of ['Connections', 'SQL editor', 'Users']) expect(await nav.getByRole('link', { name: hidden }).count()).toBe(0);
       expect(await page.getByLabel('Signed in as').textContent()).toContain('viewer');

@@ -53,8 +53,8 @@ export function ConnectAgentPage({ me }: { me: Me }) {
     }
   };
 
-  if (key) {
-    const configs = agentConfigs(location.origin, key);
+  const configuration = (shown: string) => {
+    const configs = agentConfigs(location.origin, shown);
     return (
       <section class="panel created" aria-label="Agent configuration">
         <h2>Your agent's configuration</h2>
@@ -66,22 +66,30 @@ export function ConnectAgentPage({ me }: { me: Me }) {
         <button type="button" onClick={() => setKey(undefined)}>Done, hide the key</button>
       </section>
     );
-  }
+  };
+
   return (
-    <Section title="Connect an agent">
-      <p>An agent (Claude Desktop, an IDE, your own) reaches this workspace through the MCP server at <code>/mcp</code> with a key of its own. Choose what it may do.</p>
-      <form onSubmit={create}>
-        <TextField label="Key name" value={name} onInput={setName} required />
-        <fieldset>
-          <legend>What the agent may do</legend>
-          {offered.map(({ scope, tools }) => (
-            <Checkbox key={scope} label={`${scope}: ${tools}`} checked={scopes.includes(scope)}
-              onChange={(on) => setScopes(on ? [...scopes, scope] : scopes.filter((s) => s !== scope))} />
-          ))}
-        </fieldset>
-        <div><button type="submit">Create key and configuration</button></div>
-      </form>
-      <ErrorBox error={error} />
-    </Section>
+    <div>
+      <h1>Connect an agent</h1>
+      {key ? (
+        configuration(key)
+      ) : (
+        <Section title="A key for the agent">
+          <p>An agent (Claude Desktop, an IDE, your own) reaches this workspace through the MCP server at <code>/mcp</code> with a key of its own. Choose what it may do.</p>
+          <form onSubmit={create}>
+            <TextField label="Key name" value={name} onInput={setName} required />
+            <fieldset>
+              <legend>What the agent may do</legend>
+              {offered.map(({ scope, tools }) => (
+                <Checkbox key={scope} label={`${scope}: ${tools}`} checked={scopes.includes(scope)}
+                  onChange={(on) => setScopes(on ? [...scopes, scope] : scopes.filter((s) => s !== scope))} />
+              ))}
+            </fieldset>
+            <div><button type="submit">Create key and configuration</button></div>
+          </form>
+          <ErrorBox error={error} />
+        </Section>
+      )}
+    </div>
   );
 }
