@@ -14,6 +14,8 @@ import { PASSWORD, seedWorkspace, startTestApp, type SeededWorkspace, type TestA
 /** Debian's Chromium; TEST_CHROMIUM names another build of it. */
 export const CHROMIUM = process.env.TEST_CHROMIUM ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
+// In CI (REQUIRE_SERVICES=1, where .ci/run installs it) a missing Chromium fails the run instead of skipping.
+if (!hasChromium && process.env.REQUIRE_SERVICES === '1') throw new Error(`${CHROMIUM} is required (REQUIRE_SERVICES=1) but absent: apt-get install -y chromium`);
 if (!hasChromium) console.warn(`Browser tests skipped: ${CHROMIUM} is absent (apt-get install -y chromium).`);
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -48,14 +48,3 @@ export class TestClock implements Clock {
     this.offsetMs = at.getTime() - TEST_NOW.getTime() - elapsedMs();
   }
 }
-
-/**
- * A test clock at the machine's own instant, for the tests whose other party reads the machine's clock:
- * a spawned `svc serve` (the system clock), or a webhook receiver in another process checking a
- * signature's age. Such a test must not look at which day it is, only at time passing; the faked-clock
- * runs of README's Development section check that it holds on any day.
- */
-export function machineClock(): TestClock {
-  // eslint-disable-next-line no-restricted-syntax -- the one place a test reads the machine's clock, on purpose
-  return new TestClock(new Date());
-}

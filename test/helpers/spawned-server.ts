@@ -2,6 +2,7 @@
 // its output is kept for failure messages, and `exited` resolves with its exit code.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -13,10 +14,15 @@ export function machineEnv(): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => /^(TZ|LD_PRELOAD|FAKETIME.*)$/.test(entry[0]) && entry[1] !== undefined));
 }
 
-export function spawnServer(env: Record<string, string>) {
+/**
+ * A `svc serve` of its own. With `clockFrom`, its clock starts at that instant (the test clock's) and runs
+ * on at the machine's pace (date-from.mjs), so that it agrees with the test whatever the machine's date.
+ */
+export function spawnServer(env: Record<string, string>, clockFrom?: Date) {
+  const clock = clockFrom ? { NODE_OPTIONS: `--import=${pathToFileURL(path.join(ROOT, 'test/helpers/date-from.mjs')).href}`, TEST_DATE_FROM: clockFrom.toISOString() } : {};
   const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...machineEnv(), SVC_DEMO: 'off', PORT: '0', TLS: 'off', LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...machineEnv(), ...clock, SVC_DEMO: 'off', PORT: '0', TLS: 'off', LOG_LEVEL: 'warn', ...env },
   });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));

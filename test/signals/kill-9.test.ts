@@ -11,7 +11,7 @@ import { loadPostgres } from '../../src/core/demo/index.js';
 import { DEMO_MODEL_DIR, readModelDir } from '../../src/demo-setup.js';
 import { principalOf } from '../../src/identity/principal.js';
 import { seedWorkspace, startTestApp, type TestApp } from '../helpers/app.js';
-import { machineClock } from '../helpers/clock.js';
+import { TestClock } from '../helpers/clock.js';
 import { createTestDatabase, hasService } from '../helpers/services.js';
 import { spawnServer, until } from '../helpers/spawned-server.js';
 import { startReceiver, verifyAt } from '../webhooks/receiver.js';
@@ -29,8 +29,8 @@ beforeAll(async () => {
   meta = await createTestDatabase();
   warehouse = await createTestDatabase();
   cleanups.push(() => meta.drop(), () => warehouse.drop());
-  // The spawned servers run on the system clock, the machine's: this side reads the same.
-  t = await startTestApp({ databaseUrl: meta.url, secretKey, clock: machineClock(), env: { SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
+  // The spawned servers' clocks start at this fixed clock's instant and run on from there (spawnServer).
+  t = await startTestApp({ databaseUrl: meta.url, secretKey, clock: new TestClock(), env: { SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
   await loadPostgres(warehouse.url, { orders: 200, now: t.clock.now() });
   receiver = await startReceiver();
 }, 120_000);
@@ -51,7 +51,7 @@ function serve() {
     SVC_SIGNALS_LEASE_SECONDS: String(MIN_SIGNALS_LEASE_SECONDS),
     SVC_EVENTS_POLL_MS: '50',
     SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
-  });
+  }, t.clock.now());
 }
 
 describe.skipIf(!withPostgres)('kill -9 mid-evaluation', () => {

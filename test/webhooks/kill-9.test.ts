@@ -9,15 +9,15 @@ import { WebhookService } from '../../src/events/webhook-service.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import { membersRepo } from '../../src/store/members-repo.js';
-import { machineClock } from '../helpers/clock.js';
+import { TestClock } from '../helpers/clock.js';
 import { createTestDatabase, hasService } from '../helpers/services.js';
 import { spawnServer, until } from '../helpers/spawned-server.js';
 import { startReceiver, verifyAt } from './receiver.js';
 
 const withPostgres = await hasService('postgres');
 const key = randomBytes(32);
-// The spawned servers deliver on the system clock, the machine's: this side reads the same.
-const clock = machineClock();
+// The spawned servers' clocks start at this fixed clock's instant and run on from there (spawnServer).
+const clock = new TestClock();
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let store: Store;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -43,7 +43,7 @@ function serve() {
     SVC_SECRET_KEY: key.toString('hex'),
     SVC_EVENTS_POLL_MS: '50',
     SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
-  });
+  }, clock.now());
 }
 
 describe.skipIf(!withPostgres)('kill -9 mid-delivery', () => {
