@@ -12,7 +12,7 @@ import { resourceOf } from '../identity/oauth/oauth-policy.js';
 import { isOauthSecret } from '../identity/oauth/token-formats.js';
 import type { Services } from '../services.js';
 import { issuerOf } from '../surfaces/oauth/issuer.js';
-import { refuseCredentialInUrl } from './auth.js';
+import { bearerValue, refuseCredentialInUrl } from './auth.js';
 import { admitKey, spenderOf, type Admission } from './key-admission.js';
 import { countRequest } from './rate-limit.js';
 import type { RateLimitPolicyName } from './route-policy.js';
@@ -30,7 +30,7 @@ export async function admitAgent(
   rateLimit: RateLimitPolicyName | undefined,
   services: Pick<Services, 'keyResolver' | 'shared' | 'oauth'>,
 ): Promise<Admission> {
-  const bearer = /^Bearer +(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+  const bearer = bearerValue(request);
   if (!bearer || !isOauthSecret('access', bearer)) return admitKey(request, 'structured-key', rateLimit, services);
   refuseCredentialInUrl(request);
   const resolution = await services.oauth.access.resolveAccessToken(bearer, { resource: resourceOf(issuerOf(request)) });

@@ -35,6 +35,13 @@ export function refuseCredentialInUrl(request: FastifyRequest): void {
   }
 }
 
+const BEARER = /^Bearer +(\S+)\s*$/i;
+
+/** The credential of `Authorization: Bearer <value>`, or undefined without one. */
+export function bearerValue(request: FastifyRequest): string | undefined {
+  return BEARER.exec(request.headers.authorization ?? '')?.[1];
+}
+
 /** The key value from `Authorization: Bearer …`, checked against the format the route takes. */
 export function keyFromHeader(request: FastifyRequest, auth: KeyAuth): string {
   refuseCredentialInUrl(request);
@@ -44,11 +51,10 @@ export function keyFromHeader(request: FastifyRequest, auth: KeyAuth): string {
   if (!header) {
     throw new UnauthenticatedError(`Missing API key: send 'Authorization: Bearer <key>' with a ${expected}`, 'missing_key');
   }
-  const match = /^Bearer +(\S+)\s*$/i.exec(header);
-  if (!match) {
+  const value = bearerValue(request);
+  if (!value) {
     throw new UnauthenticatedError("The Authorization header must use the Bearer scheme: 'Authorization: Bearer <key>'", 'invalid_auth_scheme');
   }
-  const value = match[1]!;
   const surface = surfaceOfKey(value);
   if (!surface && isOauthSecret('access', value)) {
     throw new UnauthenticatedError(`Wrong kind of credential: an OAuth access token is for the MCP endpoint (/mcp); this route takes a ${expected}`, 'wrong_key_type');

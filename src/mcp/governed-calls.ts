@@ -9,12 +9,10 @@ import { BadRequestError } from '../core/errors.js';
 import type { SemanticQuery } from '../core/semantic/query.js';
 import type { SceneRunOptions } from '../content/scene-definition.js';
 import type { Principal } from '../identity/principal.js';
-import type { GovernedProvenance } from '../querying/governed-query.js';
+import { CACHE_STATES, type GovernedProvenance } from '../querying/governed-query.js';
 import type { Services } from '../services.js';
 import { presentSceneRun } from '../surfaces/content/scene-schema.js';
 import { presentQueryAnswer, type queryAnswerSchema } from '../surfaces/structured/query-routes.js';
-
-export const CACHE_STATES = ['hit', 'miss', 'bypass', 'off'] as const;
 
 export const provenanceSchema = z.object({
   model_version: z.number().int(),

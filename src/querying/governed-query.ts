@@ -32,7 +32,8 @@ export type SemanticRequest =
 export type CachePolicy = 'use' | 'bypass' | 'off';
 
 /** What the cache did for a result: answered it (`hit`), or the warehouse did after a `miss`, a `bypass` or with the cache `off`. */
-export type CacheState = 'hit' | 'miss' | 'bypass' | 'off';
+export const CACHE_STATES = ['hit', 'miss', 'bypass', 'off'] as const;
+export type CacheState = (typeof CACHE_STATES)[number];
 
 export interface GovernedQueryRequest {
   readonly principal: Principal;
