@@ -3,14 +3,15 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
-  const run = useCallback(() => {
+  // Resolves once the new data is in state, so a caller can announce a change only after the page shows it.
+  const run = useCallback((): Promise<void> => {
     setState((s) => ({ ...s, loading: true }));
-    load().then(
+    return load().then(
       (data) => setState({ data, loading: false }),
       (error: unknown) => setState({ error, loading: false }),
     );
   }, deps);
-  useEffect(run, [run]);
+  useEffect(() => void run(), [run]);
   return { ...state, reload: run };
 }
 

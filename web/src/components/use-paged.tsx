@@ -17,14 +17,15 @@ export function usePaged<T>(path: string, field: string, deps: unknown[] = []) {
     const url = cursor ? `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : path;
     return get<Record<string, unknown> & { next_cursor: string | null }>(url).then((answer) => ({ items: (answer[field] ?? []) as T[], next: answer.next_cursor ?? null }));
   };
-  const reload = useCallback(() => {
+  // Resolves once the first page is in state (see useLoad).
+  const reload = useCallback((): Promise<void> => {
     setState((s) => ({ ...s, loading: true }));
-    page().then(
+    return page().then(
       (first) => setState({ ...first, loading: false }),
       (error: unknown) => setState((s) => ({ ...s, error, loading: false })),
     );
   }, [path, ...deps]);
-  useEffect(reload, [reload]);
+  useEffect(() => void reload(), [reload]);
   const more = () => {
     if (!state.next) return;
     setState((s) => ({ ...s, loading: true }));

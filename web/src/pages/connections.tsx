@@ -40,8 +40,8 @@ export function ConnectionsPage() {
     setNotice('');
     try {
       const message = await work();
+      await list.reload();
       if (message) setNotice(message);
-      list.reload();
     } catch (e) {
       setError(e);
     }

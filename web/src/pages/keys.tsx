@@ -121,9 +121,9 @@ export function KeysPage({ me }: { me: Me }) {
   const revoke = async (key: Key) => {
     try {
       await post(`/api/keys/${encodeURIComponent(key.id)}/revoke`);
-      setNotice(`Key ${key.name} (${key.prefix}…) is revoked.`);
       setConfirming(undefined);
-      keys.reload();
+      await keys.reload();
+      setNotice(`Key ${key.name} (${key.prefix}…) is revoked.`);
     } catch (e) {
       setError(e);
     }

@@ -27,9 +27,9 @@ export function OauthGrants() {
   const revoke = async (grant: Grant) => {
     try {
       await post(`/api/oauth/grants/${encodeURIComponent(grant.id)}/revoke`);
-      setNotice(`${grant.client_name} no longer has access.`);
       setConfirming(undefined);
-      grants.reload();
+      await grants.reload();
+      setNotice(`${grant.client_name} no longer has access.`);
     } catch (e) {
       setError(e);
     }

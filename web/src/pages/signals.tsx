@@ -46,15 +46,15 @@ function DryRunResult({ signal, result }: { signal: Signal; result: DryRun }) {
   );
 }
 
-function SignalRow({ signal, onChanged }: { signal: Signal; onChanged: (notice: string) => void }) {
+function SignalRow({ signal, onChanged }: { signal: Signal; onChanged: (notice: string) => Promise<void> }) {
   const [open, setOpen] = useState<'edit' | 'delete' | 'evaluate' | 'history'>();
   const [dryRun, setDryRun] = useState<DryRun>();
   const { error, run } = useAction();
   const evaluate = () => run(async () => { setOpen('evaluate'); setDryRun(await post<DryRun>(`${path(signal)}/evaluate`)); });
-  const remove = () => run(async () => { await api('DELETE', path(signal)); onChanged(`Signal ${signal.name} is deleted.`); });
-  const save = async (body: unknown) => { await api('PATCH', path(signal), body); setOpen(undefined); onChanged(`Signal ${signal.name} is saved.`); };
+  const remove = () => run(async () => { await api('DELETE', path(signal)); await onChanged(`Signal ${signal.name} is deleted.`); });
+  const save = async (body: unknown) => { await api('PATCH', path(signal), body); setOpen(undefined); await onChanged(`Signal ${signal.name} is saved.`); };
   // Someone else's signal that stopped, or whose values are hidden from you, can be made yours: it then reads with your data keys.
-  const takeOver = () => run(async () => { await api('PATCH', path(signal), { take_ownership: true, enabled: true }); onChanged(`Signal ${signal.name} is yours now: it reads with your data keys.`); });
+  const takeOver = () => run(async () => { await api('PATCH', path(signal), { take_ownership: true, enabled: true }); await onChanged(`Signal ${signal.name} is yours now: it reads with your data keys.`); });
   const toggle = (what: typeof open) => setOpen(open === what ? undefined : what);
   return (
     <li class="panel" aria-label={`Signal ${signal.name}`}>
@@ -93,7 +93,8 @@ export function Signals() {
   const signals = usePaged<Signal>('/api/signals?limit=50', 'signals');
   const [creating, setCreating] = useState(false);
   const [notice, setNotice] = useState('');
-  const changed = (text: string) => { setNotice(text); signals.reload(); };
+  // The notice follows the reloaded list, so it never announces what the list does not show yet.
+  const changed = async (text: string) => { await signals.reload(); setNotice(text); };
   const create = async (body: unknown) => {
     const { signal } = await post<{ signal: Signal }>('/api/signals', body);
     setCreating(false);

@@ -22,8 +22,8 @@ export function DeliveryLog({ hook, refreshKey }: { hook: { id: string; url: str
   const redeliver = (d: Delivery) =>
     run(async () => {
       await post(`${base}/${encodeURIComponent(d.id)}/redeliver`);
+      await log.reload();
       setNotice(`The ${d.event} delivery is queued again.`);
-      log.reload();
     });
   return (
     <div>

@@ -55,13 +55,13 @@ function CreateWebhook({ onCreated }: { onCreated: (hook: Webhook, secret: strin
   );
 }
 
-function WebhookItem({ hook, onChanged, onSecret }: { hook: Webhook; onChanged: (notice: string) => void; onSecret: (shown: Shown) => void }) {
+function WebhookItem({ hook, onChanged, onSecret }: { hook: Webhook; onChanged: (notice: string) => Promise<void>; onSecret: (shown: Shown) => void }) {
   const [confirming, setConfirming] = useState(false);
   const [logShown, setLogShown] = useState(false);
   const [refresh, setRefresh] = useState(0);
   const { error, run } = useAction();
   const path = `/api/webhooks/${encodeURIComponent(hook.id)}`;
-  const setEnabled = (enabled: boolean) => run(async () => { await api('PATCH', path, { enabled }); onChanged(`${hook.url} is ${enabled ? 'enabled' : 'disabled'}.`); });
+  const setEnabled = (enabled: boolean) => run(async () => { await api('PATCH', path, { enabled }); await onChanged(`${hook.url} is ${enabled ? 'enabled' : 'disabled'}.`); });
   const rotate = () =>
     run(async () => {
       const answer = await post<{ webhook: Webhook; secret: string }>(`${path}/rotate-secret`);
@@ -72,9 +72,9 @@ function WebhookItem({ hook, onChanged, onSecret }: { hook: Webhook; onChanged: 
       await post(`${path}/test`);
       setLogShown(true);
       setRefresh((n) => n + 1);
-      onChanged(`A webhook.test event is queued for ${hook.url}: follow it in the delivery log.`);
+      await onChanged(`A webhook.test event is queued for ${hook.url}: follow it in the delivery log.`);
     });
-  const remove = () => run(async () => { await api('DELETE', path); onChanged(`${hook.url} is deleted.`); });
+  const remove = () => run(async () => { await api('DELETE', path); await onChanged(`${hook.url} is deleted.`); });
   return (
     <li class="panel" aria-label={`Webhook ${hook.url}`}>
       <code>{hook.url}</code> <span class="muted">{hook.events.map((e) => (e === '*' ? 'all events' : e)).join(', ')}{hook.description ? ` · ${hook.description}` : ''}</span>
@@ -102,7 +102,8 @@ export function Webhooks() {
   const hooks = useLoad(() => get<{ webhooks: Webhook[] }>('/api/webhooks'));
   const [secret, setSecret] = useState<Shown>();
   const [notice, setNotice] = useState('');
-  const changed = (text: string) => { setNotice(text); hooks.reload(); };
+  // The notice follows the reloaded list, so it never announces what the list does not show yet.
+  const changed = async (text: string) => { await hooks.reload(); setNotice(text); };
   return (
     <Section title="Webhooks">
       <CreateWebhook onCreated={(hook, value) => { setSecret({ title: `Signing secret of ${hook.url}`, value }); changed(`${hook.url} is added.`); }} />
