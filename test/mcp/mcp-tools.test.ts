@@ -5,7 +5,7 @@
 // scopes allow; a revoked key fails at its next call; every run is recorded as the agent's with its key.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { hashPassword } from '../../src/identity/passwords.js';
 import { PASSWORD, consoleCall, consoleRequest, type SeededWorkspace, type TestApp } from '../helpers/app.js';
 import { demoAppOn, METADATA_STORES } from '../helpers/demo-on-stores.js';
@@ -70,13 +70,15 @@ describe.each(METADATA_STORES)('on $store', (store) => {
   // forwards messages and never touches the store, so it is driven on one store; HTTP on both.
   const channels: Channel[] = store.postgres ? ['http'] : ['http', 'stdio'];
   describe.each(channels)('over %s', { timeout: 90_000 }, (channel) => {
+    // One client per key for the whole channel: over stdio each is a `svc mcp` process, seconds to start.
+    // A client that must see its key revoked connects on its own (below).
+    const clients = new Map<string, Promise<Client>>();
+    afterAll(async () => {
+      for (const client of clients.values()) await (await client).close();
+    });
     const withClient = async <T>(key: string, work: (client: Client) => Promise<T>): Promise<T> => {
-      const client = await connectClient(channel, url, key);
-      try {
-        return await work(client);
-      } finally {
-        await client.close();
-      }
+      if (!clients.has(key)) clients.set(key, connectClient(channel, url, key));
+      return work(await clients.get(key)!);
     };
 
     it('lists every tool for a key with every scope, each read-only with an output schema', async () => {

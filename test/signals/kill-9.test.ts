@@ -1,9 +1,12 @@
 // `kill -9` of a real `svc serve` in the middle of a signal evaluation loses nothing: the claimed run
 // outlives the process, and the next server evaluates it once its lease ends, records one evaluation,
 // fires signal.triggered once and delivers it, signed. The evaluation is held mid-query by a lock on
-// the warehouse table, so the kill lands while the warehouse query runs.
+// the warehouse table, so the kill lands while the warehouse query runs. The lease is ended by moving its
+// end into the store's past rather than by waiting the 45 s it lasts: the test proves what the next server
+// does on each side of it.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIN_SIGNALS_LEASE_SECONDS } from '../../src/config.js';
@@ -120,7 +123,13 @@ describe.skipIf(!withPostgres)('kill -9 mid-evaluation', () => {
 
     const second = serve();
     try {
-      await until(() => receiver.received.length >= 1, 90_000, () => `the signal.triggered delivery (${second.output()})`);
+      await until(() => /listening on http/.test(second.output()), 60_000, () => `the second server to listen (${second.output()})`);
+      // While the dead process's lease runs, the next server leaves the run alone (some 10 polls).
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await evaluations()).toBe(0);
+      expect((await row()).claimed_until).not.toBeNull();
+      await sql`update signals set claimed_until = now() - interval '1 second' where id = ${signal.id}`.execute(t.store.db);
+      await until(() => receiver.received.length >= 1, 30_000, () => `the signal.triggered delivery (${second.output()})`);
       await until(async () => (await t.store.db.selectFrom('webhook_deliveries').select('status').where('workspace_id', '=', ws.id).executeTakeFirst())?.status === 'delivered', 10_000, 'the delivery to be marked delivered');
     } finally {
       second.child.kill('SIGTERM');

@@ -1,7 +1,10 @@
 // `kill -9` of a real `svc serve` mid-delivery loses nothing: the delivery row outlives the process,
-// and the next server delivers it (same webhook-id) once the dead process's lease on it has ended.
+// and the next server delivers it (same webhook-id) once the dead process's lease on it has ended, not
+// before. The lease (delivery time limit + 30 s, on the store's clock) is ended by moving its end into the
+// store's past rather than by waiting for it: the test proves what the next server does on each side of it.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import { recordEvent } from '../../src/events/event-record.js';
@@ -61,7 +64,13 @@ describe.skipIf(!withPostgres)('kill -9 mid-delivery', () => {
 
     const second = serve();
     try {
-      await until(async () => (await row()).status === 'delivered', 90_000, `the delivery (${second.output()})`);
+      await until(() => /listening on http/.test(second.output()), 60_000, () => `the second server to listen (${second.output()})`);
+      // While the dead process's lease runs, the next server leaves the row alone (some 20 polls).
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await row()).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(receiver.received).toHaveLength(1);
+      await sql`update webhook_deliveries set claimed_until = now() - interval '1 second' where endpoint_id = ${endpoint.id}`.execute(store.db);
+      await until(async () => (await row()).status === 'delivered', 30_000, () => `the delivery (${second.output()})`);
     } finally {
       second.child.kill('SIGTERM');
     }
