@@ -12,7 +12,9 @@ import { SURFACE_POLICY, type RoutePolicy } from '../http/route-policy.js';
 import type { Principal } from '../identity/principal.js';
 import type { Services } from '../services.js';
 import { HostCheck } from './host-check.js';
+import { directToolCallOf, jsonRpcError } from './direct-tool-call.js';
 import { McpServers } from './server.js';
+import { callTool } from './tool-call.js';
 import { ToolCatalog } from './tool-catalog.js';
 
 export interface McpEndpointOptions {
@@ -31,7 +33,8 @@ const methodNotAllowed = (reply: FastifyReply) =>
 
 export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, options) => {
   const { services } = options;
-  const servers = new McpServers(services, options.catalog ?? new ToolCatalog());
+  const catalog = options.catalog ?? new ToolCatalog();
+  const servers = new McpServers(services, catalog);
   const principalOf = options.principalOf ?? ((request: FastifyRequest) => request.principal!);
   const config = options.policy ?? SURFACE_POLICY.mcp;
   const hosts = new HostCheck(services.config.mcpAllowedHosts);
@@ -71,6 +74,14 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, o
     },
     async (request, reply) => {
       const caller = { principal: principalOf(request), onFailure: (error: unknown, tool: string) => request.log.error({ err: error, tool }, 'MCP tool failed') };
+      const direct = directToolCallOf(request.headers, request.body);
+      if (direct) {
+        const answer = await callTool(catalog, { services, principal: caller.principal }, direct.name, direct.args, caller).then(
+          (result) => ({ result, jsonrpc: '2.0', id: direct.id }),
+          (error: unknown) => jsonRpcError(direct.id, error),
+        );
+        return reply.type('application/json').send(JSON.stringify(answer));
+      }
       const response = await servers.answer(webRequestOf(request), request.body, caller);
       void reply.code(response.status);
       response.headers.forEach((value, name) => void reply.header(name, value));
