@@ -36,7 +36,7 @@ const ACCEPTED = 'This interface answers SELECT over the model\'s tables, catalo
  * its statements, as an error in PostgreSQL's implicit transaction undoes the ones before it.
  */
 export function classifyStatements(sql: string): ClassifiedStatement[] {
-  return parseStatements(sql).map((raw) => classifyText(statementText(sql, raw)));
+  return parseStatements(sql).map((raw) => classifyRaw(sql, raw));
 }
 
 /**
@@ -46,7 +46,16 @@ export function classifyStatements(sql: string): ClassifiedStatement[] {
 export function classifyStatement(sql: string): ClassifiedStatement | undefined {
   const raws = parseStatements(sql);
   if (raws.length > 1) throw new SqlStateError(SYNTAX_ERROR, 'cannot insert multiple commands into a prepared statement');
-  return raws.length === 0 ? undefined : classifyText(statementText(sql, raws[0]!));
+  return raws.length === 0 ? undefined : classifyRaw(sql, raws[0]!);
+}
+
+/**
+ * A statement starting at the input's first character has its tree's locations counted from its own
+ * start already, so it is classified from that tree; any other is parsed again on its own.
+ */
+function classifyRaw(sql: string, raw: RawStmt): ClassifiedStatement {
+  const statement = statementText(sql, raw);
+  return classifyText(statement, statement.start === 0 ? raw.stmt : undefined);
 }
 
 /** The text of one parsed statement (byte offsets in `sql`), trimmed, and where it starts. */
@@ -57,9 +66,9 @@ function statementText(sql: string, raw: RawStmt): StatementText {
   return { text: slice.trim(), start: charsBefore(sql, from) + leading };
 }
 
-function classifyText(statement: StatementText): ClassifiedStatement {
+function classifyText(statement: StatementText, parsed?: Node): ClassifiedStatement {
   // Parsed again on its own: its tree's locations are then offsets in its own text.
-  const stmt = parseStatements(statement.text)[0]?.stmt;
+  const stmt = parsed ?? parseStatements(statement.text)[0]?.stmt;
   if (!stmt) throw new SqlStateError(SYNTAX_ERROR, 'syntax error');
   const command = sessionCommandOf(stmt);
   if (command) return { kind: 'session', ...statement, command };
