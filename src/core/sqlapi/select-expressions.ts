@@ -61,20 +61,20 @@ const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar', 'char', 'name']);
 export class ExpressionResolver {
   constructor(private readonly scope: TableScope) {}
 
-  /** The position of a node (`{ Kind: fields }`) or of a node's fields. */
-  private position(node: Node | { location?: number }): number | undefined {
-    return positionAt(this.scope.text, 'location' in node ? node.location : locationOf(node as Node));
+  /** The 1-based position in the statement of a parser location (a byte offset). */
+  private at(location: number | undefined): number | undefined {
+    return positionAt(this.scope.text, location);
   }
 
   resolve(node: Node, clause: Clause): Resolved {
     const ref = nodeAs(node, 'ColumnRef');
     if (ref) {
       if (namesOf(ref.fields).includes(undefined)) {
-        throw new SqlStateError(FEATURE_NOT_SUPPORTED, 'SELECT * is not supported on model tables', 'Name the columns: dimensions, and measures through MEASURE(name).', this.position(node));
+        throw new SqlStateError(FEATURE_NOT_SUPPORTED, 'SELECT * is not supported on model tables', 'Name the columns: dimensions, and measures through MEASURE(name).', this.at(locationOf(node)));
       }
       const column = this.scope.column(ref);
       if (column.kind === 'dimension') return { kind: 'dimension', column, field: column.field, type: column.type as DimensionType };
-      throw this.bareMeasure(column, clause, this.position(node));
+      throw this.bareMeasure(column, clause, this.at(locationOf(node)));
     }
     const call = nodeAs(node, 'FuncCall');
     if (call) return this.call(call, clause);
@@ -94,7 +94,7 @@ export class ExpressionResolver {
   private call(call: FuncCall, clause: Clause): Resolved {
     const names = namesOf(call.funcname);
     const fn = (names.at(-1) ?? '').toLowerCase();
-    const position = this.position(call);
+    const position = this.at(call.location);
     if (call.over) throw new SqlStateError(FEATURE_NOT_SUPPORTED, 'window functions are not supported on model tables yet', SELECT_FORMS_HINT, position);
     if (names.length > 1 && names[0] !== 'pg_catalog') throw this.unknownFunction(names.join('.'), position);
     if (AGGREGATES.has(fn)) return this.aggregate(call, fn, clause, position);
@@ -108,7 +108,7 @@ export class ExpressionResolver {
   }
 
   private resolveOne(call: FuncCall, clause: Clause, fn: string): Resolved {
-    if (call.args?.length !== 1) throw this.unknownFunction(fn, this.position(call));
+    if (call.args?.length !== 1) throw this.unknownFunction(fn, this.at(call.location));
     return this.resolve(call.args[0]!, clause);
   }
 
@@ -130,7 +130,7 @@ export class ExpressionResolver {
     const ref = nodeAs(arg, 'ColumnRef');
     if (!ref) {
       if (nodeAs(arg, 'FuncCall') && AGGREGATES.has((namesOf(nodeAs(arg, 'FuncCall')!.funcname).at(-1) ?? '').toLowerCase())) {
-        throw new SqlStateError(GROUPING_ERROR, 'aggregate function calls cannot be nested', undefined, this.position(arg));
+        throw new SqlStateError(GROUPING_ERROR, 'aggregate function calls cannot be nested', undefined, this.at(locationOf(arg)));
       }
       throw new SqlStateError(FEATURE_NOT_SUPPORTED, `${label}() of an expression is not supported`, `${label}() takes a measure column: ${label}(name).`, position);
     }
@@ -162,13 +162,13 @@ export class ExpressionResolver {
     const value = this.resolve(valueNode!, clause);
     if (value.kind !== 'dimension' || !TIME_TYPES.has(value.type)) throw this.noSuchFunction('date_trunc', value, position, 'unknown, ');
     if (value.field !== value.column.field || value.caseFold) throw this.unsupported(valueNode!);
-    return { kind: 'dimension', column: value.column, field: `${value.column.field}.${granularity(unit, this.position(unitNode!))}`, type: 'timestamp' };
+    return { kind: 'dimension', column: value.column, field: `${value.column.field}.${granularity(unit, this.at(locationOf(unitNode)))}`, type: 'timestamp' };
   }
 
   private cast(cast: TypeCast, clause: Clause): Resolved {
     const type = (namesOf(cast.typeName?.names).at(-1) ?? '').toLowerCase();
     const value = this.resolve(cast.arg!, clause);
-    const position = this.position(cast);
+    const position = this.at(cast.location);
     if (cast.typeName?.arrayBounds?.length) throw this.unsupportedCast(type, position);
     if (value.kind === 'measure') {
       if (NUMERIC_TYPES.has(type)) return value;
@@ -200,7 +200,7 @@ export class ExpressionResolver {
 
   unsupported(node: Node): SqlStateError {
     const kind = kindOf(node);
-    const position = this.position(node);
+    const position = this.at(locationOf(node));
     if (kind === 'SubLink') return new SqlStateError(FEATURE_NOT_SUPPORTED, 'subqueries are not supported on model tables', SELECT_FORMS_HINT, position);
     if (kind === 'ParamRef') return new SqlStateError(FEATURE_NOT_SUPPORTED, 'a parameter can only be compared with a column here', SELECT_FORMS_HINT, position);
     return new SqlStateError(FEATURE_NOT_SUPPORTED, 'this expression is not supported on model tables', SELECT_FORMS_HINT, position);
