@@ -1,0 +1,172 @@
+// The messages a catalog statement is sent to a mirror's PostgreSQL as, and the reading of its answer.
+// A client's statement goes as the extended protocol sends it (Parse, Bind, Describe, Execute, Sync),
+// inside a read-only transaction that is always rolled back, followed by the reset of whatever a
+// statement can leave in the session beyond its transaction (advisory locks, prepared statements,
+// settings): each run finds the mirror as the one before it found it, whatever other connection sent
+// it. The messages go in one exchange, so the statement costs one crossing to the mirror's thread.
+//
+// PostgreSQL's answer is read with the protocol parser PGlite ships (pg-protocol's, as `pg` uses it):
+// its rows are the text values PostgreSQL sent, kept as bytes.
+import { protocol } from '@electric-sql/pglite';
+import { CATALOG_SQLSTATE, CatalogError } from './catalog-error.js';
+import { settingsSql } from './session-settings.js';
+
+const { serialize, messages, Parser } = protocol;
+
+/** A result column as RowDescription describes it. */
+export interface FieldDescription {
+  readonly name: string;
+  readonly tableID: number;
+  readonly columnID: number;
+  readonly dataTypeID: number;
+  readonly dataTypeSize: number;
+  readonly dataTypeModifier: number;
+  readonly format: 'text';
+}
+
+export interface CatalogResult {
+  readonly fields: FieldDescription[];
+  /** Each value in PostgreSQL's text format, exactly the bytes it sends; null for NULL. */
+  readonly rows: (Buffer | null)[][];
+  /** The CommandComplete tag (`SELECT 3`); empty for an empty statement and when `suspended`. */
+  readonly command: string;
+  /** True when `maxRows` rows were sent and more were left (PortalSuspended instead of CommandComplete). */
+  readonly suspended: boolean;
+}
+
+export interface StatementDescription {
+  /** The type OID of each `$n`, as ParameterDescription gives them. */
+  readonly paramTypes: number[];
+  /** The result's columns, or null for a statement without rows (NoData). */
+  readonly fields: FieldDescription[] | null;
+}
+
+/** The connection's settings a statement is to see: name → value as SHOW shows it (session-settings.ts). */
+export type SessionSettings = Readonly<Record<string, string>>;
+
+export interface RunOptions {
+  /** Type OIDs of the parameters as the client's Parse gave them (0 or absent: PostgreSQL infers). */
+  readonly paramTypes?: readonly number[];
+  /** At most this many rows (Execute's row limit); 0 or absent for all. */
+  readonly maxRows?: number;
+  readonly settings?: SessionSettings;
+}
+
+/** Ends the read-only transaction and resets what outlives one: the session is as it was before. */
+const SESSION_RESET = ['ROLLBACK', 'SELECT pg_catalog.pg_advisory_unlock_all()', 'DEALLOCATE ALL'];
+
+function joined(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** The statement's messages (ending with Sync) in the read-only transaction, then the reset. */
+function enveloped(statement: readonly Uint8Array[], settings: SessionSettings = {}): Uint8Array {
+  const begin = ['BEGIN READ ONLY', settingsSql(settings)].filter(Boolean).join('; ');
+  return joined([serialize.query(begin), ...statement, ...SESSION_RESET.map((sql) => serialize.query(sql))]);
+}
+
+/** The messages of one run. */
+export function runRequest(sql: string, params: readonly (string | null)[], options: RunOptions = {}): Uint8Array {
+  return enveloped(
+    [
+      serialize.parse({ text: sql, types: [...(options.paramTypes ?? [])] }),
+      serialize.bind({ values: [...params] }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({ rows: options.maxRows ?? 0 }),
+      serialize.sync(),
+    ],
+    options.settings,
+  );
+}
+
+/** The messages of a description: Parse and Describe of the statement, which run nothing. */
+export function describeRequest(sql: string, paramTypes: readonly number[] = [], settings?: SessionSettings): Uint8Array {
+  return enveloped([serialize.parse({ text: sql, types: [...paramTypes] }), serialize.describe({ type: 'S' }), serialize.sync()], settings);
+}
+
+type BackendMessage = Parameters<Parameters<InstanceType<typeof Parser>['parse']>[1]>[0];
+
+function backendMessages(bytes: Uint8Array): BackendMessage[] {
+  const out: BackendMessage[] = [];
+  new Parser().parse(bytes, (message) => out.push(message));
+  return out;
+}
+
+/**
+ * The statement's messages from an enveloped answer. An error while the settings were set is the
+ * client's (a value PostgreSQL refuses); a failure of the reset is the mirror's own (XX000), and
+ * leaves its session in doubt.
+ */
+function statementMessages(bytes: Uint8Array): BackendMessage[] {
+  const parts: BackendMessage[][] = [[]];
+  for (const message of backendMessages(bytes)) {
+    parts[parts.length - 1]!.push(message);
+    if (message instanceof messages.ReadyForQueryMessage) parts.push([]);
+  }
+  const [begin, statement, ...reset] = parts.slice(0, -1);
+  if (!statement || reset.length !== SESSION_RESET.length) throw mirrorFailure('answer', undefined);
+  const settingError = begin!.find((m) => m instanceof messages.DatabaseError);
+  if (settingError) throw catalogErrorOf(settingError);
+  const resetError = reset.flat().find((m) => m instanceof messages.DatabaseError);
+  if (resetError) throw mirrorFailure('reset its session', resetError);
+  return statement;
+}
+
+function catalogErrorOf(error: InstanceType<typeof messages.DatabaseError>): CatalogError {
+  const position = error.position === undefined ? undefined : Number(error.position);
+  return new CatalogError(error.code ?? CATALOG_SQLSTATE.INTERNAL_ERROR, error.message, error.hint, position, error.detail);
+}
+
+function mirrorFailure(what: string, message: BackendMessage | undefined): CatalogError {
+  const said = message instanceof messages.DatabaseError ? `: ${message.message}` : '';
+  return new CatalogError(CATALOG_SQLSTATE.INTERNAL_ERROR, `the catalog mirror failed to ${what}${said}`);
+}
+
+function fieldsOf(message: InstanceType<typeof messages.RowDescriptionMessage>): FieldDescription[] {
+  return message.fields.map((f) => ({
+    name: f.name,
+    tableID: f.tableID,
+    columnID: f.columnID,
+    dataTypeID: f.dataTypeID,
+    dataTypeSize: f.dataTypeSize,
+    dataTypeModifier: f.dataTypeModifier,
+    format: 'text',
+  }));
+}
+
+/** The statement's result from a run's answer, or its error as PostgreSQL said it. */
+export function readRunAnswer(bytes: Uint8Array): CatalogResult {
+  let fields: FieldDescription[] = [];
+  const rows: (Buffer | null)[][] = [];
+  let command = '';
+  let suspended = false;
+  for (const message of statementMessages(bytes)) {
+    if (message instanceof messages.DatabaseError) throw catalogErrorOf(message);
+    if (message instanceof messages.RowDescriptionMessage) fields = fieldsOf(message);
+    else if (message instanceof messages.DataRowMessage) rows.push(message.fields.map((v) => (v === null ? null : Buffer.from(v, 'utf8'))));
+    else if (message instanceof messages.CommandCompleteMessage) command = message.text;
+    else if (message.name === 'portalSuspended') suspended = true;
+    else if (message.name === 'copyOutResponse' || message.name === 'copyInResponse') {
+      throw new CatalogError('0A000', 'COPY is not supported on catalog relations here');
+    }
+  }
+  return { fields, rows, command, suspended };
+}
+
+/** The parameter types and result columns from a description's answer, or the statement's error. */
+export function readDescribeAnswer(bytes: Uint8Array): StatementDescription {
+  let paramTypes: number[] = [];
+  let fields: FieldDescription[] | null = null;
+  for (const message of statementMessages(bytes)) {
+    if (message instanceof messages.DatabaseError) throw catalogErrorOf(message);
+    if (message instanceof messages.ParameterDescriptionMessage) paramTypes = [...message.dataTypeIDs];
+    else if (message instanceof messages.RowDescriptionMessage) fields = fieldsOf(message);
+  }
+  return { paramTypes, fields };
+}
