@@ -88,6 +88,10 @@ const configSchema = z
     SVC_EVENTS_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
     SVC_WEBHOOK_ALLOW_HOSTS: z.string().default(''),
     SVC_MCP_ALLOWED_HOSTS: z.string().default(''),
+    SVC_SQL_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).optional(),
+    SVC_SQL_PLAINTEXT: onOff.default('off'),
+    SVC_SQL_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(50),
+    SVC_SQL_IDLE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
     SVC_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(ENDPOINT_CONCURRENCY),
     SVC_RETENTION_EVENTS_DAYS: retentionDays.default(30),
     SVC_RETENTION_DELIVERIES_DAYS: retentionDays.default(30),
@@ -157,7 +161,16 @@ export interface Config {
    * DNS rebinding refuses any other Host or Origin.
    */
   readonly mcpAllowedHosts: readonly string[];
+  /**
+   * The SQL interface (PostgreSQL protocol) on `host`: its port (undefined: off; `explicit` says whether
+   * the operator chose it, which makes a port in use fatal rather than a warning), whether connections
+   * without TLS are accepted, how many connections one workspace may hold, and how long one may idle.
+   */
+  readonly sql: { readonly port: number; readonly explicit: boolean; readonly allowPlaintext: boolean; readonly maxConnectionsPerWorkspace: number; readonly idleSeconds: number } | undefined;
 }
+
+/** The SQL interface's port when SVC_SQL_PORT is not set: next to PostgreSQL's own 5432. */
+export const DEFAULT_SQL_PORT = 5433;
 
 export class ConfigError extends Error {}
 
@@ -216,6 +229,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       queryHistoryDays: c.SVC_RETENTION_QUERY_HISTORY_DAYS,
     }),
     mcpAllowedHosts: listOf(c.SVC_MCP_ALLOWED_HOSTS.toLowerCase()),
+    sql:
+      c.SVC_SQL_PORT === 'off'
+        ? undefined
+        : Object.freeze({
+            port: c.SVC_SQL_PORT ?? DEFAULT_SQL_PORT,
+            explicit: c.SVC_SQL_PORT !== undefined,
+            allowPlaintext: c.SVC_SQL_PLAINTEXT === 'on',
+            maxConnectionsPerWorkspace: c.SVC_SQL_MAX_CONNECTIONS,
+            idleSeconds: c.SVC_SQL_IDLE_SECONDS,
+          }),
   });
 }
 

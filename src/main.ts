@@ -6,6 +6,7 @@ import { answerPlainHttpOnTlsPort } from './http/plain-http-on-tls-port.js';
 import { createLogger } from './logger.js';
 import { loadTls, type TlsMaterial } from './runtime-files.js';
 import { openOwnedRuntime } from './owned-runtime.js';
+import { startSqlInterface, type SqlInterface } from './sqlwire/sql-interface.js';
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
@@ -30,15 +31,18 @@ export async function serve(config: Config): Promise<void> {
   // Retention pruning: every instance looks; the job's row lets one at a time run it.
   runtime.services.jobs.start();
 
+  const sqlInterface = await startSql(config, runtime.services, tls, logger);
+
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  printBanner(config, port, tls, bootstrap);
+  printBanner(config, port, tls, bootstrap, sqlInterface);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down');
+    await sqlInterface?.close();
     await app.close();
     await runtime.services.jobs.stop();
     await runtime.services.deliveries.stop();
@@ -49,7 +53,22 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-function printBanner(config: Config, port: number, tls: TlsMaterial | undefined, bootstrap: BootstrapResult) {
+/**
+ * The SQL interface, unless SVC_SQL_PORT=off. A port the operator chose that is in use stops the start; the
+ * default one (5433, often a second PostgreSQL on a laptop) only costs the interface, with a warning.
+ */
+async function startSql(config: Config, services: Parameters<typeof startSqlInterface>[0]['services'], tls: TlsMaterial | undefined, logger: ReturnType<typeof createLogger>): Promise<SqlInterface | undefined> {
+  if (!config.sql) return undefined;
+  try {
+    return await startSqlInterface({ services, settings: config.sql, host: config.host, ...(tls ? { tls } : {}), logger });
+  } catch (error) {
+    if (config.sql.explicit || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    logger.warn(`SQL interface not started: port ${config.sql.port} is in use; set SVC_SQL_PORT to another port (or off)`);
+    return undefined;
+  }
+}
+
+function printBanner(config: Config, port: number, tls: TlsMaterial | undefined, bootstrap: BootstrapResult, sql: SqlInterface | undefined) {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const base = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const curl = tls ? `curl --cacert ${tls.certFile}` : 'curl';
@@ -62,6 +81,11 @@ function printBanner(config: Config, port: number, tls: TlsMaterial | undefined,
     `    Health:        ${base}/healthz, ${base}/readyz`,
     `    Store:         ${runtimeStore(config)}; shared state: ${config.redisUrl ? 'Redis' : 'in-process'}`,
   ];
+  if (sql) {
+    // sslmode=verify-full with the generated certificate: the same trust as the curl lines below.
+    const ssl = tls ? `sslmode=verify-full sslrootcert=${tls.certFile}` : 'sslmode=disable';
+    lines.push(`    SQL (psql):    psql "host=${host} port=${sql.port} dbname=demo user=me ${ssl}"   (password: a structured key with the query scope)`);
+  }
   if (bootstrap.created) {
     lines.push('', `  Created workspace "Demo" (Team plan) with luminary ${bootstrap.adminEmail}.`);
     if (bootstrap.demo) {

@@ -12,7 +12,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, ...machineEnv(), SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, ...machineEnv(), SVC_DATA_DIR: dataDir, SVC_SQL_PORT: '0', LOG_LEVEL: 'warn' };
 
 function svc(args: string[], env: Record<string, string> = {}, timeout?: number) {
   const result = spawnSync(process.execPath, ['bin/svc.js', ...args], { cwd: ROOT, env: { ...ENV, ...env }, encoding: 'utf8', timeout });

@@ -90,6 +90,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ SVC_RETENTION_QUERY_HISTORY_DAYS: 'a week' })).toThrow(/SVC_RETENTION_QUERY_HISTORY_DAYS/);
   });
 
+  it('reads the SQL interface settings: port 5433 unless set (off turns it off), TLS only, 50 connections a workspace, 900 s idle', () => {
+    expect(loadConfig({}).sql).toEqual({ port: 5433, explicit: false, allowPlaintext: false, maxConnectionsPerWorkspace: 50, idleSeconds: 900 });
+    expect(loadConfig({ SVC_SQL_PORT: '6543', SVC_SQL_PLAINTEXT: 'on', SVC_SQL_MAX_CONNECTIONS: '5', SVC_SQL_IDLE_SECONDS: '60' }).sql).toEqual({ port: 6543, explicit: true, allowPlaintext: true, maxConnectionsPerWorkspace: 5, idleSeconds: 60 });
+    expect(loadConfig({ SVC_SQL_PORT: 'off' }).sql).toBeUndefined();
+    expect(() => loadConfig({ SVC_SQL_PORT: 'on' })).toThrow(ConfigError);
+    expect(() => loadConfig({ SVC_SQL_PORT: '70000' })).toThrow(/SVC_SQL_PORT/);
+    expect(() => loadConfig({ SVC_SQL_IDLE_SECONDS: '1' })).toThrow(/SVC_SQL_IDLE_SECONDS/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
   });

@@ -92,7 +92,7 @@ describe.each(METADATA_STORES)('on $store', (store) => {
   it('puts every run in exactly one source, read from its surface and origin', async () => {
     const all = await allRuns('/api/studio/history');
     const bySource: Record<string, Run[]> = {};
-    for (const source of ['editor', 'cml', 'scene', 'signal', 'api']) bySource[source] = await allRuns(`/api/studio/history?source=${source}`);
+    for (const source of ['editor', 'cml', 'scene', 'signal', 'api', 'sql']) bySource[source] = await allRuns(`/api/studio/history?source=${source}`);
     expect(bySource.editor!.map((r) => r.surface)).toEqual(['studio']);
     expect(bySource.cml!.map((r) => `${r.surface} ${r.origin}`)).toEqual(['studio_cml cml']);
     expect(new Set(bySource.scene!.map((r) => r.origin.split(':')[0]))).toEqual(new Set(['scene', 'mosaic']));
@@ -121,11 +121,11 @@ describe.each(METADATA_STORES)('on $store', (store) => {
   });
 
   it('refuses an unknown source with a 400 naming the sources', async () => {
-    for (const source of ['nope', 'editor,', 'editor,,scene', 'EDITOR', '', 'sql']) {
+    for (const source of ['nope', 'editor,', 'editor,,scene', 'EDITOR', '', 'sql_api']) {
       for (const url of ['/api/studio/history', '/api/history']) {
         const response = await t.app.inject({ method: 'GET', url: `${url}?source=${encodeURIComponent(source)}`, headers: { cookie } });
         expect(response.statusCode, `${url} ${source}`).toBe(400);
-        expect(response.json()).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/editor, cml, scene, signal, api/) });
+        expect(response.json()).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/editor, cml, scene, signal, api, sql/) });
       }
     }
   });

@@ -231,7 +231,7 @@ describe('svc serve with TLS', () => {
   it('answers plain HTTP on its HTTPS port with 403 https_required', async () => {
     child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
       cwd: path.resolve(import.meta.dirname, '..'),
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...machineEnv(), SVC_DATA_DIR: dir, SVC_DEMO: 'off', PORT: '0', LOG_LEVEL: 'warn' },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...machineEnv(), SVC_DATA_DIR: dir, SVC_DEMO: 'off', PORT: '0', SVC_SQL_PORT: '0', LOG_LEVEL: 'warn' },
     });
     const server = child;
     try {

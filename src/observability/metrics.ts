@@ -38,6 +38,9 @@ export class ServiceMetrics {
   private readonly cacheLookups: Counter<'result'>;
   private readonly rateLimited: Counter<'route'>;
   private readonly guardRefused: Counter<'engine'>;
+  private readonly sqlConnections: Gauge;
+  private readonly sqlConnectionAttempts: Counter<'outcome'>;
+  private readonly sqlStatements: Counter<'outcome'>;
 
   constructor() {
     const registers = [this.registry];
@@ -61,6 +64,10 @@ export class ServiceMetrics {
     this.rateLimited = new Counter({ name: 'svc_rate_limit_refusals_total', help: 'Requests refused with 429 (a spent budget or sign-in throttle), by route pattern', labelNames: ['route'], registers });
     this.guardRefused = new Counter({ name: 'svc_sql_guard_refusals_total', help: 'Statements the read-only SQL guard refused, by engine', labelNames: ['engine'], registers });
     for (const result of ['hit', 'miss']) this.cacheLookups.inc({ result }, 0);
+    this.sqlConnections = new Gauge({ name: 'svc_sql_connections', help: 'Connections open now on the SQL interface (PostgreSQL protocol), signed in', registers });
+    this.sqlConnectionAttempts = new Counter({ name: 'svc_sql_connection_attempts_total', help: 'Sign-ins on the SQL interface, by outcome (accepted, or the reason of the refusal)', labelNames: ['outcome'], registers });
+    this.sqlStatements = new Counter({ name: 'svc_sql_statements_total', help: 'Statements run on the SQL interface, by outcome (ok or error)', labelNames: ['outcome'], registers });
+    for (const outcome of ['ok', 'error']) this.sqlStatements.inc({ outcome }, 0);
   }
 
   /** Adds the gauges read at scrape time; called once the services they read exist. */
@@ -144,5 +151,21 @@ export class ServiceMetrics {
 
   guardRefusal(engine: string): void {
     this.guardRefused.inc({ engine });
+  }
+
+  sqlConnectionAttempt(outcome: string): void {
+    this.sqlConnectionAttempts.inc({ outcome });
+  }
+
+  sqlConnectionOpened(): void {
+    this.sqlConnections.inc();
+  }
+
+  sqlConnectionClosed(): void {
+    this.sqlConnections.dec();
+  }
+
+  sqlStatement(outcome: 'ok' | 'error'): void {
+    this.sqlStatements.inc({ outcome });
   }
 }

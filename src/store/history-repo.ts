@@ -115,7 +115,7 @@ export interface HistoryFilter {
  * queries and questions, from a key or from the console's Explore and Ask, and raw SQL on the workspace
  * API). Each run has exactly one, read from its surface and origin.
  */
-export const HISTORY_SOURCES = ['editor', 'cml', 'scene', 'signal', 'api'] as const;
+export const HISTORY_SOURCES = ['editor', 'cml', 'scene', 'signal', 'api', 'sql'] as const;
 export type HistorySource = (typeof HISTORY_SOURCES)[number];
 
 type HistoryWhere = ExpressionBuilder<Database & { h: Database['query_history'] }, 'h'>;
@@ -132,6 +132,8 @@ const SOURCE_CONDITIONS: Record<HistorySource, (eb: HistoryWhere) => Expression<
       eb.and([eb('h.surface', '=', 'structured_api'), eb('h.origin', '=', 'structured')]),
       eb.and([eb('h.surface', '=', 'mcp'), eb.not(startsWith('scene:'))]),
     ]),
+  // Statements of PostgreSQL clients (BI tools) over the SQL interface.
+  sql: (eb) => eb('h.surface', '=', 'sql_api'),
 };
 
 function startsWith(prefix: string): Expression<SqlBool> {

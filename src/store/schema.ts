@@ -106,7 +106,7 @@ export interface DeploymentsTable {
   changed_nodes: Json<string[]>;
 }
 
-export const HISTORY_SURFACES = ['workspace_api', 'studio', 'studio_cml', 'question_api', 'structured_api', 'mcp'] as const;
+export const HISTORY_SURFACES = ['workspace_api', 'studio', 'studio_cml', 'question_api', 'structured_api', 'mcp', 'sql_api'] as const;
 export type HistorySurface = (typeof HISTORY_SURFACES)[number];
 /**
  * What asked for a run: `sql` (a user's statement), `question_sql` (the question API's raw-SQL fallback),

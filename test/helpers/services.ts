@@ -1,6 +1,7 @@
 // Real services for tests: PostgreSQL, Redis and MySQL/MariaDB on this machine (URLs overridable). With
 // REQUIRE_SERVICES=1 (CI) a missing service, or a MariaDB without its time-zone tables, fails the run;
 // otherwise the tests that need it are reported skipped, with the reason.
+import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
@@ -20,6 +21,17 @@ function reachable(url: string, defaultPort: number): Promise<boolean> {
     socket.once('error', () => resolve(false));
     socket.once('timeout', () => (socket.destroy(), resolve(false)));
   });
+}
+
+/**
+ * True when a command-line tool the tests drive is installed (`command args` exits 0); with
+ * REQUIRE_SERVICES=1 a missing one throws instead, naming `purpose`, so CI cannot skip what it tests.
+ */
+export function hasTool(command: string, args: string[], purpose: string): boolean {
+  const ok = spawnSync(command, args).status === 0;
+  if (!ok && REQUIRED) throw new Error(`${command} is required (REQUIRE_SERVICES=1) ${purpose}`);
+  if (!ok) console.warn(`${command} is not installed: ${purpose} is not tested`);
+  return ok;
 }
 
 /** True when the service answers; with REQUIRE_SERVICES=1 a missing service throws instead. */

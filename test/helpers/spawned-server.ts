@@ -22,7 +22,7 @@ export function spawnServer(env: Record<string, string>, clockFrom?: Date) {
   const clock = clockFrom ? { NODE_OPTIONS: `--import=${pathToFileURL(path.join(ROOT, 'test/helpers/date-from.mjs')).href}`, TEST_DATE_FROM: clockFrom.toISOString() } : {};
   const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...machineEnv(), ...clock, SVC_DEMO: 'off', PORT: '0', TLS: 'off', LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...machineEnv(), ...clock, SVC_DEMO: 'off', PORT: '0', SVC_SQL_PORT: '0', TLS: 'off', LOG_LEVEL: 'warn', ...env },
   });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));

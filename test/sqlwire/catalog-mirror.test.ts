@@ -8,20 +8,18 @@ import { sqlTablesOf, type SqlColumn, type SqlTable } from '../../src/core/sqlap
 import { DEMO_MODEL_DIR, readModelDir } from '../../src/demo-setup.js';
 import { CatalogError } from '../../src/sqlwire/catalog/catalog-error.js';
 import { CatalogMirrors, type CatalogMirror } from '../../src/sqlwire/catalog/catalog-mirror.js';
+import { MIRROR_SERVER_VERSION } from '../../src/sqlwire/catalog/mirror-setup.js';
 import * as Q from './catalog-client-queries.js';
 
 const DATABASE = 'demo';
 let tables: SqlTable[];
 let mirrors: CatalogMirrors;
 let mirror: CatalogMirror;
-let firstBuildMs: number;
 
 beforeAll(async () => {
   tables = sqlTablesOf(compileModel(await readModelDir(DEMO_MODEL_DIR)).model!);
   mirrors = new CatalogMirrors();
-  const started = performance.now();
   mirror = await mirrors.get('demo', () => ({ tables, database: DATABASE }));
-  firstBuildMs = performance.now() - started;
 });
 afterAll(() => mirrors.close());
 
@@ -59,7 +57,7 @@ describe('the session a client sees', () => {
     expect([database, user, session, schema, superuser]).toEqual([DATABASE, 'reader', 'reader', 'public', 'off']);
     expect(version).toMatch(/^PostgreSQL 18\.\d+ \(Governed Analytics Service\) on /);
     expect(version).toContain(`PostgreSQL ${serverVersion} `);
-    expect(serverVersion).toMatch(/^18\.\d+$/);
+    expect(serverVersion).toBe(MIRROR_SERVER_VERSION); // what the server reports at start-up
     expect(Number(versionNum)).toBe(180000 + Number(serverVersion!.split('.')[1]));
     const [[pid]] = (await rows('SELECT pg_backend_pid()')) as [Row];
     expect(Number(pid)).toBeGreaterThan(0);
@@ -116,24 +114,6 @@ describe('psql 15', () => {
     expect(descriptions.get('created_at')).toBe('Ordered at');
     expect(descriptions.get('customers.region')).toBe('Region — Sales region of the customer\'s address.');
     expect(plus).toHaveLength(columns.length);
-  });
-
-  it('\\d orders takes a few milliseconds, warm', async () => {
-    const describeOrders = async () => {
-      const [[oid]] = (await rows(Q.PSQL_D_ORDERS_LOOKUP)) as [Row];
-      for (const sql of Q.PSQL_D_TABLE) await mirror.run(sql.replaceAll('{oid}', oid!));
-    };
-    for (let i = 0; i < 3; i++) await describeOrders();
-    const times: number[] = [];
-    for (let i = 0; i < 15; i++) {
-      const started = performance.now();
-      await describeOrders();
-      times.push(performance.now() - started);
-    }
-    times.sort((a, b) => a - b);
-    const median = times[Math.floor(times.length / 2)]!;
-    console.log(`\\d orders (8 statements), warm: median ${median.toFixed(1)} ms, min ${times[0]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`);
-    expect(median).toBeLessThan(20);
   });
 });
 
@@ -271,18 +251,12 @@ describe('the mirrors of a process', () => {
       builds++;
       return { tables, database: 'shop' };
     };
-    const rssBefore = process.memoryUsage().rss;
-    const started = performance.now();
     const [first, second] = await Promise.all([mirrors.get('shop', contents), mirrors.get('shop', contents)]);
-    const buildMs = performance.now() - started;
     expect([builds, first === second]).toEqual([1, true]);
     expect(await rows('SELECT current_database()', [], first)).toEqual([['shop']]);
     const more: CatalogMirror[] = [];
     for (const key of ['m1', 'm2', 'm3']) more.push(await mirrors.get(key, () => ({ tables, database: key })));
-    const perMirrorMb = (process.memoryUsage().rss - rssBefore) / 4 / 1024 / 1024;
-    console.log(`mirror build: first (with the template) ${firstBuildMs.toFixed(0)} ms, next ${buildMs.toFixed(0)} ms; RSS per mirror ~${perMirrorMb.toFixed(0)} MB`);
     expect(mirrors.size).toBe(5);
-    expect(buildMs).toBeLessThan(5_000);
   });
 });
 

@@ -7,12 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/events/event-record.js';
 import { newWebhookSecret, webhookHeaders } from '../../src/events/webhook-signing.js';
 import { seedWorkspace, startTestApp, type TestApp } from '../helpers/app.js';
+import { hasTool } from '../helpers/services.js';
 import { startReceiver, type Received } from './receiver.js';
 
 const RECIPE = path.resolve(import.meta.dirname, '../../docs/examples/verify_webhook.py');
-const python = spawnSync('python3', ['--version']).status === 0;
-if (!python && process.env.REQUIRE_SERVICES === '1') throw new Error('python3 is required (REQUIRE_SERVICES=1) to test the Python verification recipe');
-if (!python) console.warn('python3 is not installed: the Python verification recipe is not tested');
+const python = hasTool('python3', ['--version'], 'to test the Python verification recipe');
 
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -35,7 +35,7 @@ const DIMENSION_TYPES: Record<SqlColumn['type'], MirrorType> = {
  * numeric: sums, averages and ratios of amounts have fractions, and numeric keeps a warehouse's decimals
  * exact where float8 would round them.
  */
-export function mirrorColumnType(column: SqlColumn): MirrorType {
+export function mirrorColumnType(column: Pick<SqlColumn, 'kind' | 'type' | 'measureType'>): MirrorType {
   if (column.kind === 'measure') {
     return column.measureType === 'count' || column.measureType === 'count_distinct' ? MIRROR_TYPES.bigint : MIRROR_TYPES.numeric;
   }

@@ -40,6 +40,13 @@ export const MIRROR_START_PARAMS: readonly string[] = [
 
 export const MIRROR_INITDB_PARAMS: readonly string[] = ['--wal-segsize=1'];
 
+/**
+ * The PostgreSQL version the mirrors run (PGlite's): the server reports it at start-up, since clients
+ * pick their catalog queries by it (psql and pgJDBC ask for columns that come and go between versions).
+ * A test holds it to what the mirror itself says.
+ */
+export const MIRROR_SERVER_VERSION = '18.6';
+
 /** The database initdb creates, which each mirror renames to its project's. */
 const INITIAL_DATABASE = 'postgres';
 

@@ -24,8 +24,14 @@ export async function compilePgliteWasm(): Promise<PgliteWasm> {
   return { pglite, initdb };
 }
 
-// Sources run the worker as TypeScript (Node strips the types), the build as the compiled file.
+// Sources run the worker as TypeScript (Node strips the types), the build as the compiled file. A Node
+// that cannot strip types (before 22.18, where the sources run through tsx) starts a worker that
+// registers tsx and then imports it: a worker's entry itself bypasses loader hooks there.
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './mirror-worker.ts' : './mirror-worker.js', import.meta.url);
+const WORKER_ENTRY: { readonly entry: URL | string; readonly eval: boolean } =
+  WORKER_URL.pathname.endsWith('.ts') && !(process.features as { typescript?: unknown }).typescript
+    ? { entry: `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); })`, eval: true }
+    : { entry: WORKER_URL, eval: false };
 
 /**
  * A thread's own JavaScript heap: PGlite's file system (the data directory) is counted outside it, as
@@ -114,7 +120,7 @@ export async function buildTemplate(wasm: PgliteWasm, setup: readonly string[]):
 type Ready = Extract<MirrorReply, { kind: 'ready' }>;
 
 function spawn(data: MirrorWorkerData): Promise<{ worker: Worker; ready: Ready }> {
-  const worker = new Worker(WORKER_URL, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  const worker = new Worker(WORKER_ENTRY.entry, { eval: WORKER_ENTRY.eval, workerData: data, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   return new Promise((resolve, reject) => {
     const fail = (message: string) => {
       void worker.terminate();

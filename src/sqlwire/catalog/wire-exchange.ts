@@ -8,19 +8,14 @@
 // PostgreSQL's answer is read with the protocol parser PGlite ships (pg-protocol's, as `pg` uses it):
 // its rows are the text values PostgreSQL sent, kept as bytes.
 import { protocol } from '@electric-sql/pglite';
+import type { FieldDescription as WireField } from '../protocol/backend-messages.js';
 import { CATALOG_SQLSTATE, CatalogError } from './catalog-error.js';
-import { settingsSql } from './session-settings.js';
+import { settingsSql } from './statement-settings.js';
 
 const { serialize, messages, Parser } = protocol;
 
-/** A result column as RowDescription describes it. */
-export interface FieldDescription {
-  readonly name: string;
-  readonly tableID: number;
-  readonly columnID: number;
-  readonly dataTypeID: number;
-  readonly dataTypeSize: number;
-  readonly dataTypeModifier: number;
+/** A result column as RowDescription describes it; PostgreSQL's answers here are all in text format. */
+export interface FieldDescription extends WireField {
   readonly format: 'text';
 }
 

@@ -29,6 +29,7 @@ const SOURCES = [
   { value: 'scene', label: 'Scenes and mosaics' },
   { value: 'signal', label: 'Signals' },
   { value: 'api', label: 'API requests, Explore and Ask' },
+  { value: 'sql', label: 'SQL clients (BI tools)' },
   { value: '', label: 'Everything' },
 ];
 

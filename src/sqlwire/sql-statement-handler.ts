@@ -1,0 +1,194 @@
+// What the statements of one SQL connection mean. Each is classified by PostgreSQL's own parser
+// (src/core/sqlapi/classify.ts) and answered by what owns it: the session settings (SET, BEGIN…), the
+// catalog mirror (pg_catalog and information_schema, exactly as PostgreSQL answers them, over the
+// tables this member may see), or the one governed query path (a SELECT over a model table, translated
+// to a semantic query and run with the member's data keys, the result cache and the limits). Before
+// each statement the connection's key is checked again and the workspace's rate limit is spent.
+import { classifyStatement, classifyStatements, type ClassifiedStatement, type CopyStatement, type GovernedStatement } from '../core/sqlapi/classify.js';
+import { PROGRAM_LIMIT_EXCEEDED, QUERY_CANCELED, SqlStateError } from '../core/sqlapi/sql-state-error.js';
+import { sqlTablesOf, type SqlTable } from '../core/sqlapi/tables.js';
+import { bindPlan, planSelect, type ParamType, type SelectPlan } from '../core/sqlapi/translate.js';
+import { MAX_QUERY_LIMIT } from '../core/semantic/query.js';
+import type { Principal } from '../identity/principal.js';
+import type { LiveModel } from '../modeling/model-service.js';
+import { recordRunsAs } from '../querying/history-context.js';
+import type { Services } from '../services.js';
+import type { CatalogMirrors } from './catalog/catalog-mirror.js';
+import { fieldsOf, rowsOf } from './governed-rows.js';
+import type { SessionSettings } from './session-settings.js';
+import { sqlStateOf } from './sql-errors.js';
+import type { PreparedStatement, StatementHandler, StatementOutcome } from './statements.js';
+import { BOOL_OID, DATE_OID, INT8_OID, NUMERIC_OID, TEXT_OID, TIMESTAMP_OID } from './type-oids.js';
+
+interface Plan extends PreparedStatement {
+  readonly statement: ClassifiedStatement | undefined;
+}
+
+export interface SqlConnectionContext {
+  readonly services: Services;
+  readonly principal: Principal;
+  /** The project the connection named as its database: its nodes are the tables. */
+  readonly database: string;
+  readonly settings: SessionSettings;
+  readonly catalog: CatalogMirrors;
+  /** Throws a fatal SqlStateError when the connection's key no longer works (revoked, expired). */
+  readonly checkKey: () => Promise<void>;
+  /** Spends one statement of the workspace's rate limit; throws when it is spent. */
+  readonly spend: () => Promise<void>;
+}
+
+/** The tables of one project of a live model, kept per model version. */
+function tablesOf(live: LiveModel, database: string): SqlTable[] {
+  const model = live.model;
+  return sqlTablesOf(model).filter((t) => live.projectOf.get(t.node) === database);
+}
+
+export class SqlStatementHandler implements StatementHandler {
+  private tables: { version: number; tables: SqlTable[] } | undefined;
+  /** Plans of the statements this connection runs, by statement (dropped with it). */
+  private readonly plans = new WeakMap<GovernedStatement, { tables: SqlTable[]; plan: SelectPlan }>();
+
+  constructor(private readonly ctx: SqlConnectionContext) {}
+
+  get transaction() {
+    return this.ctx.settings.transaction;
+  }
+
+  failed(): void {
+    this.ctx.settings.failed();
+  }
+
+  async prepare(sql: string, declaredParamTypes: readonly number[]): Promise<PreparedStatement> {
+    const statement = classifyStatement(sql);
+    return inStatement(statement, () => this.describe(sql, statement, declaredParamTypes));
+  }
+
+  async prepareSimple(sql: string): Promise<PreparedStatement[]> {
+    // Parsed whole first, as PostgreSQL does: a syntax error anywhere runs nothing.
+    return classifyStatements(sql).map((statement): Plan => ({ sql: statement.text, paramTypes: [], fields: null, statement }));
+  }
+
+  private async describe(sql: string, statement: ClassifiedStatement | undefined, declared: readonly number[]): Promise<Plan> {
+    if (!statement) return { sql, paramTypes: declared, fields: null, statement };
+    switch (statement.kind) {
+      case 'session':
+        return { sql, paramTypes: declared, fields: statement.command.type === 'show' ? [{ name: statement.command.name, tableID: 0, columnID: 0, dataTypeID: TEXT_OID, dataTypeSize: -1, dataTypeModifier: -1 }] : null, statement };
+      case 'catalog': {
+        const described = await (await this.mirror()).describe(statement.text, [...declared], this.ctx.settings.forCatalog());
+        return { sql, paramTypes: described.paramTypes, fields: described.fields, statement };
+      }
+      case 'governed': {
+        const plan = await this.plan(statement);
+        return { sql, paramTypes: mergeTypes(declared, plan.params.map((p) => PARAM_TYPE_OIDS[p])), fields: fieldsOf(plan.columns), statement };
+      }
+      case 'copy':
+        // COPY answers with CopyOutResponse, not rows: nothing to describe.
+        return { sql, paramTypes: declared, fields: null, statement };
+    }
+  }
+
+  async run(prepared: PreparedStatement, params: ReadonlyArray<string | null>, signal: AbortSignal): Promise<StatementOutcome> {
+    const { statement } = prepared as Plan;
+    if (!statement) return { fields: null, rows: [], tag: '' };
+    return inStatement(statement, () => this.runStatement(statement, prepared.paramTypes, params, signal));
+  }
+
+  private async runStatement(statement: ClassifiedStatement, paramTypes: readonly number[], params: ReadonlyArray<string | null>, signal: AbortSignal): Promise<StatementOutcome> {
+    await this.ctx.checkKey();
+    this.ctx.settings.checkNotFailed(statement.kind === 'session' ? statement.command : undefined);
+    if (statement.kind === 'session') return this.ctx.settings.apply(statement.command);
+    await this.ctx.spend();
+    if (statement.kind === 'copy') return this.copy(statement, paramTypes, params, signal);
+    return this.select(statement, paramTypes, params, signal);
+  }
+
+  private async select(statement: Exclude<ClassifiedStatement, { kind: 'session' | 'copy' }>, paramTypes: readonly number[], params: ReadonlyArray<string | null>, signal: AbortSignal): Promise<StatementOutcome> {
+    if (statement.kind === 'catalog') {
+      const result = await (await this.mirror()).run(statement.text, [...params], { paramTypes, settings: this.ctx.settings.forCatalog() });
+      return { fields: result.fields, rows: result.rows, tag: result.command };
+    }
+    return this.governed(statement, params, signal);
+  }
+
+  private async copy(statement: CopyStatement, paramTypes: readonly number[], params: ReadonlyArray<string | null>, signal: AbortSignal): Promise<StatementOutcome> {
+    const inner = await this.select(statement.inner, paramTypes, params, signal);
+    return { ...inner, tag: `COPY ${inner.rows.length}`, copy: { format: statement.options.format, header: statement.options.header } };
+  }
+
+  private async governed(statement: GovernedStatement, params: ReadonlyArray<string | null>, signal: AbortSignal): Promise<StatementOutcome> {
+    const translated = bindPlan(await this.plan(statement), params);
+    // LIMIT 0: a client learning the columns. Checked and described; nothing to read.
+    if (translated.emptyResult) return { fields: fieldsOf(translated.columns), rows: [], tag: 'SELECT 0' };
+    const { principal, services } = this.ctx;
+    // Without a LIMIT the answer must be whole or an error, never silently cut: one row more than the
+    // most a statement returns tells which.
+    const limit = translated.limitGiven ? translated.query.limit! : MAX_QUERY_LIMIT + 1;
+    const work = recordRunsAs({ surface: 'sql_api', keyId: principal.key?.id ?? null }, () =>
+      services.governed.query({ principal, query: { kind: 'node', query: { ...translated.query, limit } }, cache: 'use', surface: 'sql_api', origin: 'structured', maxRows: limit }),
+    );
+    const result = await cancellable(work, signal).catch((error: unknown) => {
+      throw sqlStateOf(error);
+    });
+    if (!translated.limitGiven && result.rows.length > MAX_QUERY_LIMIT) {
+      throw new SqlStateError(PROGRAM_LIMIT_EXCEEDED, `the result has more than ${MAX_QUERY_LIMIT.toLocaleString('en-US')} rows, the most one statement returns`, `Add LIMIT (at most ${MAX_QUERY_LIMIT}) or filters to the statement.`);
+    }
+    return { fields: fieldsOf(translated.columns), rows: rowsOf(translated.columns, result.rows), tag: `SELECT ${result.rows.length}` };
+  }
+
+  /** The statement's plan on the current model: planned again when a deploy changed the model. */
+  private async plan(statement: GovernedStatement): Promise<SelectPlan> {
+    const tables = await this.currentTables();
+    const cached = this.plans.get(statement);
+    if (cached?.tables === tables) return cached.plan;
+    const plan = planSelect(statement, tables);
+    this.plans.set(statement, { tables, plan });
+    return plan;
+  }
+
+  private async live(): Promise<LiveModel> {
+    return this.ctx.services.models.live(this.ctx.principal.workspace.id);
+  }
+
+  private async currentTables(): Promise<SqlTable[]> {
+    const live = await this.live();
+    if (this.tables?.version !== live.version) this.tables = { version: live.version, tables: tablesOf(live, this.ctx.database) };
+    return this.tables.tables;
+  }
+
+  private async mirror() {
+    const live = await this.live();
+    const { workspace } = this.ctx.principal;
+    return this.ctx.catalog.get(`${workspace.id}:${live.version}:${this.ctx.database}`, () => ({ tables: tablesOf(live, this.ctx.database), database: this.ctx.database }));
+  }
+}
+
+const PARAM_TYPE_OIDS: Record<ParamType, number> = { text: TEXT_OID, numeric: NUMERIC_OID, bool: BOOL_OID, date: DATE_OID, timestamp: TIMESTAMP_OID, int8: INT8_OID };
+
+/** Declared parameter types win; where the client left one unspecified (0), the statement's own. */
+function mergeTypes(declared: readonly number[], implied: readonly number[]): number[] {
+  const count = Math.max(declared.length, implied.length);
+  return Array.from({ length: count }, (_, i) => (declared[i] ? declared[i]! : (implied[i] ?? TEXT_OID)));
+}
+
+/**
+ * Errors of one statement point into the statement's own text; a client shows positions in what it
+ * sent (several statements in one Query, or leading blanks), so they are moved by where it starts.
+ */
+async function inStatement<T>(statement: ClassifiedStatement | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof SqlStateError) || error.position === undefined || !statement?.start) throw error;
+    throw new SqlStateError(error.sqlstate, error.message, error.hint, error.position + statement.start);
+  }
+}
+
+/** The work's result, or 57014 as soon as the client cancels (the work's own time limit still bounds it). */
+function cancellable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new SqlStateError(QUERY_CANCELED, 'canceling statement due to user request'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new SqlStateError(QUERY_CANCELED, 'canceling statement due to user request'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
