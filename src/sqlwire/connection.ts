@@ -80,6 +80,9 @@ export class StartupRefusal extends Error {
 
 type Phase = 'startup' | 'password' | 'query' | 'closed';
 
+/** How long a connection may take to sign in (PostgreSQL's authentication_timeout default). */
+const AUTHENTICATION_TIMEOUT_MS = 60_000;
+
 export class ClientConnection {
   readonly processId = randomInt(1, 2 ** 31 - 1);
   readonly secret = randomInt(0, 2 ** 31 - 1);
@@ -196,6 +199,7 @@ export class ClientConnection {
     readyForQuery(this.writer, 'I');
     this.send(this.writer);
     this.phase = 'query';
+    this.armIdleTimer();
   }
 
   private upgradeToTls(secureContext: SecureContext): void {
@@ -219,14 +223,21 @@ export class ClientConnection {
     this.socket.write(writer.take());
   }
 
+  /**
+   * Closes a connection that stays silent: signed in, after the idle time; before, after at most a
+   * minute (PostgreSQL's authentication_timeout), so that unfinished start-ups cannot pile up.
+   */
   private armIdleTimer(): void {
     clearTimeout(this.idleTimer);
+    const signedIn = this.phase === 'query';
+    const timeoutMs = signedIn ? this.options.idleTimeoutMs : Math.min(this.options.idleTimeoutMs, AUTHENTICATION_TIMEOUT_MS);
     this.idleTimer = setTimeout(() => {
       if (this.phase === 'closed') return;
-      errorResponse(this.writer, { severity: 'FATAL', code: '57P05', message: `terminating connection due to idle timeout (${Math.round(this.options.idleTimeoutMs / 1000)} s)` });
+      const message = signedIn ? `terminating connection due to idle timeout (${Math.round(timeoutMs / 1000)} s)` : 'authentication timeout: the connection did not sign in in time';
+      errorResponse(this.writer, { severity: 'FATAL', code: signedIn ? '57P05' : '08006', message });
       this.send(this.writer);
       this.end();
-    }, this.options.idleTimeoutMs);
+    }, timeoutMs);
     this.idleTimer.unref();
   }
 
