@@ -27,6 +27,8 @@ export interface BenchAppOptions {
   budgetWindowEvery?: { readings: number; windowMs: number };
   /** A PostgreSQL database for the metadata store (migrated here); embedded PGlite when omitted. */
   databaseUrl?: string;
+  /** Serve HTTPS with this key and certificate (plain HTTP when omitted). */
+  tls?: { key: string; cert: string };
 }
 
 export async function startBenchApp(options: BenchAppOptions = {}): Promise<BenchApp> {
@@ -38,7 +40,7 @@ export async function startBenchApp(options: BenchAppOptions = {}): Promise<Benc
   const every = options.budgetWindowEvery;
   const budgetClock: Clock = every ? { now: () => new Date(Date.now() + Math.floor(readings++ / every.readings) * every.windowMs) } : systemClock;
   const services = createServices({ config, secretKey: randomBytes(32), store, shared: memorySharedState(budgetClock), clock: systemClock });
-  const app = await buildApp({ services });
+  const app = await buildApp({ services, ...(options.tls ? { tls: options.tls } : {}) });
   return {
     app,
     services,

@@ -1,18 +1,20 @@
 // A lean keep-alive HTTP client for latency benchmarks: one socket, JSON in, status checked, body read
 // in full (the caller pays for the whole answer, as a real client would).
 import http from 'node:http';
+import https from 'node:https';
 
 export type Post = (path: string, headers: Record<string, string>, body?: unknown) => Promise<string>;
 
-/** `post` sends a JSON body; `get` the same request without one. */
-export function keepAlivePost(port: number): { post: Post; get(path: string): Promise<string>; close(): void } {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+/** `post` sends a JSON body; `get` the same request without one. With `ca`, over HTTPS trusting it. */
+export function keepAlivePost(port: number, tls?: { ca: string }): { post: Post; get(path: string): Promise<string>; close(): void } {
+  const agent = tls ? new https.Agent({ keepAlive: true, maxSockets: 1, ca: tls.ca }) : new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const transport = tls ? https : http;
   const post: Post = (path, headers, body) =>
     new Promise((resolve, reject) => {
       const payload = body === undefined ? '' : JSON.stringify(body);
       const method = body === undefined ? 'GET' : 'POST';
       const sent = body === undefined ? headers : { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
-      const req = http.request(
+      const req = transport.request(
         { host: '127.0.0.1', port, path, method, agent, headers: sent },
         (res) => {
           const chunks: Buffer[] = [];

@@ -1,5 +1,5 @@
 // `npm run bench [section…]`: every benchmark of the service, or the named sections
-// (platform, overhead, compile, content, events, cml, demo, raw-sql, structured, ask, values, mcp). Each section prints its own figures and targets.
+// (platform, overhead, compile, content, events, cml, demo, raw-sql, structured, ask, values, mcp, sql-api). Each section prints its own figures and targets.
 // raw-sql is the overhead section's raw SQL rows only (surfaces B and D on each engine, beside the
 // engine's own client): it runs when named, not as part of every section, where overhead measures them.
 import { benchAsk } from './ask-bench.js';
@@ -8,6 +8,7 @@ import { benchCompile } from './compile-bench.js';
 import { benchContent } from './content-bench.js';
 import { benchEvents } from './events-bench.js';
 import { benchMcp } from './mcp-bench.js';
+import { benchSqlApi } from './sql-api-bench.js';
 import { benchDemo } from './demo-bench.js';
 import { benchPeers } from './peers-bench.js';
 import { benchOverhead, RAW_SQL } from './overhead-bench.js';
@@ -23,6 +24,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   content: benchContent,
   events: benchEvents,
   mcp: benchMcp,
+  'sql-api': benchSqlApi,
   demo: benchDemo,
   peers: benchPeers,
   overhead: () => benchOverhead(),

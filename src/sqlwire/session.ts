@@ -29,6 +29,9 @@ import type { FrontendMessage } from './protocol/frontend-messages.js';
 import { copyLine } from './copy-format.js';
 import { isSqlStateLike, type PreparedStatement, type StatementHandler, type StatementOutcome } from './statements.js';
 
+/** Bytes an answer may gather before they are sent without waiting for its end. */
+const FLUSH_BYTES = 64 * 1024;
+
 /** Prepared statements a connection may keep at once: more is a client leaking them. */
 export const MAX_PREPARED_STATEMENTS = 1000;
 
@@ -212,8 +215,9 @@ export class QuerySession {
       if (outcome.fields && !outcome.copy) rowDescription(this.writer, outcome.fields);
       this.sendRows(outcome, 0, outcome.rows.length);
       commandComplete(this.writer, outcome.tag);
-      // Rows of a long answer go out as they are written, not all at the end.
-      this.hooks.flush(this.writer);
+      // Rows of a long answer go out as they are written; a short one goes with ReadyForQuery, in one
+      // write (two small writes per statement cost a round of the network's delayed acknowledgement).
+      if (this.writer.length >= FLUSH_BYTES) this.hooks.flush(this.writer);
     }
     this.ready();
   }
