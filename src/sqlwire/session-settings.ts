@@ -7,9 +7,9 @@
 import type { SessionCommand } from '../core/sqlapi/session-commands.js';
 import { ACTIVE_SQL_TRANSACTION, INVALID_CURSOR_NAME, INVALID_PARAMETER_VALUE, IN_FAILED_SQL_TRANSACTION, NO_ACTIVE_SQL_TRANSACTION, READ_ONLY_SQL_TRANSACTION, UNDEFINED_OBJECT, SqlStateError } from '../core/sqlapi/sql-state-error.js';
 import { MIRROR_SERVER_VERSION } from './catalog/mirror-setup.js';
-import type { ServerNotice, TransactionStatus } from './protocol/backend-messages.js';
+import type { FieldDescription, ServerNotice, TransactionStatus } from './protocol/backend-messages.js';
 import type { StatementOutcome } from './statements.js';
-import { TEXT_OID, textField } from './type-oids.js';
+import { textField } from './type-oids.js';
 
 /** Settings PostgreSQL reports with ParameterStatus when they change. */
 const REPORTED = new Set(['application_name', 'client_encoding', 'datestyle', 'intervalstyle', 'timezone', 'standard_conforming_strings', 'is_superuser', 'session_authorization', 'integer_datetimes', 'server_version', 'server_encoding']);
@@ -48,6 +48,11 @@ function defaults(startup: { applicationName: string; user: string; timeZone: st
 }
 
 const warning = (code: string, message: string): ServerNotice => ({ severity: 'WARNING', code, message });
+
+/** The columns SHOW answers with: the setting's value, or for SHOW ALL each setting's name, value and description. */
+export function showFields(name: string): FieldDescription[] {
+  return name === 'all' ? [textField('name'), textField('setting'), textField('description')] : [textField(name)];
+}
 
 /** A value a client may not change, and why: everything here is UTF-8, ISO-dated and read-only. */
 function refusedValue(name: string, value: string): string | undefined {
@@ -161,15 +166,14 @@ export class SessionSettings {
   }
 
   private show(name: string): StatementOutcome {
+    const fields = showFields(name);
     if (name === 'all') {
-      const fields = [textField('name'), textField('setting'), textField('description')];
       const rows = [...this.values].sort(([a], [b]) => a.localeCompare(b)).map(([n, v]) => [Buffer.from(REPORTED_NAMES[n] ?? n), Buffer.from(v), Buffer.from('')]);
       return { fields, rows, tag: `SHOW` };
     }
     const value = this.values.get(name);
     if (value === undefined) throw new SqlStateError(UNDEFINED_OBJECT, `unrecognized configuration parameter "${name}"`);
-    return { fields: [textField(name)], rows: [[Buffer.from(value)]], tag: 'SHOW' };
+    return { fields, rows: [[Buffer.from(value)]], tag: 'SHOW' };
   }
 }
 
-export { TEXT_OID };

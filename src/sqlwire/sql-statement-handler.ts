@@ -15,7 +15,7 @@ import { recordRunsAs } from '../querying/history-context.js';
 import type { Services } from '../services.js';
 import type { CatalogMirrors } from './catalog/catalog-mirror.js';
 import { fieldsOf, rowsOf } from './governed-rows.js';
-import type { SessionSettings } from './session-settings.js';
+import { showFields, type SessionSettings } from './session-settings.js';
 import { sqlStateOf } from './sql-errors.js';
 import type { PreparedStatement, StatementHandler, StatementOutcome } from './statements.js';
 import { BOOL_OID, DATE_OID, INT8_OID, NUMERIC_OID, TEXT_OID, TIMESTAMP_OID } from './type-oids.js';
@@ -72,7 +72,7 @@ export class SqlStatementHandler implements StatementHandler {
     if (!statement) return { sql, paramTypes: declared, fields: null, statement };
     switch (statement.kind) {
       case 'session':
-        return { sql, paramTypes: declared, fields: statement.command.type === 'show' ? [{ name: statement.command.name, tableID: 0, columnID: 0, dataTypeID: TEXT_OID, dataTypeSize: -1, dataTypeModifier: -1 }] : null, statement };
+        return { sql, paramTypes: declared, fields: statement.command.type === 'show' ? showFields(statement.command.name) : null, statement };
       case 'catalog': {
         const described = await (await this.mirror()).describe(statement.text, [...declared], this.ctx.settings.forCatalog());
         return { sql, paramTypes: described.paramTypes, fields: described.fields, statement };

@@ -75,6 +75,27 @@ describe.each(METADATA_STORES)('the SQL interface on $store', (store) => {
     }
   });
 
+  it('answers session statements as PostgreSQL does: SET and SHOW, transactions, a failed block until ROLLBACK', async () => {
+    const client = await connect(app().clientConfig(await keyOf()));
+    try {
+      await client.query("SET application_name = 'dashboard'");
+      expect((await client.query('SHOW application_name')).rows).toEqual([{ application_name: 'dashboard' }]);
+      // SHOW ALL by the extended protocol (a named statement): described with its three columns.
+      const all = await client.query({ name: 'all-settings', text: 'SHOW ALL' });
+      expect(all.fields.map((f) => f.name)).toEqual(['name', 'setting', 'description']);
+      expect(all.rows).toContainEqual({ name: 'application_name', setting: 'dashboard', description: '' });
+      const encoding = await failure(client.query("SET client_encoding = 'LATIN1'"));
+      expect(encoding.code).toBe('22023');
+      await client.query('BEGIN');
+      expect((await failure(client.query('SELECT MEASURE(order_count) FROM ordres'))).code).toBe('42P01');
+      expect((await failure(client.query('SELECT MEASURE(order_count) AS n FROM orders'))).code).toBe('25P02');
+      await client.query('ROLLBACK');
+      expect((await client.query('SELECT MEASURE(order_count) AS n FROM orders')).rows).toHaveLength(1);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('lets in only TLS connections with a structured key that has the query scope, to a project of the workspace', async () => {
     const key = await keyOf();
     const plain = await failure(connect(app().clientConfig(key, { ssl: false })));
