@@ -15,8 +15,10 @@ import { sqlTablesOf, type SqlTable } from '../../src/core/sqlapi/tables.js';
 import { translateSelect } from '../../src/core/sqlapi/translate.js';
 import { DEMO_MODEL_DIR, readModelDir } from '../../src/demo-setup.js';
 import { createTestDatabase, hasService } from '../helpers/services.js';
+import { TestClock } from '../helpers/clock.js';
 
-const NOW = new Date('2026-06-17T10:00:00Z');
+// Every "now" of these tests is the test clock's (a fixed instant, whatever the machine's date).
+const NOW = new TestClock().now();
 const withPostgres = await hasService('postgres');
 
 describe.skipIf(!withPostgres)('translated SELECTs return PostgreSQL\'s own rows', () => {

@@ -15,8 +15,10 @@ import { sqlTablesOf, type SqlTable } from '../../src/core/sqlapi/tables.js';
 import { describeParams, translateSelect, type GovernedSelect } from '../../src/core/sqlapi/translate.js';
 import { DEMO_MODEL_DIR, readModelDir } from '../../src/demo-setup.js';
 import { demoModel } from '../semantic/fixture.js';
+import { TestClock } from '../helpers/clock.js';
 
-const NOW = new Date('2026-06-17T10:00:00Z');
+// Every "now" of these tests is the test clock's (a fixed instant, whatever the machine's date).
+const NOW = new TestClock().now();
 let model: SemanticModel;
 let tables: SqlTable[];
 
