@@ -19,6 +19,7 @@ import {
 } from './protocol/backend-messages.js';
 import { FrontendReader, PROTOCOL_3, ProtocolViolation, type FrontendMessage, type StartupMessage } from './protocol/frontend-messages.js';
 import { MIRROR_SERVER_VERSION } from './catalog/mirror-setup.js';
+import { FatalSqlStateError, INVALID_AUTHORIZATION_SPECIFICATION, PROTOCOL_VIOLATION } from '../core/sqlapi/sql-state-error.js';
 import { QuerySession } from './session.js';
 import { isSqlStateLike, type StatementHandler } from './statements.js';
 
@@ -56,7 +57,7 @@ export interface ConnectionOptions {
   readonly secureContext?: SecureContext;
   readonly allowPlaintext: boolean;
   readonly idleTimeoutMs: number;
-  /** Checks the key and the database; throws a SqlStateLike (FATAL) when the client may not connect. */
+  /** Checks the key and the database; throws a FatalSqlStateError when the client may not connect. */
   admit(request: StartupRequest): Promise<AdmittedConnection>;
   /** Cancels the running statement of the connection with this process id and secret (a CancelRequest). */
   cancel(processId: number, secret: number): void;
@@ -64,18 +65,6 @@ export interface ConnectionOptions {
   unregister(connection: ClientConnection): void;
   onInternalError(error: unknown): void;
   onStatement?(outcome: 'ok' | 'error'): void;
-}
-
-/** A start-up refusal: sent as a FATAL ErrorResponse, then the connection is closed. */
-export class StartupRefusal extends Error {
-  constructor(
-    readonly sqlstate: string,
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
-  readonly fatal = true;
 }
 
 type Phase = 'startup' | 'password' | 'query' | 'closed';
@@ -158,7 +147,7 @@ export class ClientConnection {
         return;
       case 'startup': {
         if (message.version >> 16 !== PROTOCOL_3 >> 16) {
-          return this.refuse(new StartupRefusal('08P01', `unsupported frontend protocol ${message.version >> 16}.${message.version & 0xffff}: server supports 3.0`));
+          return this.refuse(new FatalSqlStateError(PROTOCOL_VIOLATION, `unsupported frontend protocol ${message.version >> 16}.${message.version & 0xffff}: server supports 3.0`));
         }
         this.reader.markStarted();
         const user = message.parameters.user ?? '';
@@ -166,8 +155,8 @@ export class ClientConnection {
         if (!this.tls && !this.options.allowPlaintext) {
           return this.refuse(
             this.options.secureContext
-              ? new StartupRefusal('28000', 'this server accepts only TLS connections', 'Connect with sslmode=require (most clients default to prefer, which works too).')
-              : new StartupRefusal('28000', 'this server has no TLS certificate (TLS=off) and accepts no plaintext connections', 'The operator can allow plaintext with SVC_SQL_PLAINTEXT=on, or turn TLS on.'),
+              ? new FatalSqlStateError(INVALID_AUTHORIZATION_SPECIFICATION, 'this server accepts only TLS connections', 'Connect with sslmode=require (most clients default to prefer, which works too).')
+              : new FatalSqlStateError(INVALID_AUTHORIZATION_SPECIFICATION, 'this server has no TLS certificate (TLS=off) and accepts no plaintext connections', 'The operator can allow plaintext with SVC_SQL_PLAINTEXT=on, or turn TLS on.'),
           );
         }
         this.phase = 'password';

@@ -24,6 +24,16 @@ import {
   readyForQuery,
   rowDescription,
 } from './protocol/backend-messages.js';
+import {
+  DUPLICATE_CURSOR,
+  DUPLICATE_PREPARED_STATEMENT,
+  FEATURE_NOT_SUPPORTED,
+  INVALID_CURSOR_NAME,
+  INVALID_SQL_STATEMENT_NAME,
+  PROGRAM_LIMIT_EXCEEDED,
+  PROTOCOL_VIOLATION,
+  SqlStateError,
+} from '../core/sqlapi/sql-state-error.js';
 import { binaryDecoder, binaryEncoder } from './protocol/binary-values.js';
 import type { FrontendMessage } from './protocol/frontend-messages.js';
 import { copyLine } from './copy-format.js';
@@ -46,17 +56,6 @@ interface Portal {
   sent: number;
 }
 
-/** A failure while answering: turned into ErrorResponse by `fail`. */
-class SessionError extends Error {
-  constructor(
-    readonly sqlstate: string,
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
-}
-
 /** Bind's format codes: none (all text), one (for all), or one per value. */
 function formatAt(codes: readonly number[], index: number): number {
   return codes.length === 0 ? 0 : codes.length === 1 ? codes[0]! : (codes[index] ?? 0);
@@ -67,7 +66,7 @@ function paramText(value: Buffer | null, format: number, typeOid: number): strin
   if (value === null) return null;
   if (format === 0) return value.toString('utf8');
   const decode = binaryDecoder(typeOid);
-  if (!decode) throw new SessionError('0A000', `binary format is not supported for parameters of type ${typeOid}`, 'Send this parameter in text format.');
+  if (!decode) throw new SqlStateError(FEATURE_NOT_SUPPORTED, `binary format is not supported for parameters of type ${typeOid}`, 'Send this parameter in text format.');
   return decode(value);
 }
 
@@ -78,7 +77,7 @@ function resultFormats(statement: PreparedStatement, codes: readonly number[]): 
   const encoders = fields.map((field, i) => {
     if (formats[i] === 0) return undefined;
     const encode = binaryEncoder(field.dataTypeID);
-    if (!encode) throw new SessionError('0A000', `binary format is not supported for results of type ${field.dataTypeID} (column "${field.name}")`, 'Ask for this column in text format.');
+    if (!encode) throw new SqlStateError(FEATURE_NOT_SUPPORTED, `binary format is not supported for results of type ${field.dataTypeID} (column "${field.name}")`, 'Ask for this column in text format.');
     return encode;
   });
   return { formats, encoders };
@@ -136,9 +135,9 @@ export class QuerySession {
       case 'query':
         return this.simpleQuery(message.sql);
       case 'parse': {
-        if (message.name !== '' && this.statements.has(message.name)) throw new SessionError('42P05', `prepared statement "${message.name}" already exists`);
+        if (message.name !== '' && this.statements.has(message.name)) throw new SqlStateError(DUPLICATE_PREPARED_STATEMENT, `prepared statement "${message.name}" already exists`);
         if (this.statements.size >= MAX_PREPARED_STATEMENTS && !this.statements.has(message.name)) {
-          throw new SessionError('54000', `too many prepared statements (${MAX_PREPARED_STATEMENTS})`, 'Close (DEALLOCATE) statements the client no longer uses');
+          throw new SqlStateError(PROGRAM_LIMIT_EXCEEDED, `too many prepared statements (${MAX_PREPARED_STATEMENTS})`, 'Close (DEALLOCATE) statements the client no longer uses');
         }
         const prepared = await this.handler.prepare(message.sql, message.paramTypes);
         this.statements.set(message.name, prepared);
@@ -147,11 +146,11 @@ export class QuerySession {
       }
       case 'bind': {
         const statement = this.statements.get(message.statement);
-        if (!statement) throw new SessionError('26000', `prepared statement "${message.statement}" does not exist`);
+        if (!statement) throw new SqlStateError(INVALID_SQL_STATEMENT_NAME, `prepared statement "${message.statement}" does not exist`);
         if (message.params.length !== statement.paramTypes.length) {
-          throw new SessionError('08P01', `bind message supplies ${message.params.length} parameters, but prepared statement "${message.statement}" requires ${statement.paramTypes.length}`);
+          throw new SqlStateError(PROTOCOL_VIOLATION, `bind message supplies ${message.params.length} parameters, but prepared statement "${message.statement}" requires ${statement.paramTypes.length}`);
         }
-        if (message.portal !== '' && this.portals.has(message.portal)) throw new SessionError('42P03', `cursor "${message.portal}" already exists`);
+        if (message.portal !== '' && this.portals.has(message.portal)) throw new SqlStateError(DUPLICATE_CURSOR, `cursor "${message.portal}" already exists`);
         const params = message.params.map((value, i) => paramText(value, formatAt(message.paramFormats, i), statement.paramTypes[i] ?? 0));
         const { formats, encoders } = resultFormats(statement, message.resultFormats);
         this.portals.set(message.portal, { statement, params, formats, encoders, sent: 0 });
@@ -161,12 +160,12 @@ export class QuerySession {
       case 'describe': {
         if (message.target === 'S') {
           const statement = this.statements.get(message.name);
-          if (!statement) throw new SessionError('26000', `prepared statement "${message.name}" does not exist`);
+          if (!statement) throw new SqlStateError(INVALID_SQL_STATEMENT_NAME, `prepared statement "${message.name}" does not exist`);
           parameterDescription(this.writer, statement.paramTypes);
           this.describeFields(statement.fields);
         } else {
           const portal = this.portals.get(message.name);
-          if (!portal) throw new SessionError('34000', `portal "${message.name}" does not exist`);
+          if (!portal) throw new SqlStateError(INVALID_CURSOR_NAME, `portal "${message.name}" does not exist`);
           this.describeFields(portal.outcome?.fields ?? portal.statement.fields, portal.formats);
         }
         return;
@@ -187,7 +186,7 @@ export class QuerySession {
       case 'flush':
         return;
       case 'password':
-        throw new SessionError('08P01', 'unexpected password message');
+        throw new SqlStateError(PROTOCOL_VIOLATION, 'unexpected password message');
       case 'copy-data':
       case 'copy-done':
       case 'copy-fail':
@@ -195,7 +194,7 @@ export class QuerySession {
         // server ignores them outside a COPY IN.
         return;
       case 'unknown':
-        throw new SessionError('08P01', `invalid frontend message type "${message.code}"`);
+        throw new SqlStateError(PROTOCOL_VIOLATION, `invalid frontend message type "${message.code}"`);
     }
   }
 
@@ -224,7 +223,7 @@ export class QuerySession {
 
   private async execute(portalName: string, maxRows: number): Promise<void> {
     const portal = this.portals.get(portalName);
-    if (!portal) throw new SessionError('34000', `portal "${portalName}" does not exist`);
+    if (!portal) throw new SqlStateError(INVALID_CURSOR_NAME, `portal "${portalName}" does not exist`);
     portal.outcome ??= await this.run(portal.statement, portal.params);
     const { outcome } = portal;
     if (outcome.tag === '') {
@@ -276,9 +275,8 @@ export class QuerySession {
 
   private fail(error: unknown): void {
     this.handler.failed();
-    if (error instanceof SessionError || isSqlStateLike(error)) {
-      const e = error as SessionError;
-      errorResponse(this.writer, { severity: 'ERROR', code: e.sqlstate, message: e.message, hint: e.hint, detail: (error as { detail?: string }).detail, position: (error as { position?: number }).position });
+    if (isSqlStateLike(error)) {
+      errorResponse(this.writer, { severity: 'ERROR', code: error.sqlstate, message: error.message, hint: error.hint, detail: error.detail, position: error.position });
       return;
     }
     this.hooks.onInternalError(error);

@@ -7,7 +7,14 @@
 import { createSecureContext } from 'node:tls';
 import type { Logger } from 'pino';
 import { loadSqlParser } from '../core/sqlapi/pg-ast.js';
-import { ADMIN_SHUTDOWN, SqlStateError } from '../core/sqlapi/sql-state-error.js';
+import {
+  ADMIN_SHUTDOWN,
+  FatalSqlStateError,
+  INVALID_AUTHORIZATION_SPECIFICATION,
+  INVALID_CATALOG_NAME,
+  INVALID_PASSWORD,
+  TOO_MANY_CONNECTIONS,
+} from '../core/sqlapi/sql-state-error.js';
 import { activePrincipal } from '../http/auth.js';
 import { spenderOf } from '../http/key-admission.js';
 import { spendBudget } from '../http/rate-limit.js';
@@ -18,7 +25,7 @@ import type { Config } from '../config.js';
 import type { TlsMaterial } from '../runtime-files.js';
 import type { Services } from '../services.js';
 import { CatalogMirrors } from './catalog/catalog-mirror.js';
-import { StartupRefusal, type AdmittedConnection, type StartupRequest } from './connection.js';
+import type { AdmittedConnection, StartupRequest } from './connection.js';
 import { startSqlListener, type SqlListener } from './listener.js';
 import { SessionSettings } from './session-settings.js';
 import { SqlStatementHandler } from './sql-statement-handler.js';
@@ -38,7 +45,7 @@ export interface SqlInterface extends SqlListener {
   readonly catalog: CatalogMirrors;
 }
 
-const authFailed = (user: string, why: string) => new StartupRefusal('28P01', `password authentication failed for user "${user}"`, why);
+const authFailed = (user: string, why: string) => new FatalSqlStateError(INVALID_PASSWORD, `password authentication failed for user "${user}"`, why);
 
 /** The principal a key is, or a refusal that says why it cannot connect (never echoing the key). */
 async function principalOfKey(services: Services, request: StartupRequest): Promise<Principal> {
@@ -51,7 +58,7 @@ async function principalOfKey(services: Services, request: StartupRequest): Prom
   } catch (error) {
     throw authFailed(request.user, `${(error as Error).message}.`);
   }
-  if (!principal.key?.scopes.includes('query')) throw new StartupRefusal('28000', 'this key lacks the query scope', 'Create a structured key with the query scope for SQL clients.');
+  if (!principal.key?.scopes.includes('query')) throw new FatalSqlStateError(INVALID_AUTHORIZATION_SPECIFICATION, 'this key lacks the query scope', 'Create a structured key with the query scope for SQL clients.');
   return principal;
 }
 
@@ -70,11 +77,11 @@ export async function startSqlInterface(options: SqlInterfaceOptions): Promise<S
       const live = await services.models.live(workspaceId);
       const projects = [...new Set(live.projectOf.values())].sort();
       if (!projects.includes(request.database)) {
-        throw new StartupRefusal('3D000', `database "${request.database}" does not exist`, projects.length ? `The databases are the workspace's projects: ${projects.join(', ')}.` : 'The workspace has no model deployed yet.');
+        throw new FatalSqlStateError(INVALID_CATALOG_NAME, `database "${request.database}" does not exist`, projects.length ? `The databases are the workspace's projects: ${projects.join(', ')}.` : 'The workspace has no model deployed yet.');
       }
       const held = perWorkspace.get(workspaceId) ?? 0;
       if (held >= settings.maxConnectionsPerWorkspace) {
-        throw new StartupRefusal('53300', `too many connections for this workspace (${settings.maxConnectionsPerWorkspace})`, 'Close idle connections, or ask the operator to raise SVC_SQL_MAX_CONNECTIONS.');
+        throw new FatalSqlStateError(TOO_MANY_CONNECTIONS, `too many connections for this workspace (${settings.maxConnectionsPerWorkspace})`, 'Close idle connections, or ask the operator to raise SVC_SQL_MAX_CONNECTIONS.');
       }
       perWorkspace.set(workspaceId, held + 1);
       metrics.sqlConnectionAttempt('accepted');
@@ -90,7 +97,7 @@ export async function startSqlInterface(options: SqlInterfaceOptions): Promise<S
         checkKey: async () => {
           const resolution = await services.keyResolver.resolve(keyHash);
           if (resolution.status !== 'active') {
-            throw Object.assign(new SqlStateError(ADMIN_SHUTDOWN, `terminating connection: the key was ${resolution.status === 'unknown' ? 'deleted' : resolution.status}`), { fatal: true });
+            throw new FatalSqlStateError(ADMIN_SHUTDOWN, `terminating connection: the key was ${resolution.status === 'unknown' ? 'deleted' : resolution.status}`);
           }
         },
         spend: async () => {
@@ -114,8 +121,8 @@ export async function startSqlInterface(options: SqlInterfaceOptions): Promise<S
         },
       };
     } catch (error) {
-      metrics.sqlConnectionAttempt(error instanceof StartupRefusal ? error.sqlstate : 'error');
-      throw error instanceof StartupRefusal ? error : sqlStateOf(error);
+      metrics.sqlConnectionAttempt(error instanceof FatalSqlStateError ? error.sqlstate : 'error');
+      throw error instanceof FatalSqlStateError ? error : sqlStateOf(error);
     }
   };
 

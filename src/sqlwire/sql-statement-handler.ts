@@ -145,20 +145,22 @@ export class SqlStatementHandler implements StatementHandler {
     return plan;
   }
 
-  private async live(): Promise<LiveModel> {
-    return this.ctx.services.models.live(this.ctx.principal.workspace.id);
-  }
 
   private async currentTables(): Promise<SqlTable[]> {
-    const live = await this.live();
+    return (await this.currentModel()).tables;
+  }
+
+  /** The project's tables on the live model, made again only when a deploy moved its version. */
+  private async currentModel(): Promise<{ version: number; tables: SqlTable[] }> {
+    const live = await this.ctx.services.models.live(this.ctx.principal.workspace.id);
     if (this.tables?.version !== live.version) this.tables = { version: live.version, tables: tablesOf(live, this.ctx.database) };
-    return this.tables.tables;
+    return this.tables;
   }
 
   private async mirror() {
-    const live = await this.live();
+    const { version, tables } = await this.currentModel();
     const { workspace } = this.ctx.principal;
-    return this.ctx.catalog.get(`${workspace.id}:${live.version}:${this.ctx.database}`, () => ({ tables: tablesOf(live, this.ctx.database), database: this.ctx.database }));
+    return this.ctx.catalog.get(`${workspace.id}:${version}:${this.ctx.database}`, () => ({ tables, database: this.ctx.database }));
   }
 }
 

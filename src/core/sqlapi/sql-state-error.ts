@@ -43,6 +43,9 @@ export const SQLSTATE = {
   INVALID_AUTHORIZATION_SPECIFICATION: '28000',
   INVALID_PASSWORD: '28P01',
   INVALID_CATALOG_NAME: '3D000',
+  DUPLICATE_PREPARED_STATEMENT: '42P05',
+  INVALID_SQL_STATEMENT_NAME: '26000',
+  DUPLICATE_CURSOR: '42P03',
 } as const;
 
 export type SqlState = (typeof SQLSTATE)[keyof typeof SQLSTATE];
@@ -85,6 +88,9 @@ export const {
   INVALID_AUTHORIZATION_SPECIFICATION,
   INVALID_PASSWORD,
   INVALID_CATALOG_NAME,
+  DUPLICATE_PREPARED_STATEMENT,
+  INVALID_SQL_STATEMENT_NAME,
+  DUPLICATE_CURSOR,
 } = SQLSTATE;
 
 /** Said with every refusal of a write or a definition. */
@@ -101,4 +107,9 @@ export class SqlStateError extends Error {
     super(message);
     this.name = 'SqlStateError';
   }
+}
+
+/** An error after which the connection cannot go on (a refused start-up, a revoked key): sent as FATAL, then the connection closes. */
+export class FatalSqlStateError extends SqlStateError {
+  readonly fatal = true;
 }

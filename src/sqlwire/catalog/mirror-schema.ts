@@ -3,6 +3,8 @@
 // client may see. The tables never hold rows: governed SELECTs are answered elsewhere, and only what
 // the catalog says about them comes from here.
 import { PUBLIC_SCHEMA, type SqlColumn, type SqlTable } from '../../core/sqlapi/tables.js';
+import { DIALECTS } from '../../core/sql/dialects.js';
+import { BOOL_OID, DATE_OID, INT8_OID, NUMERIC_OID, TEXT_OID, TIMESTAMP_OID } from '../type-oids.js';
 
 /** A column's PostgreSQL type: its name in DDL and its OID (RowDescription, ParameterDescription). */
 export interface MirrorType {
@@ -12,12 +14,12 @@ export interface MirrorType {
 
 /** The types a model column can have, with PostgreSQL's OIDs for them (pg_type.dat). */
 export const MIRROR_TYPES = {
-  text: { name: 'text', oid: 25 },
-  numeric: { name: 'numeric', oid: 1700 },
-  boolean: { name: 'boolean', oid: 16 },
-  date: { name: 'date', oid: 1082 },
-  timestamp: { name: 'timestamp', oid: 1114 },
-  bigint: { name: 'bigint', oid: 20 },
+  text: { name: 'text', oid: TEXT_OID },
+  numeric: { name: 'numeric', oid: NUMERIC_OID },
+  boolean: { name: 'boolean', oid: BOOL_OID },
+  date: { name: 'date', oid: DATE_OID },
+  timestamp: { name: 'timestamp', oid: TIMESTAMP_OID },
+  bigint: { name: 'bigint', oid: INT8_OID },
 } as const satisfies Record<string, MirrorType>;
 
 const DIMENSION_TYPES: Record<SqlColumn['type'], MirrorType> = {
@@ -47,7 +49,7 @@ export function mirrorColumnType(column: Pick<SqlColumn, 'kind' | 'type' | 'meas
  * (`customers.region`) and quoting every name keeps its case and spelling whatever it is.
  */
 export function quoteIdentifier(name: string): string {
-  return `"${withoutNul(name).replaceAll('"', '""')}"`;
+  return DIALECTS.postgres.quoteIdentifier(withoutNul(name));
 }
 
 /** A string literal, for a server with standard_conforming_strings on (a backslash is itself). */
