@@ -4,17 +4,20 @@
 // tables this member may see), or the one governed query path (a SELECT over a model table, translated
 // to a semantic query and run with the member's data keys, the result cache and the limits). Before
 // each statement the connection's key is checked again and the workspace's rate limit is spent.
-import { classifyStatement, classifyStatements, type ClassifiedStatement, type CopyStatement, type GovernedStatement } from '../core/sqlapi/classify.js';
+import { classifyStatement, classifyStatements, type ClassifiedStatement, type CopyStatement, type GovernedStatement, type OuterStatement } from '../core/sqlapi/classify.js';
 import { PROGRAM_LIMIT_EXCEEDED, QUERY_CANCELED, SqlStateError } from '../core/sqlapi/sql-state-error.js';
 import { sqlTablesOf, type SqlTable } from '../core/sqlapi/tables.js';
-import { bindPlan, planSelect, type ParamType, type SelectPlan } from '../core/sqlapi/translate.js';
+import { bindPlan, planSelect, type GovernedSelect, type ParamType, type SelectPlan } from '../core/sqlapi/translate.js';
+import type { WarehouseRow } from '../core/warehouse/types.js';
 import { MAX_QUERY_LIMIT } from '../core/semantic/query.js';
 import type { Principal } from '../identity/principal.js';
 import type { LiveModel } from '../modeling/model-service.js';
 import { recordRunsAs } from '../querying/history-context.js';
 import type { Services } from '../services.js';
+import { CatalogError } from './catalog/catalog-error.js';
 import type { CatalogMirrors } from './catalog/catalog-mirror.js';
 import { fieldsOf, rowsOf } from './governed-rows.js';
+import { outerParamTypes, outerSql, paramNumbers, partRowsJson } from './outer-query.js';
 import { showFields, type SessionSettings } from './session-settings.js';
 import { sqlStateOf } from './sql-errors.js';
 import type { PreparedStatement, StatementHandler, StatementOutcome } from './statements.js';
@@ -81,6 +84,8 @@ export class SqlStatementHandler implements StatementHandler {
         const plan = await this.plan(statement);
         return { sql, paramTypes: mergeTypes(declared, plan.params.map((p) => PARAM_TYPE_OIDS[p])), fields: fieldsOf(plan.columns), statement };
       }
+      case 'outer':
+        return { sql, ...(await this.describeOuter(statement, declared)), statement };
       case 'copy':
         // COPY answers with CopyOutResponse, not rows: nothing to describe.
         return { sql, paramTypes: declared, fields: null, statement };
@@ -107,18 +112,25 @@ export class SqlStatementHandler implements StatementHandler {
       const result = await (await this.mirror()).run(statement.text, [...params], { paramTypes, settings: this.ctx.settings.forCatalog() });
       return { fields: result.fields, rows: result.rows, tag: result.command };
     }
+    if (statement.kind === 'outer') return this.outer(statement, paramTypes, params, signal);
     return this.governed(statement, params, signal);
   }
 
   private async copy(statement: CopyStatement, paramTypes: readonly number[], params: ReadonlyArray<string | null>, signal: AbortSignal): Promise<StatementOutcome> {
-    const inner = await this.select(statement.inner, paramTypes, params, signal);
+    const inner = await inStatement(statement.inner, () => this.select(statement.inner, paramTypes, params, signal));
     return { ...inner, tag: `COPY ${inner.rows.length}`, copy: { format: statement.options.format, header: statement.options.header } };
   }
 
   private async governed(statement: GovernedStatement, params: ReadonlyArray<string | null>, signal: AbortSignal): Promise<StatementOutcome> {
-    const translated = bindPlan(await this.plan(statement), params);
+    const { translated, rows } = await this.governedRows(await this.plan(statement), params, signal);
+    return { fields: fieldsOf(translated.columns), rows: rowsOf(translated.columns, rows), tag: `SELECT ${rows.length}` };
+  }
+
+  /** A governed SELECT's rows, read on the governed path with the member's data keys, cache and limits. */
+  private async governedRows(plan: SelectPlan, params: ReadonlyArray<string | null>, signal: AbortSignal): Promise<{ translated: GovernedSelect; rows: readonly WarehouseRow[] }> {
+    const translated = bindPlan(plan, params);
     // LIMIT 0: a client learning the columns. Checked and described; nothing to read.
-    if (translated.emptyResult) return { fields: fieldsOf(translated.columns), rows: [], tag: 'SELECT 0' };
+    if (translated.emptyResult) return { translated, rows: [] };
     const { principal, services } = this.ctx;
     // Without a LIMIT the answer must be whole or an error, never silently cut: one row more than the
     // most a statement returns tells which.
@@ -129,10 +141,53 @@ export class SqlStatementHandler implements StatementHandler {
     const result = await cancellable(work, signal).catch((error: unknown) => {
       throw sqlStateOf(error);
     });
-    if (!translated.limitGiven && result.rows.length > MAX_QUERY_LIMIT) {
-      throw new SqlStateError(PROGRAM_LIMIT_EXCEEDED, `the result has more than ${MAX_QUERY_LIMIT.toLocaleString('en-US')} rows, the most one statement returns`, `Add LIMIT (at most ${MAX_QUERY_LIMIT}) or filters to the statement.`);
+    if (!translated.limitGiven && result.rows.length > MAX_QUERY_LIMIT) throw tooManyRows();
+    return { translated, rows: result.rows };
+  }
+
+  /** Each governed part's plan, its errors placed in the part's own text. */
+  private outerPlans(statement: OuterStatement): Promise<SelectPlan[]> {
+    return Promise.all(statement.parts.map((part) => inStatement(part.statement, () => this.plan(part.statement))));
+  }
+
+  /**
+   * An outer query's parameters and columns, as the mirror's PostgreSQL describes the statement over
+   * its parts (see outer-query.ts): a parameter only a part uses has that part's type.
+   */
+  private async describeOuter(statement: OuterStatement, declared: readonly number[]): Promise<{ paramTypes: number[]; fields: PreparedStatement['fields'] }> {
+    const plans = await this.outerPlans(statement);
+    const count = Math.max(Math.max(0, ...paramNumbers(statement.ast)), declared.length);
+    const types = Array.from({ length: count }, (_, i) => declared[i] || partParamType(statement, plans, i + 1));
+    const rewritten = outerSql(statement, plans.map((p) => p.columns), count);
+    const described = await this.outerOnMirror(rewritten.originalPosition, (mirror) =>
+      mirror.describe(rewritten.sql, outerParamTypes(types, count, plans.length), this.ctx.settings.forCatalog()),
+    );
+    return { paramTypes: described.paramTypes.slice(0, count), fields: described.fields };
+  }
+
+  /** The governed parts read on the governed path, then the rest of the statement over their rows. */
+  private async outer(statement: OuterStatement, paramTypes: readonly number[], params: ReadonlyArray<string | null>, signal: AbortSignal): Promise<StatementOutcome> {
+    const plans = await this.outerPlans(statement);
+    const parts = await Promise.all(plans.map((plan, i) => inStatement(statement.parts[i]!.statement, () => this.governedRows(plan, params, signal))));
+    const count = Math.max(Math.max(0, ...paramNumbers(statement.ast)), paramTypes.length, params.length);
+    const rewritten = outerSql(statement, plans.map((p) => p.columns), count);
+    const values = [...Array.from({ length: count }, (_, i) => params[i] ?? null), ...parts.map((p) => partRowsJson(p.translated.columns, p.rows))];
+    const types = Array.from({ length: count }, (_, i) => paramTypes[i] || partParamType(statement, plans, i + 1));
+    const result = await this.outerOnMirror(rewritten.originalPosition, (mirror) =>
+      mirror.run(rewritten.sql, values, { paramTypes: outerParamTypes(types, count, plans.length), settings: this.ctx.settings.forCatalog(), maxRows: MAX_QUERY_LIMIT + 1 }),
+    );
+    if (result.rows.length > MAX_QUERY_LIMIT) throw tooManyRows();
+    return { fields: result.fields, rows: result.rows, tag: result.command };
+  }
+
+  /** Work on the mirror whose errors point into the client's statement rather than the rewritten one. */
+  private async outerOnMirror<T>(originalPosition: (position: number | undefined) => number | undefined, work: (mirror: Awaited<ReturnType<SqlStatementHandler['mirror']>>) => Promise<T>): Promise<T> {
+    try {
+      return await work(await this.mirror());
+    } catch (error) {
+      if (!(error instanceof CatalogError) || error.position === undefined) throw error;
+      throw new CatalogError(error.sqlstate, error.message, error.hint, originalPosition(error.position), error.detail);
     }
-    return { fields: fieldsOf(translated.columns), rows: rowsOf(translated.columns, result.rows), tag: `SELECT ${result.rows.length}` };
   }
 
   /** The statement's plan on the current model: planned again when a deploy changed the model. */
@@ -166,22 +221,41 @@ export class SqlStatementHandler implements StatementHandler {
 
 const PARAM_TYPE_OIDS: Record<ParamType, number> = { text: TEXT_OID, numeric: NUMERIC_OID, bool: BOOL_OID, date: DATE_OID, timestamp: TIMESTAMP_OID, int8: INT8_OID };
 
+/** The type of `$n` in the first part that uses it; 0 (PostgreSQL infers it) when only the outer query does. */
+function partParamType(statement: OuterStatement, plans: readonly SelectPlan[], n: number): number {
+  const index = statement.parts.findIndex((part) => paramNumbers(part.statement.ast).has(n));
+  return index < 0 ? 0 : PARAM_TYPE_OIDS[plans[index]!.params[n - 1] ?? 'text'];
+}
+
+function tooManyRows(): SqlStateError {
+  return new SqlStateError(PROGRAM_LIMIT_EXCEEDED, `the result has more than ${MAX_QUERY_LIMIT.toLocaleString('en-US')} rows, the most one statement returns`, `Add LIMIT (at most ${MAX_QUERY_LIMIT}) or filters to the statement.`);
+}
+
 /** Declared parameter types win; where the client left one unspecified (0), the statement's own. */
 function mergeTypes(declared: readonly number[], implied: readonly number[]): number[] {
   const count = Math.max(declared.length, implied.length);
   return Array.from({ length: count }, (_, i) => (declared[i] ? declared[i]! : (implied[i] ?? TEXT_OID)));
 }
 
+/** Errors already placed in the client's text (by the innermost statement they came from). */
+const placed = new WeakSet<Error>();
+
 /**
  * Errors of one statement point into the statement's own text; a client shows positions in what it
- * sent (several statements in one Query, or leading blanks), so they are moved by where it starts.
+ * sent (several statements in one Query, leading blanks, a COPY's query, an outer query's part), so
+ * they are moved by where it starts, once: by the innermost statement the error came from.
  */
 async function inStatement<T>(statement: ClassifiedStatement | undefined, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (!(error instanceof SqlStateError) || error.position === undefined || !statement?.start) throw error;
-    throw new SqlStateError(error.sqlstate, error.message, error.hint, error.position + statement.start);
+    if (!(error instanceof SqlStateError || error instanceof CatalogError) || placed.has(error) || error.position === undefined || !statement) throw error;
+    const moved =
+      error instanceof SqlStateError
+        ? new SqlStateError(error.sqlstate, error.message, error.hint, error.position + statement.start)
+        : new CatalogError(error.sqlstate, error.message, error.hint, error.position + statement.start, error.detail);
+    placed.add(moved);
+    throw moved;
   }
 }
 

@@ -4,6 +4,7 @@ import type { FieldDescription } from './protocol/backend-messages.js';
 export const BOOL_OID = 16;
 export const INT8_OID = 20;
 export const TEXT_OID = 25;
+export const JSON_OID = 114;
 export const FLOAT8_OID = 701;
 export const DATE_OID = 1082;
 export const TIMESTAMP_OID = 1114;

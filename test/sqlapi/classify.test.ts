@@ -160,6 +160,56 @@ describe('catalog queries: pg_catalog, information_schema, or no table at all', 
   });
 });
 
+describe('outer queries: model tables read only inside parenthesized SELECTs', () => {
+  const part = 'SELECT status, MEASURE(order_count) AS n FROM orders GROUP BY 1';
+  it.each<[string, string[]]>([
+    [`SELECT status, n * 2 FROM (${part}) s`, [part]],
+    [`SELECT * FROM ( ${part} ) AS s ORDER BY n / 2`, [part]],
+    [`WITH o AS (${part}) SELECT status FROM o`, [part]],
+    [`WITH o AS MATERIALIZED (${part}), p AS (SELECT * FROM o) SELECT status FROM p`, [part]],
+    // the innermost SELECT around the table is the part
+    [`SELECT * FROM (SELECT * FROM ((${part})) a) b`, [part]],
+    ['SELECT (SELECT MEASURE(order_count) FROM orders) / 2 AS half', ['SELECT MEASURE(order_count) FROM orders']],
+    [`SELECT a.status FROM (${part}) a JOIN (SELECT channel FROM orders GROUP BY 1) b ON true`, [part, 'SELECT channel FROM orders GROUP BY 1']],
+    // a non-recursive CTE's own body reads the table its name shadows
+    [`WITH orders AS (${part}) SELECT * FROM orders`, [part]],
+    // a part that holds another is the part (its planning refuses the subquery)
+    ['SELECT * FROM (SELECT status FROM orders WHERE status IN (SELECT status FROM orders GROUP BY 1) GROUP BY 1) s', ['SELECT status FROM orders WHERE status IN (SELECT status FROM orders GROUP BY 1) GROUP BY 1']],
+  ])('%s', (sql, parts) => {
+    const statement = only(sql);
+    expect(statement.kind).toBe('outer');
+    if (statement.kind !== 'outer') return;
+    expect(statement.parts.map((p) => p.statement.text)).toEqual(parts);
+    for (const p of statement.parts) {
+      expect(p.statement.kind).toBe('governed');
+      expect(sql.slice(p.statement.start, p.statement.start + p.statement.text.length)).toBe(p.statement.text);
+      expect(sql.slice(p.span.from, p.span.to).trim()).toBe(p.statement.text);
+    }
+  });
+
+  it('places each part in characters of the input, after other statements and multibyte text', () => {
+    const sql = `SET search_path = public; SELECT 'é€' AS x, n FROM (${part}) s`;
+    const [, statement] = classifyStatements(sql);
+    expect(statement?.kind).toBe('outer');
+    if (statement?.kind !== 'outer') return;
+    expect(statement.parts[0]!.statement.start).toBe(sql.indexOf(part));
+  });
+
+  it('a COPY copies an outer query', () => {
+    const sql = `COPY (SELECT status, n + 1 FROM (${part}) s) TO STDOUT`;
+    const statement = only(sql);
+    expect(statement.kind === 'copy' && statement.inner.kind).toBe('outer');
+  });
+
+  it('a recursive CTE names itself inside its body, and reads no model table', () => {
+    expect(only('WITH RECURSIVE orders AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM orders WHERE n < 3) SELECT * FROM orders').kind).toBe('catalog');
+  });
+
+  it('a catalog relation beside a part is refused as any mix is', () => {
+    expect(refusal(() => classifyStatements(`SELECT * FROM (${part}) s, pg_class`)).message).toBe('a statement cannot read both catalog relations and model tables');
+  });
+});
+
 describe('governed SELECTs: any relation that is not a catalog one', () => {
   it.each([
     'SELECT status, MEASURE(order_count) FROM orders GROUP BY status',
@@ -167,8 +217,8 @@ describe('governed SELECTs: any relation that is not a catalog one', () => {
     'SELECT x FROM no_such_table',
     // Shapes the translator refuses, with its reasons.
     'SELECT status FROM orders UNION SELECT channel FROM orders',
-    'WITH o AS (SELECT status FROM orders) SELECT * FROM o',
     'SELECT * FROM orders JOIN customers ON true',
+    'SELECT status FROM orders, (SELECT 1) s GROUP BY 1',
   ])('%s', (sql) => {
     const statement = only(sql);
     expect(statement.kind).toBe('governed');
@@ -273,7 +323,7 @@ describe('writes and definitions are 25006, worded as PostgreSQL words them', ()
 });
 
 describe('other statements are 0A000 with what is accepted', () => {
-  const accepted = "This interface answers SELECT over the model's tables, catalog queries, COPY (SELECT …) TO STDOUT, SET, SHOW and transaction statements.";
+  const accepted = "This interface answers SELECT over the model's tables (and queries over such SELECTs), catalog queries, COPY (SELECT …) TO STDOUT, SET, SHOW and transaction statements.";
   it.each([
     ['LISTEN events', 'LISTEN is not supported', 'Notifications are not sent on this interface.'],
     ['UNLISTEN *', 'UNLISTEN is not supported', 'Notifications are not sent on this interface.'],

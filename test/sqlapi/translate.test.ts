@@ -273,7 +273,7 @@ describe('columns as the client sees them', () => {
 
 describe('refusals say why, with the SQLSTATE PostgreSQL would send', () => {
   const selectForms =
-    "Select dimensions, MEASURE(m) or the measure's own aggregate (SUM, COUNT, COUNT(DISTINCT), AVG, MIN, MAX), DATE_TRUNC('month', t) or t::date; arithmetic, CASE and window functions over the result are not supported yet.";
+    "Select dimensions, MEASURE(m) or the measure's own aggregate (SUM, COUNT, COUNT(DISTINCT), AVG, MIN, MAX), DATE_TRUNC('month', t) or t::date; for arithmetic, CASE or window functions over the result, select from it: SELECT a / b FROM (SELECT …) AS t.";
   const joins = 'A query reads one model table; the fields of the nodes it joins are its columns, e.g. SELECT "customers.region", MEASURE(order_count) FROM orders GROUP BY 1.';
   const filtersHint = 'Compare a column with constants or $n: =, <>, <, <=, >, >=, IN, BETWEEN, LIKE, IS NULL, combined with AND, OR and NOT.';
 
@@ -336,14 +336,14 @@ describe('refusals say why, with the SQLSTATE PostgreSQL would send', () => {
     ['SELECT * FROM orders', '0A000', 'SELECT * is not supported on model tables', 'Name the columns: dimensions, and measures through MEASURE(name).', '*'],
     ['SELECT status FROM orders, customers GROUP BY 1', '0A000', 'joins between model tables are not supported', joins, 'customers'],
     ['SELECT status FROM orders JOIN customers ON true GROUP BY 1', '0A000', 'joins between model tables are not supported', joins, 'customers'],
-    ['SELECT n FROM (SELECT MEASURE(order_count) AS n FROM orders) s', '0A000', 'queries over a subquery are not supported yet', 'Query the model table directly: SELECT dimensions, MEASURE(m) FROM table GROUP BY dimensions.', undefined],
+    ['SELECT status FROM orders, (SELECT 1) s GROUP BY 1', '0A000', 'a model table cannot be read beside a subquery', 'Read the model table inside the subquery, and the rest outside it: SELECT … FROM (SELECT dimensions, MEASURE(m) FROM table GROUP BY dimensions) AS t.', undefined],
     ['SELECT status FROM orders UNION SELECT channel FROM orders', '0A000', 'UNION is not supported on model tables', 'Run each SELECT on its own.', undefined],
-    ['WITH o AS (SELECT status FROM orders GROUP BY 1) SELECT status FROM o', '0A000', 'WITH is not supported on model tables', 'A query over a model table is SELECT dimensions, MEASURE(m) … FROM table [WHERE …] [GROUP BY …] [HAVING …] [ORDER BY …] [LIMIT n].', undefined],
+    ['WITH o AS (SELECT 1 AS n) SELECT status FROM orders GROUP BY 1', '0A000', 'WITH is not supported on model tables', 'A query over a model table is SELECT dimensions, MEASURE(m) … FROM table [WHERE …] [GROUP BY …] [HAVING …] [ORDER BY …] [LIMIT n].', undefined],
     ['SELECT DISTINCT ON (status) status FROM orders', '0A000', 'DISTINCT ON is not supported on model tables', 'Write SELECT DISTINCT, or GROUP BY the columns.', 'status'],
     ['SELECT status FROM orders GROUP BY 1 OFFSET 10', '0A000', 'OFFSET is not supported on model tables', 'Narrow the rows with WHERE, or ask for more of them with LIMIT (at most 50000).', ['10', 'OFFSET']],
     ['SELECT SUM(gross_revenue) * 2 FROM orders', '0A000', 'this expression is not supported on model tables', selectForms, '*'],
     ["SELECT CASE WHEN status = 'x' THEN 1 END FROM orders", '0A000', 'this expression is not supported on model tables', selectForms, 'CASE'],
-    ['SELECT status, SUM(gross_revenue) OVER () FROM orders', '0A000', 'window functions are not supported on model tables yet', selectForms, 'SUM'],
+    ['SELECT status, SUM(gross_revenue) OVER () FROM orders', '0A000', 'window functions are not supported on model tables', selectForms, 'SUM'],
     ['SELECT 1, status FROM orders GROUP BY 2', '0A000', 'this expression is not supported on model tables', selectForms, ['1', 'SELECT']],
     ['SELECT LOWER(status) FROM orders GROUP BY 1', '0A000', 'this expression is not supported on model tables', selectForms, 'LOWER'],
     ['SELECT COALESCE(status, \'-\') FROM orders GROUP BY 1', '0A000', 'this expression is not supported on model tables', selectForms, 'COALESCE'],
@@ -356,7 +356,7 @@ describe('refusals say why, with the SQLSTATE PostgreSQL would send', () => {
     ['SELECT status FROM orders GROUP BY 1 ORDER BY 2', '42P10', 'ORDER BY position 2 is not in select list', undefined, ['2', 'ORDER BY']],
     ['SELECT status, MEASURE(order_count) FROM orders GROUP BY 1 ORDER BY channel', '42803', 'column "orders.channel" must appear in the GROUP BY clause or be used in an aggregate function', undefined, 'channel'],
     ['SELECT status FROM orders GROUP BY 1 ORDER BY MEASURE(order_count)', '0A000', 'ORDER BY a column that is not selected is not supported on model tables', 'Order by a selected column: its name, alias or position.', 'MEASURE'],
-    ['SELECT status, SUM(gross_revenue) FROM orders GROUP BY 1 ORDER BY SUM(gross_revenue) / 2', '0A000', 'ORDER BY an expression is not supported on model tables yet', 'Order by a selected column: its name, alias or position.', '/'],
+    ['SELECT status, SUM(gross_revenue) FROM orders GROUP BY 1 ORDER BY SUM(gross_revenue) / 2', '0A000', 'ORDER BY an expression is not supported on model tables', 'Order by a selected column (its name, alias or position), or order an outer query: SELECT * FROM (SELECT …) AS t ORDER BY expression.', '/'],
     ['SELECT status FROM orders GROUP BY 1 ORDER BY status NULLS FIRST', '0A000', 'NULLS FIRST is not supported on model tables', 'Nulls sort last here, in either direction: leave NULLS FIRST out.', 'status NULLS'],
     ['SELECT status AS x, channel AS x FROM orders GROUP BY 1, 2 ORDER BY x', '42702', 'ORDER BY "x" is ambiguous', undefined, ['x', 'ORDER BY']],
     ['SELECT status FROM orders GROUP BY 1 LIMIT 100000', '54000', 'LIMIT 100000 is above the 50000 rows a query may return', 'Ask for at most 50000 rows, and narrow the rest with WHERE.', '100000'],

@@ -1,12 +1,14 @@
 // What each statement a client sends is, before anything answers it: a session command (SET, SHOW,
 // BEGIN…), a catalog query (pg_catalog, information_schema, or no table at all: `SELECT version()`),
-// a governed SELECT over the model's tables, or a COPY … TO STDOUT of one of those. Everything else is
+// a governed SELECT over the model's tables, an outer query over governed SELECTs (governed-parts.ts),
+// or a COPY … TO STDOUT of one of those. Everything else is
 // refused here with PostgreSQL's SQLSTATE: a write or a definition with 25006 (the interface is a
 // read-only transaction), a statement that mixes catalog and model tables or is not understood with
 // 0A000. Each statement keeps its own text, parsed again on its own, so that the positions of later
 // errors count from the start of the statement; `start` says where that text begins in the input.
 import { scanSync, type CopyStmt, type Node, type RangeVar, type RawStmt, type SelectStmt } from 'libpg-query';
 import { copyOptionsOf, type CopyOptions } from './copy-options.js';
+import { governedParts, type PartSpan } from './governed-parts.js';
 import { charsBefore, kindOf, nodeAs, parseStatements, positionAt, sliceBytes } from './pg-ast.js';
 import { sessionCommandOf, type SessionCommand } from './session-commands.js';
 import { FEATURE_NOT_SUPPORTED, INSUFFICIENT_PRIVILEGE, SqlStateError, SYNTAX_ERROR } from './sql-state-error.js';
@@ -22,13 +24,20 @@ interface StatementText {
 export type SessionStatement = StatementText & { readonly kind: 'session'; readonly command: SessionCommand };
 export type CatalogStatement = StatementText & { readonly kind: 'catalog' };
 export type GovernedStatement = StatementText & { readonly kind: 'governed'; readonly ast: SelectStmt };
-export type CopyStatement = StatementText & { readonly kind: 'copy'; readonly inner: CatalogStatement | GovernedStatement; readonly options: CopyOptions };
-export type ClassifiedStatement = SessionStatement | CatalogStatement | GovernedStatement | CopyStatement;
+/** A governed SELECT inside an outer query, and where its text is in the outer query's. */
+export interface GovernedPart {
+  readonly statement: GovernedStatement;
+  readonly span: PartSpan;
+}
+/** A query over governed SELECTs (post-processing): its parts are answered on the governed path, the rest over their rows. */
+export type OuterStatement = StatementText & { readonly kind: 'outer'; readonly ast: SelectStmt; readonly parts: readonly GovernedPart[] };
+export type CopyStatement = StatementText & { readonly kind: 'copy'; readonly inner: CatalogStatement | GovernedStatement | OuterStatement; readonly options: CopyOptions };
+export type ClassifiedStatement = SessionStatement | CatalogStatement | GovernedStatement | OuterStatement | CopyStatement;
 
 /** Schemas whose relations the catalog mirror answers; unqualified `pg_*` names count as pg_catalog. */
 const CATALOG_SCHEMAS = new Set(['pg_catalog', 'information_schema']);
 
-const ACCEPTED = 'This interface answers SELECT over the model\'s tables, catalog queries, COPY (SELECT …) TO STDOUT, SET, SHOW and transaction statements.';
+const ACCEPTED = 'This interface answers SELECT over the model\'s tables (and queries over such SELECTs), catalog queries, COPY (SELECT …) TO STDOUT, SET, SHOW and transaction statements.';
 
 /**
  * The statements of a simple-protocol query string, in order; empty input (or only `;` and comments)
@@ -115,26 +124,41 @@ const LOCK_NAMES: Record<string, string> = {
   LCS_FORUPDATE: 'SELECT FOR UPDATE',
 };
 
-/** The relations a SELECT reads anywhere inside it, and the names its WITH clauses define. */
-function relationsOf(select: SelectStmt): { relations: RangeVar[]; ctes: Set<string> } {
+/**
+ * The relations a SELECT reads anywhere inside it. A name a WITH clause defines is not a relation where
+ * that clause is in scope: in the statement's body and in the later CTEs' bodies (in every one, the
+ * CTE's own included, with RECURSIVE); in its own body, a non-recursive CTE's name is the table's.
+ */
+function relationsOf(select: SelectStmt): RangeVar[] {
   const relations: RangeVar[] = [];
-  const ctes = new Set<string>();
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+  const visit = (value: unknown, ctes: ReadonlySet<string>): void => {
+    if (Array.isArray(value)) return value.forEach((item) => visit(item, ctes));
     if (value === null || typeof value !== 'object') return;
-    for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    const fields = value as Record<string, unknown>;
+    const withClause = fields.withClause as SelectStmt['withClause'];
+    if (withClause) {
+      const defined = (withClause.ctes ?? []).map((node) => nodeAs(node, 'CommonTableExpr'));
+      const names = defined.map((cte) => cte?.ctename ?? '');
+      defined.forEach((cte, i) => visit(cte?.ctequery, new Set([...ctes, ...(withClause.recursive ? names : names.slice(0, i))])));
+      ctes = new Set([...ctes, ...names]);
+    }
+    for (const [key, child] of Object.entries(fields)) {
+      if (key === 'withClause') continue;
       if (key.endsWith('Stmt') && key !== 'SelectStmt') refuseWrite(writeCommandOf({ [key]: child } as Node) ?? key.replace(/Stmt$/, '').toUpperCase());
       if (key === 'intoClause') refuseWrite('SELECT INTO');
       if (key === 'lockingClause' && Array.isArray(child) && child.length > 0) {
         refuseWrite(LOCK_NAMES[nodeAs(child[0] as Node, 'LockingClause')?.strength ?? ''] ?? 'SELECT FOR UPDATE');
       }
-      if (key === 'RangeVar') relations.push(child as RangeVar);
-      if (key === 'CommonTableExpr') ctes.add((child as { ctename?: string }).ctename ?? '');
-      visit(child);
+      if (key === 'RangeVar') {
+        const relation = child as RangeVar;
+        if (relation.schemaname !== undefined || !ctes.has(relation.relname ?? '')) relations.push(relation);
+        continue;
+      }
+      visit(child, ctes);
     }
   };
-  visit(select);
-  return { relations, ctes };
+  visit(select, new Set());
+  return relations;
 }
 
 function isCatalogRelation(relation: RangeVar): boolean {
@@ -142,9 +166,8 @@ function isCatalogRelation(relation: RangeVar): boolean {
   return (relation.relname ?? '').startsWith('pg_');
 }
 
-function classifySelect(select: SelectStmt, statement: StatementText): CatalogStatement | GovernedStatement {
-  const { relations, ctes } = relationsOf(select);
-  const named = relations.filter((r) => r.schemaname !== undefined || !ctes.has(r.relname ?? ''));
+function classifySelect(select: SelectStmt, statement: StatementText): CatalogStatement | GovernedStatement | OuterStatement {
+  const named = relationsOf(select);
   const model = named.filter((r) => !isCatalogRelation(r));
   if (model.length === 0) return { kind: 'catalog', ...statement };
   if (model.length < named.length) {
@@ -155,7 +178,17 @@ function classifySelect(select: SelectStmt, statement: StatementText): CatalogSt
       positionAt(statement.text, model[0]!.location),
     );
   }
-  return { kind: 'governed', ...statement, ast: select };
+  const spans = governedParts(statement.text, model.map((r) => r.location ?? 0));
+  if (!spans) return { kind: 'governed', ...statement, ast: select };
+  const parts = spans.map((span): GovernedPart => {
+    const slice = statement.text.slice(span.from, span.to);
+    const leading = slice.length - slice.trimStart().length;
+    const part = classifyText({ text: slice.trim(), start: statement.start + span.from + leading });
+    // Innermost around a model table, a part reads one; what it reads decides its kind.
+    if (part.kind !== 'governed') throw new SqlStateError(FEATURE_NOT_SUPPORTED, 'a subquery over model tables must be a SELECT over one of them', ACCEPTED);
+    return { statement: part, span };
+  });
+  return { kind: 'outer', ...statement, ast: select, parts };
 }
 
 function classifyExplain(query: Node | undefined, statement: StatementText): CatalogStatement {

@@ -7,7 +7,8 @@
 //   timestamp dimensions (grains as GRANULARITIES names them, plural accepted as PostgreSQL does);
 // - casts that change nothing (`SUM(m)::numeric`, `status::text`), and LOWER()/UPPER() of a string
 //   dimension, which only a LIKE takes (select-conditions.ts).
-// Anything else computes over the result (arithmetic, CASE, window functions): not supported yet.
+// Anything else computes over the result (arithmetic, CASE, window functions): an outer query over
+// this one does that (governed-parts.ts).
 import type { FuncCall, Node, TypeCast } from 'libpg-query';
 import { GRANULARITIES, type DimensionType, type Granularity, type MeasureType } from '../semantic/model.js';
 import { kindOf, locationOf, namesOf, nodeAs, positionAt, quoteIdentifier } from './pg-ast.js';
@@ -23,7 +24,7 @@ export type Resolved =
   | { readonly kind: 'measure'; readonly column: SqlColumn; readonly field: string };
 
 export const SELECT_FORMS_HINT =
-  "Select dimensions, MEASURE(m) or the measure's own aggregate (SUM, COUNT, COUNT(DISTINCT), AVG, MIN, MAX), DATE_TRUNC('month', t) or t::date; arithmetic, CASE and window functions over the result are not supported yet.";
+  "Select dimensions, MEASURE(m) or the measure's own aggregate (SUM, COUNT, COUNT(DISTINCT), AVG, MIN, MAX), DATE_TRUNC('month', t) or t::date; for arithmetic, CASE or window functions over the result, select from it: SELECT a / b FROM (SELECT …) AS t.";
 
 const AGGREGATES = new Set(['measure', 'sum', 'count', 'avg', 'min', 'max']);
 
@@ -95,7 +96,7 @@ export class ExpressionResolver {
     const names = namesOf(call.funcname);
     const fn = (names.at(-1) ?? '').toLowerCase();
     const position = this.at(call.location);
-    if (call.over) throw new SqlStateError(FEATURE_NOT_SUPPORTED, 'window functions are not supported on model tables yet', SELECT_FORMS_HINT, position);
+    if (call.over) throw new SqlStateError(FEATURE_NOT_SUPPORTED, 'window functions are not supported on model tables', SELECT_FORMS_HINT, position);
     if (names.length > 1 && names[0] !== 'pg_catalog') throw this.unknownFunction(names.join('.'), position);
     if (AGGREGATES.has(fn)) return this.aggregate(call, fn, clause, position);
     if (fn === 'date_trunc') return this.dateTrunc(call, clause, position);

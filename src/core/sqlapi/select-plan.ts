@@ -6,9 +6,9 @@
 // Grouping follows PostgreSQL: with a measure, a GROUP BY or a HAVING, every selected dimension is
 // grouped (by expression, output name or position), else 42803; without any, SELECT DISTINCT dims is a
 // grouping too, and plain SELECT dims (one row per row of the table) is not something a model answers.
-// What a semantic query cannot express is 0A000 with a hint saying what is accepted; in particular an
-// outer query over the result (arithmetic, CASE, window functions, ORDER BY an expression) is left to
-// a later stage that runs such a query over this one's rows.
+// What a semantic query cannot express is 0A000 with a hint saying what is accepted; in particular
+// arithmetic, CASE, window functions and ORDER BY an expression belong to an outer query over this one
+// (SELECT … FROM (SELECT …) AS t), which runs over this one's rows (see governed-parts.ts).
 import type { Node, ResTarget, SelectStmt, SortBy } from 'libpg-query';
 import { MAX_QUERY_LIMIT } from '../semantic/query.js';
 import type { GovernedStatement } from './classify.js';
@@ -169,7 +169,7 @@ function resolveSortExpression(node: Node, resolver: ExpressionResolver): Resolv
   } catch (error) {
     // An expression over selected columns (`ORDER BY 2 * revenue`) is post-processing, said as such.
     if (error instanceof SqlStateError && error.sqlstate === FEATURE_NOT_SUPPORTED && !nodeAs(node, 'ColumnRef')) {
-      throw new SqlStateError(FEATURE_NOT_SUPPORTED, 'ORDER BY an expression is not supported on model tables yet', 'Order by a selected column: its name, alias or position.', error.position);
+      throw new SqlStateError(FEATURE_NOT_SUPPORTED, 'ORDER BY an expression is not supported on model tables', 'Order by a selected column (its name, alias or position), or order an outer query: SELECT * FROM (SELECT …) AS t ORDER BY expression.', error.position);
     }
     throw error;
   }

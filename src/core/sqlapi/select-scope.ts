@@ -91,8 +91,8 @@ function refusedFrom(item: Node, text: string): SqlStateError {
   if (kind === 'RangeSubselect') {
     return new SqlStateError(
       FEATURE_NOT_SUPPORTED,
-      'queries over a subquery are not supported yet',
-      'Query the model table directly: SELECT dimensions, MEASURE(m) FROM table GROUP BY dimensions.',
+      'a model table cannot be read beside a subquery',
+      'Read the model table inside the subquery, and the rest outside it: SELECT … FROM (SELECT dimensions, MEASURE(m) FROM table GROUP BY dimensions) AS t.',
     );
   }
   if (kind === 'RangeVar' || kind === 'JoinExpr') {
