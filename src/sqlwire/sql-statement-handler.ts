@@ -135,8 +135,12 @@ export class SqlStatementHandler implements StatementHandler {
     // Without a LIMIT the answer must be whole or an error, never silently cut: one row more than the
     // most a statement returns tells which.
     const limit = translated.limitGiven ? translated.query.limit! : MAX_QUERY_LIMIT + 1;
+    // Days, weeks and months begin in the session's TimeZone: the workspace's unless the client SET
+    // another, which then works as C's `timezone` does (an IANA name, else 22023).
+    const timezone = this.ctx.settings.get('timezone');
+    const zone = timezone && timezone !== principal.workspace.timezone ? { timezone } : {};
     const work = recordRunsAs({ surface: 'sql_api', keyId: principal.key?.id ?? null }, () =>
-      services.governed.query({ principal, query: { kind: 'node', query: { ...translated.query, limit } }, cache: 'use', surface: 'sql_api', origin: 'structured', maxRows: limit }),
+      services.governed.query({ principal, query: { kind: 'node', query: { ...translated.query, ...zone, limit } }, cache: 'use', surface: 'sql_api', origin: 'structured', maxRows: limit }),
     );
     const result = await cancellable(work, signal).catch((error: unknown) => {
       throw sqlStateOf(error);

@@ -44,6 +44,9 @@ describe('refusals name the offending part', () => {
     ['a field twice', { node: 'orders', measures: ['revenue', 'revenue'] }, 400, /revenue is listed twice/],
     ['an empty query', { node: 'orders' }, 400, /at least one dimension or measure/],
     ['an unknown time zone', { node: 'orders', measures: ['revenue'], timezone: 'Mars/Olympus' }, 400, /Unknown time zone "Mars\/Olympus"/],
+    // Newer JavaScript engines take UTC offsets as zones; warehouses do not.
+    ['a UTC offset for a time zone', { node: 'orders', measures: ['revenue'], timezone: '+02:00' }, 400, /Unknown time zone "\+02:00"/],
+    ['a compact UTC offset for a time zone', { node: 'orders', measures: ['revenue'], timezone: '-0500' }, 400, /Unknown time zone "-0500"/],
     ['a bad period', { node: 'orders', measures: ['revenue'], filters: [{ field: 'created_at', operator: 'inThePast', value: 'a while' }] }, 400, /needs a period such as "7 days"/],
   ])('%s', (_name, input, status, message) => {
     const error = refusal(input);

@@ -36,6 +36,31 @@ describe.each(METADATA_STORES)('the SQL interface on $store', (store) => {
     }
   });
 
+  it('begins days in the session\'s TimeZone once the client sets one, as C\'s timezone does', async () => {
+    const key = await keyOf();
+    const client = await connect(app().clientConfig(key));
+    // Values as the server sent them (pg would read a timestamp in this process's zone).
+    const byDay = { text: 'SELECT DATE_TRUNC(\'day\', created_at) AS day, MEASURE(order_count) AS n FROM orders GROUP BY 1 ORDER BY 1', types: { getTypeParser: () => (value: string) => value } };
+    const rowsOf = (rows: Array<{ day: string; n: string }>) => rows.map((r) => [r.day.replace(' ', 'T'), Number(r.n)]);
+    const cRows = async (timezone?: string) =>
+      (await viaC(key, { node: 'orders', dimensions: ['created_at.day'], measures: ['order_count'], sorts: [{ field: 'created_at.day', direction: 'asc' }], ...(timezone ? { timezone } : {}) })).map((r) => [String(r['created_at.day']).slice(0, 19), r.order_count]);
+    try {
+      const inWorkspaceZone = rowsOf((await client.query(byDay)).rows);
+      expect(inWorkspaceZone.map(([d, n]) => [String(d).slice(0, 19), n])).toEqual(await cRows());
+      await client.query("SET TIME ZONE 'Pacific/Kiritimati'");
+      const shifted = rowsOf((await client.query(byDay)).rows);
+      expect(shifted.map(([d, n]) => [String(d).slice(0, 19), n])).toEqual(await cRows('Pacific/Kiritimati'));
+      expect(shifted).not.toEqual(inWorkspaceZone);
+      await client.query("SET TIME ZONE '+02:00'");
+      const posix = await failure(client.query(byDay));
+      expect([posix.code, posix.message]).toEqual(['22023', 'Unknown time zone "+02:00"; use an IANA name such as UTC or Europe/Paris']);
+      await client.query('RESET TimeZone');
+      expect(rowsOf((await client.query(byDay)).rows)).toEqual(inWorkspaceZone);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('reads a portal a few rows at a time (a cursor with a fetch size)', async () => {
     const key = await keyOf();
     const client = await connect(app().clientConfig(key));

@@ -9,14 +9,23 @@ export type PeriodUnit = (typeof PERIOD_UNITS)[number];
 // Building a formatter costs tens of microseconds: remember the zones already checked.
 const knownZones = new Set<string>(['UTC']);
 
+/**
+ * Refuses a zone that is not an IANA name. Newer JavaScript engines also accept UTC offsets (`+02:00`)
+ * as time zones, which the warehouses do not (DuckDB, MySQL's time zone tables): those are refused here
+ * too, rather than by the warehouse.
+ */
 export function assertTimeZone(timezone: string): void {
   if (knownZones.has(timezone)) return;
+  let resolved: string | undefined;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
-    if (knownZones.size < 1000) knownZones.add(timezone);
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: timezone }).resolvedOptions().timeZone;
   } catch {
+    resolved = undefined;
+  }
+  if (!resolved || /^[+-]/.test(resolved)) {
     throw new BadRequestError(`Unknown time zone "${timezone}"; use an IANA name such as UTC or Europe/Paris`, 'invalid_timezone');
   }
+  if (knownZones.size < 1000) knownZones.add(timezone);
 }
 
 /** The wall time in `timezone` at the instant `now`. */
