@@ -11,6 +11,10 @@
 // definitions, signals and questions are `off`: they read fresh, with their reader's (or owner's) data
 // keys, so nothing would read their entries back; kept, they would fill the cache with other
 // principals' rows and push C's answers out.
+//
+// A request's `signal` cancels its own run only. Identical requests that arrive together are not
+// coalesced: each runs on the warehouse, so one caller's cancel never fails another's answer. A
+// cancelled run fails before anything is kept, so the cache never holds one.
 import type { Clock } from '../clock.js';
 import { MODEL_CONNECTION, type ConnectionService, type ConnectionView } from '../connections/connection-service.js';
 import type { CompileOptions } from '../core/semantic/compile.js';
@@ -79,6 +83,7 @@ export class GovernedQueryService {
       maxRows: request.maxRows,
       surface: request.surface,
       origin: request.origin,
+      ...(request.signal ? { signal: request.signal } : {}),
     });
     const result: StoredResult = {
       ...statementOf(compiled),

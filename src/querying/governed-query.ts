@@ -55,6 +55,12 @@ export interface GovernedQueryRequest {
    * not on a newer one a deploy may have brought in meanwhile. Default: the workspace's live model now.
    */
   readonly live?: LiveModel;
+  /**
+   * The caller's cancel (a SQL client's CancelRequest): stops this request's run on the warehouse, which
+   * then fails with `warehouse_canceled` and is not cached. It stops nothing else: identical requests
+   * are not coalesced, so each caller's run is its own.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Where the answer comes from: the model, the statement, the cache and the instant the warehouse answered. */

@@ -24,6 +24,8 @@ export interface RawSqlRequest {
   surface: HistorySurface;
   /** What asked for the run (see HistoryOrigin); `sql` when not given. */
   origin?: HistoryOrigin;
+  /** The caller's cancel: stops the statement on the warehouse (see RunOptions.signal). */
+  signal?: AbortSignal;
 }
 
 /** SQL the semantic compiler built: its bound values, the text with them as literals, its time zone. */
@@ -77,7 +79,7 @@ export class RawSqlService {
       }
     }
     try {
-      const result = await warehouse.run(request.sql, compiled?.params ?? [], { maxRows: request.maxRows, timeoutMs: this.timeoutMs, timeZone: compiled?.timeZone });
+      const result = await warehouse.run(request.sql, compiled?.params ?? [], { maxRows: request.maxRows, timeoutMs: this.timeoutMs, timeZone: compiled?.timeZone, signal: request.signal });
       this.record(request, compiled, connection, 'success', { rowCount: result.rowCount }, started);
       this.metrics?.warehouseRun(connection.engine, 'success', (performance.now() - started) / 1000);
       return { ...result, connection };

@@ -7,6 +7,7 @@ import { SqlStateError, type SqlState } from '../core/sqlapi/sql-state-error.js'
 /** SQLSTATE by the service's error code, where the HTTP status alone would say too little. */
 const BY_CODE: Record<string, SqlState> = {
   warehouse_timeout: '57014', // query_canceled, as statement_timeout reports it
+  warehouse_canceled: '57014', // query_canceled, as a CancelRequest ends a statement
   warehouse_unreachable: '08006', // connection_failure
   warehouse_read_only: '25006',
   warehouse_statement_refused: '0A000',

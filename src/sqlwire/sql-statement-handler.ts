@@ -140,7 +140,7 @@ export class SqlStatementHandler implements StatementHandler {
     const timezone = this.ctx.settings.get('timezone');
     const zone = timezone && timezone !== principal.workspace.timezone ? { timezone } : {};
     const work = recordRunsAs({ surface: 'sql_api', keyId: principal.key?.id ?? null }, () =>
-      services.governed.query({ principal, query: { kind: 'node', query: { ...translated.query, ...zone, limit } }, cache: 'use', surface: 'sql_api', origin: 'structured', maxRows: limit }),
+      services.governed.query({ principal, query: { kind: 'node', query: { ...translated.query, ...zone, limit } }, cache: 'use', surface: 'sql_api', origin: 'structured', maxRows: limit, signal }),
     );
     const result = await cancellable(work, signal).catch((error: unknown) => {
       throw sqlStateOf(error);
@@ -263,7 +263,7 @@ async function inStatement<T>(statement: ClassifiedStatement | undefined, work: 
   }
 }
 
-/** The work's result, or 57014 as soon as the client cancels (the work's own time limit still bounds it). */
+/** The work's result, or 57014 as soon as the client cancels (the work, given the signal too, stops its warehouse query). */
 function cancellable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new SqlStateError(QUERY_CANCELED, 'canceling statement due to user request'));
   return new Promise<T>((resolve, reject) => {

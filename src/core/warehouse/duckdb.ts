@@ -8,7 +8,7 @@
 //   its prepared statement is destroyed afterwards; a connection interrupted or left with unread rows
 //   is closed instead of reused;
 // - the statement is parsed once: prepare() refuses several statements before running any.
-// - a timer interrupts the connection past the time limit.
+// - a timer interrupts the connection past the time limit, and so does the caller's cancel.
 // A file another process is writing cannot be opened read-only at the same time: loaders close first.
 // With a `root`, the file must lie inside it, symbolic links followed, each time it is opened; what
 // DuckDB says about it then names it by its relative path only.
@@ -22,9 +22,9 @@ import {
 } from '@duckdb/node-api';
 import { resolveConfined } from './duckdb-path.js';
 import { duckDbConverter } from './duckdb-values.js';
-import { queryFailed, readOnlyRefused, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
+import { queryFailed, readOnlyRefused, statementRefused, unreachable, WarehouseError } from './errors.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
-import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames } from './run-support.js';
+import { buildResult, checkRunOptions, RunStop, SCHEMA_RUN_OPTIONS, stoppedError, uniqueNames, type StopReason } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
 import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
 
@@ -81,27 +81,31 @@ export class DuckDbWarehouse implements Warehouse {
     let reusable = false;
     let streaming = false;
     // DuckDB has no server-side statement timeout: the timer is the limit.
-    const timer = setTimeout(() => {
+    const stop = new RunStop(options.timeoutMs, options.signal, () => {
       interrupted = true;
       connection.interrupt();
-    }, options.timeoutMs);
+    });
     let prepared: DuckDBPreparedStatement | undefined;
     try {
+      // Cancelled while it waited for the file, or while the statement was prepared: nothing runs.
+      stop.check(ENGINE, options.timeoutMs);
       prepared = await prepareOne(connection, sql);
+      stop.check(ENGINE, options.timeoutMs);
       prepared.bind(params as DuckDBValue[]);
       streaming = true;
       const result = await prepared.stream();
       const { columns, rows, complete } = await readRows(result, options.maxRows + 1);
-      if (interrupted) throw timedOut(ENGINE, options.timeoutMs);
+      // An interrupt may end the result early instead of failing it.
+      stop.check(ENGINE, options.timeoutMs);
       reusable = complete;
       return buildResult(columns, rows, options.maxRows, startedAt);
     } catch (error) {
       // A statement refused or failing before it ran leaves nothing behind; one stopped while running
       // is not trusted.
       reusable = !interrupted && !streaming;
-      throw translate(error, options.timeoutMs, interrupted, (message) => this.hideOpenedFile(message));
+      throw translate(error, options.timeoutMs, stop.reason, (message) => this.hideOpenedFile(message));
     } finally {
-      clearTimeout(timer);
+      stop.end();
       prepared?.destroySync();
       this.busy--;
       this.release(instance, connection, reusable && !interrupted);
@@ -243,9 +247,9 @@ async function readRows(result: DuckDBResult, limit: number): Promise<{ columns:
   return { columns, rows, complete: false };
 }
 
-function translate(error: unknown, timeoutMs: number, interrupted: boolean, hide: (message: string) => string): WarehouseError {
+function translate(error: unknown, timeoutMs: number, stopped: StopReason | undefined, hide: (message: string) => string): WarehouseError {
   if (error instanceof WarehouseError) return error;
-  if (interrupted) return timedOut(ENGINE, timeoutMs);
+  if (stopped) return stoppedError(ENGINE, stopped, timeoutMs);
   const message = hide(messageOf(error));
   if (/read-only mode|read only mode|attached in read-only/i.test(message)) return readOnlyRefused(ENGINE, message);
   return queryFailed(ENGINE, message);

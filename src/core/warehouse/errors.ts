@@ -5,6 +5,7 @@ import { AppError, type ErrorDetails } from '../errors.js';
 export type WarehouseErrorCode =
   | 'warehouse_query_failed'
   | 'warehouse_timeout'
+  | 'warehouse_canceled'
   | 'warehouse_unreachable'
   | 'warehouse_read_only'
   | 'warehouse_statement_refused'
@@ -15,6 +16,9 @@ const STATUS: Record<WarehouseErrorCode, number> = {
   warehouse_query_failed: 400,
   // The warehouse did not answer in time: a gateway timeout, not the client's malformed request.
   warehouse_timeout: 504,
+  // The caller cancelled (a SQL client's CancelRequest): nginx's "client closed request", since the
+  // caller that asked is the one that stopped listening.
+  warehouse_canceled: 499,
   warehouse_unreachable: 502,
   warehouse_read_only: 400,
   warehouse_statement_refused: 400,
@@ -39,6 +43,11 @@ export function timedOut(engine: string, timeoutMs: number): WarehouseError {
     `${engine}: the query was stopped after the time limit of ${timeoutMs} ms`,
     { timeoutMs },
   );
+}
+
+/** The caller cancelled the run (its signal aborted): the statement was stopped on the warehouse. */
+export function canceled(engine: string): WarehouseError {
+  return new WarehouseError('warehouse_canceled', `${engine}: the query was canceled`);
 }
 
 export function unreachable(engine: string, reason: string): WarehouseError {

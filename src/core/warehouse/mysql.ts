@@ -10,7 +10,10 @@
 // - a session time limit (`max_statement_time` on MariaDB, `max_execution_time` on MySQL);
 //   `RELEASE_ALL_LOCKS()` (MariaDB) and COM_RESET_CONNECTION (which also rolls back) before the
 //   connection goes back to the pool, then the session set up again for the next run: all after the
-//   answer, so that a run on a reused connection costs two round trips (prepare, execute).
+//   answer, so that a run on a reused connection costs two round trips (prepare, execute);
+// - past the time limit (should the server's own not fire) or when the caller cancels, KILL QUERY over
+//   a separate connection stops the statement, the run fails at once, and the connection is dropped,
+//   never reused: a KILL that arrives late would stop the next run's statement.
 // The user should still be minimal: SUPER can change global variables and FILE can read server
 // files with LOAD_FILE() inside a SELECT.
 import mysql, { type FieldPacket, type PoolConnection } from 'mysql2';
@@ -20,7 +23,7 @@ import { MYSQL_GRANTS_SQL, MYSQL_PRIVILEGES_SQL, mysqlPrivileges } from './mysql
 import { CONVERT_TZ_PROBE_SQL, needsTimeZoneCheck, timeZoneUnsupported } from './mysql-time-zones.js';
 import { mysqlConverter, mysqlTypeName } from './mysql-values.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
-import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames, Watchdog, WATCHDOG_SLACK_MS } from './run-support.js';
+import { buildResult, checkRunOptions, RunStop, SCHEMA_RUN_OPTIONS, stoppedError, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
 import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
 
@@ -93,31 +96,43 @@ export class MysqlWarehouse implements Warehouse {
     const startedAt = performance.now();
     const connection = await this.connect();
     let usable = true;
-    const watchdog = new Watchdog(options.timeoutMs + WATCHDOG_SLACK_MS, () => {
+    // Settles when the run is stopped from outside: a destroyed connection does not fail the command
+    // it runs (its answer may still arrive), so the run does not wait for one.
+    let stopped!: (reason: StopReason) => void;
+    const whenStopped = new Promise<never>((_, reject) => (stopped = (reason) => reject(stoppedError(ENGINE, reason, options.timeoutMs))));
+    const stop = new RunStop(options.timeoutMs + WATCHDOG_SLACK_MS, options.signal, (reason) => {
       usable = false;
       this.killQuery(connection.threadId);
       connection.destroy();
+      stopped(reason);
     });
     try {
-      await this.readySession(connection, options.timeoutMs);
-      await this.checkTimeZone(connection, options.timeZone);
-      const statement = await call<PreparedStatement>((cb) => connection.prepare(sql, cb as never));
-      if (statement.columns.length === 0) {
-        throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN)');
-      }
-      const read = await readRows(connection, statement, [...params], options.maxRows + 1);
+      // Cancelled while it waited for a connection: nothing is sent.
+      stop.check(ENGINE, options.timeoutMs);
+      const read = await Promise.race([this.execute(connection, sql, params, options), whenStopped]);
       if (!read.complete) usable = false;
       const names = uniqueNames(read.fields.map((f) => f.name));
       const columns: ColumnInfo[] = read.fields.map((f, i) => ({ name: names[i]!, type: mysqlTypeName(f) }));
       return buildResult(columns, read.rows, options.maxRows, startedAt);
     } catch (error) {
-      throw this.translate(error, options.timeoutMs, watchdog.fired);
+      throw this.translate(error, options.timeoutMs, stop.reason);
     } finally {
-      watchdog.stop();
+      stop.end();
       // The answer does not wait for the reset: the connection goes back to the pool once it is done.
       if (usable) void this.resetAndRelease(connection, options.timeoutMs);
       else connection.destroy();
     }
+  }
+
+  /** Sets the session up, prepares the statement (refused unless it returns rows) and reads its rows. */
+  private async execute(connection: PoolConnection, sql: string, params: readonly unknown[], options: RunOptions): Promise<ReadRows> {
+    await this.readySession(connection, options.timeoutMs);
+    await this.checkTimeZone(connection, options.timeZone);
+    const statement = await call<PreparedStatement>((cb) => connection.prepare(sql, cb as never));
+    if (statement.columns.length === 0) {
+      throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN)');
+    }
+    return readRows(connection, statement, [...params], options.maxRows + 1);
   }
 
   async schema(): Promise<SchemaTable[]> {
@@ -214,9 +229,9 @@ export class MysqlWarehouse implements Warehouse {
     killer.query(`KILL QUERY ${Number(threadId)}`, () => killer.end());
   }
 
-  private translate(error: unknown, timeoutMs: number, watchdogFired: boolean): WarehouseError {
+  private translate(error: unknown, timeoutMs: number, stopped: StopReason | undefined): WarehouseError {
     if (error instanceof WarehouseError) return error;
-    if (watchdogFired) return timedOut(ENGINE, timeoutMs);
+    if (stopped) return stoppedError(ENGINE, stopped, timeoutMs);
     const errno = (error as { errno?: unknown }).errno;
     const message = scrubSecrets(messageOf(error), this.config.password);
     if (errno === ER_READ_ONLY_TRANSACTION || errno === ER_OPTION_PREVENTS_STATEMENT) return readOnlyRefused(ENGINE, message);

@@ -11,7 +11,10 @@
 // - anything else is first described without running (statements that return no rows — COPY,
 //   PREPARE, LOCK, SET, DO, CALL… — are refused), then read through pg-cursor, and the connection is
 //   wiped with `DISCARD ALL` (plus an explicit advisory unlock) before it goes back to the pool; so is
-//   a connection after any failed run.
+//   a connection after any failed run;
+// - a cancel request stops the statement from outside, at the time limit (should the server's own not
+//   fire) or when the caller cancels; the connection it was sent to is then closed, never reused: a
+//   cancel that arrives late would stop the next run on it.
 // The role used should still be minimal (no superuser, no pg_write_server_files): functions such as
 // lo_export() write to the server's disk from inside a SELECT, read-only transaction or not.
 import pg from 'pg';
@@ -24,7 +27,7 @@ import { runInOneTrip, type Field } from './postgres-one-trip.js';
 import { POSTGRES_PRIVILEGES_SQL, postgresPrivileges } from './postgres-privileges.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { pgTypes } from './postgres-values.js';
-import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames, Watchdog, WATCHDOG_SLACK_MS } from './run-support.js';
+import { buildResult, checkRunOptions, RunStop, SCHEMA_RUN_OPTIONS, stoppedError, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
 import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
 
@@ -107,39 +110,51 @@ export class PostgresWarehouse implements Warehouse {
     const select = await plainSelectText(sql);
     const client = await this.connect();
     let running = false;
-    // The server-side limit should fire first; the watchdog cancels from outside if it does not
-    // (for example when the statement itself changed statement_timeout).
-    const watchdog = new Watchdog(options.timeoutMs + WATCHDOG_SLACK_MS, () => {
-      if (running) cancelRunning(this.clientConfig, client);
+    let cancelSent = false;
+    // The server-side limit should fire first; the client-side one cancels from outside if it does
+    // not (for example when the statement itself changed statement_timeout). So does the caller's cancel.
+    const stop = new RunStop(options.timeoutMs + WATCHDOG_SLACK_MS, options.signal, () => {
+      if (!running) return;
+      cancelSent = true;
+      cancelRunning(this.clientConfig, client);
     });
     let clean = false;
     try {
+      // Cancelled while it waited for a connection: nothing is sent.
+      stop.check(ENGINE, options.timeoutMs);
       running = true;
       const { rows, fields } =
         select === null
-          ? await this.readThroughCursor(client, sql, params, options)
+          ? await this.readThroughCursor(client, sql, params, options, stop)
           : await runInOneTrip(client, cappedSelect(select, options.maxRows + 1), params, { timeoutMs: options.timeoutMs, settings: RUN_SETTINGS, keep: options.maxRows + 1, types: pgTypes });
       clean = select !== null;
       running = false;
+      // A cancel that came too late to stop the statement still means the caller wants no rows.
+      if (stop.reason === 'canceled') stop.check(ENGINE, options.timeoutMs);
       const columns = await this.columnsOf(client, fields);
       return buildResult(columns, rows as WarehouseValue[][], options.maxRows, startedAt);
     } catch (error) {
-      throw this.translate(error, options.timeoutMs, watchdog.fired);
+      throw this.translate(error, options.timeoutMs, stop.reason);
     } finally {
-      watchdog.stop();
-      if (clean && !watchdog.fired) client.release();
-      else await this.resetAndRelease(client, !watchdog.fired);
+      stop.end();
+      if (clean && !cancelSent) client.release();
+      else await this.resetAndRelease(client, !cancelSent);
     }
   }
 
-  /** The slow path for what is not one plain SELECT (EXPLAIN, SHOW…): described first, then a cursor. */
-  private async readThroughCursor(client: pg.PoolClient, sql: string, params: readonly unknown[], options: RunOptions) {
+  /**
+   * The slow path for what is not one plain SELECT (EXPLAIN, SHOW…): described first, then a cursor.
+   * A cancel request reaches only a statement the server is running (between round trips the server
+   * waits for the client and ignores it), so `stop` is checked before each round trip.
+   */
+  private async readThroughCursor(client: pg.PoolClient, sql: string, params: readonly unknown[], options: RunOptions, stop: RunStop) {
     await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.ceil(options.timeoutMs)}`);
     if ((await describeStatement(client, sql)) === 'no-rows') {
       throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN)');
     }
+    stop.check(ENGINE, options.timeoutMs);
     const cursor = client.query(new Cursor(sql, params, { rowMode: 'array', types: pgTypes }));
-    const read = await readRows(cursor, options.maxRows + 1);
+    const read = await readRows(cursor, options.maxRows + 1, () => stop.check(ENGINE, options.timeoutMs));
     await cursor.close();
     return read;
   }
@@ -173,7 +188,8 @@ export class PostgresWarehouse implements Warehouse {
   /** Rolls back and wipes the session; a connection that cannot be wiped is destroyed instead. */
   private async resetAndRelease(client: pg.PoolClient, usable: boolean): Promise<void> {
     if (!usable) {
-      // After the watchdog cancelled, the protocol state is uncertain: a fresh connection is cheaper than doubt.
+      // After a cancel request the protocol state is uncertain, and a late cancel would stop the next
+      // run's statement: a fresh connection is cheaper than doubt.
       client.release(true);
       return;
     }
@@ -202,9 +218,9 @@ export class PostgresWarehouse implements Warehouse {
     return fields.map((f, i) => ({ name: names[i]!, type: this.typeNames.get(f.dataTypeID) ?? 'UNKNOWN' }));
   }
 
-  private translate(error: unknown, timeoutMs: number, watchdogFired: boolean): WarehouseError {
+  private translate(error: unknown, timeoutMs: number, stopped: StopReason | undefined): WarehouseError {
     if (error instanceof WarehouseError) return error;
-    if (watchdogFired) return timedOut(ENGINE, timeoutMs);
+    if (stopped) return stoppedError(ENGINE, stopped, timeoutMs);
     const code = (error as { code?: unknown }).code;
     const message = scrubSecrets(messageOf(error), this.config.password);
     if (code === READ_ONLY_VIOLATION) return readOnlyRefused(ENGINE, message);
@@ -218,12 +234,20 @@ export class PostgresWarehouse implements Warehouse {
   }
 }
 
-/** Reads up to `limit` rows through the cursor, in batches, so that a huge result is never fetched. */
-function readRows(cursor: Cursor, limit: number): Promise<{ rows: unknown[][]; fields: CursorResult['fields'] }> {
+/**
+ * Reads up to `limit` rows through the cursor, in batches, so that a huge result is never fetched;
+ * `check` throws when the run was stopped meanwhile.
+ */
+function readRows(cursor: Cursor, limit: number, check: () => void): Promise<{ rows: unknown[][]; fields: CursorResult['fields'] }> {
   const rows: unknown[][] = [];
   let fields: CursorResult['fields'] = [];
   return new Promise((resolve, reject) => {
     const next = () => {
+      try {
+        check();
+      } catch (error) {
+        return reject(error);
+      }
       cursor.read(Math.min(READ_BATCH, limit - rows.length), (err, batch: unknown[], result) => {
         if (err) return reject(err);
         // Once the cursor is exhausted it answers without a result: keep the fields seen before.

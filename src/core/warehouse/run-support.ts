@@ -1,6 +1,6 @@
-// Small pieces every driver's run() shares: result assembly, the client-side watchdog and the
-// options check.
-import { statementRefused } from './errors.js';
+// Small pieces every driver's run() shares: result assembly, what stops a run from outside (its time
+// limit, its caller's cancel) and the options check.
+import { canceled, statementRefused, timedOut, type WarehouseError } from './errors.js';
 import type { ColumnInfo, RunOptions, RunResult, WarehouseRow, WarehouseValue } from './types.js';
 
 /** Extra time the client-side watchdog allows past the server-side limit before it steps in. */
@@ -9,6 +9,7 @@ export const WATCHDOG_SLACK_MS = 1_000;
 /** Timeout used by schema() reads, which are internal and may be large. */
 export const SCHEMA_RUN_OPTIONS: RunOptions = { maxRows: 100_000, timeoutMs: 30_000 };
 
+/** Refuses bad limits, and a run whose caller has already cancelled it: nothing of it starts. */
 export function checkRunOptions(engine: string, options: RunOptions): void {
   if (!Number.isInteger(options.maxRows) || options.maxRows < 0) {
     throw statementRefused(engine, `maxRows must be a non-negative integer (got ${options.maxRows})`);
@@ -16,6 +17,7 @@ export function checkRunOptions(engine: string, options: RunOptions): void {
   if (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0) {
     throw statementRefused(engine, `timeoutMs must be a positive number (got ${options.timeoutMs})`);
   }
+  if (options.signal?.aborted) throw canceled(engine);
 }
 
 /** Column names made unique (`a`, `a_2`), so that rows as objects lose no value. */
@@ -54,21 +56,55 @@ export function buildResult(
   };
 }
 
-/** A timer that fires once; `fired` tells afterwards whether it did. */
-export class Watchdog {
-  fired = false;
-  private readonly timer: NodeJS.Timeout;
+export type StopReason = 'timeout' | 'canceled';
 
-  constructor(afterMs: number, onFire: () => void) {
-    this.timer = setTimeout(() => {
-      this.fired = true;
-      onFire();
-    }, afterMs);
-    // A pending watchdog must not keep the process alive on its own.
+/** The error of a run stopped from outside. */
+export function stoppedError(engine: string, reason: StopReason, timeoutMs: number): WarehouseError {
+  return reason === 'canceled' ? canceled(engine) : timedOut(engine, timeoutMs);
+}
+
+/**
+ * Stops a run from outside, once: when `afterMs` have passed (the client-side time limit) or when the
+ * caller's signal aborts, whichever comes first; `reason` tells afterwards which did. One `stop` for
+ * both, so that a driver stops a cancelled statement exactly as one past its time. A signal that
+ * aborted before the run got this far (while it waited for a connection) sets `reason` without calling
+ * `stop`: nothing runs yet, and the run checks `reason` before it starts its statement.
+ */
+export class RunStop {
+  reason: StopReason | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly onAbort = () => this.fire('canceled');
+
+  constructor(
+    afterMs: number,
+    private readonly signal: AbortSignal | undefined,
+    private readonly stop: (reason: StopReason) => void,
+  ) {
+    if (signal?.aborted) {
+      this.reason = 'canceled';
+      return;
+    }
+    this.timer = setTimeout(() => this.fire('timeout'), afterMs);
+    // A pending limit must not keep the process alive on its own.
     this.timer.unref();
+    signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
-  stop(): void {
+  /** Throws the stop's error if the run was stopped: for the points between a run's round trips. */
+  check(engine: string, timeoutMs: number): void {
+    if (this.reason) throw stoppedError(engine, this.reason, timeoutMs);
+  }
+
+  /** The run is over: nothing stops it any more. */
+  end(): void {
     clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this.onAbort);
+  }
+
+  private fire(reason: StopReason): void {
+    if (this.reason) return;
+    this.reason = reason;
+    this.end();
+    this.stop(reason);
   }
 }

@@ -2,11 +2,13 @@
 // first run only. Snowflake has no read-only transaction: every run opens its own session (nothing
 // a statement leaves in it reaches another run), sets one statement per call, a time limit and
 // autocommit off, runs the statement and rolls back. The role in the connection must be minimal
-// (USAGE and SELECT only): DDL commits by itself and no session setting prevents it.
+// (USAGE and SELECT only): DDL commits by itself and no session setting prevents it. Past the time
+// limit (should Snowflake's own not fire) or when the caller cancels, the SDK's statement cancel stops
+// the statement; the session ends with the run either way.
 import type { Column, Connection, RowStatement } from 'snowflake-sdk';
 import { queryFailed, scrubSecrets, timedOut, unreachable, WarehouseError } from './errors.js';
 import type { PoolOptions } from './pool-options.js';
-import { buildResult, checkRunOptions, SCHEMA_RUN_OPTIONS, uniqueNames, Watchdog, WATCHDOG_SLACK_MS } from './run-support.js';
+import { buildResult, checkRunOptions, RunStop, SCHEMA_RUN_OPTIONS, stoppedError, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
 import { snowflakeConnectionOptions, snowflakeSessionSql, type SnowflakeConfig } from './snowflake-options.js';
 import { snowflakeGrantsSql, snowflakePrivileges } from './snowflake-privileges.js';
@@ -59,10 +61,15 @@ export class SnowflakeWarehouse implements Warehouse {
       throw error;
     }
     let running: RowStatement | undefined;
-    const watchdog = new Watchdog(options.timeoutMs + WATCHDOG_SLACK_MS, () => running?.cancel());
+    const stop = new RunStop(options.timeoutMs + WATCHDOG_SLACK_MS, options.signal, () => running?.cancel());
     try {
+      // Cancelled while the session opened: nothing runs.
+      stop.check(ENGINE, options.timeoutMs);
       await execute(connection, snowflakeSessionSql(options.timeoutMs), []);
+      stop.check(ENGINE, options.timeoutMs);
       const { statement, rows } = await streamRows(connection, sql, params, options.maxRows + 1, (s) => (running = s));
+      // A cancel that came too late to stop the statement still means the caller wants no rows.
+      if (stop.reason === 'canceled') stop.check(ENGINE, options.timeoutMs);
       const sdkColumns = statement.getColumns() ?? [];
       const names = uniqueNames(sdkColumns.map((c) => c.getName()));
       const columns: ColumnInfo[] = sdkColumns.map((c, i) => ({ name: names[i]!, type: typeOf(c) }));
@@ -71,9 +78,9 @@ export class SnowflakeWarehouse implements Warehouse {
       await execute(connection, 'ROLLBACK', []);
       return buildResult(columns, values, options.maxRows, startedAt);
     } catch (error) {
-      throw this.translate(error, options.timeoutMs, watchdog.fired);
+      throw this.translate(error, options.timeoutMs, stop.reason);
     } finally {
-      watchdog.stop();
+      stop.end();
       this.sessions--;
       connection.destroy(() => undefined);
     }
@@ -112,11 +119,12 @@ export class SnowflakeWarehouse implements Warehouse {
     }
   }
 
-  private translate(error: unknown, timeoutMs: number, watchdogFired: boolean): WarehouseError {
+  private translate(error: unknown, timeoutMs: number, stopped: StopReason | undefined): WarehouseError {
     if (error instanceof WarehouseError) return error;
+    if (stopped) return stoppedError(ENGINE, stopped, timeoutMs);
     const message = scrubSecrets(messageOf(error), this.config.password);
     const code = String((error as { code?: unknown }).code ?? '');
-    if (watchdogFired || code === STATEMENT_TIMEOUT || code === '630') return timedOut(ENGINE, timeoutMs);
+    if (code === STATEMENT_TIMEOUT || code === '630') return timedOut(ENGINE, timeoutMs);
     if ((error as { isFatal?: unknown }).isFatal === true) return unreachable(ENGINE, message);
     return queryFailed(ENGINE, message);
   }

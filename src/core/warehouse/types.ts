@@ -1,6 +1,6 @@
 // The one interface every warehouse driver implements. Every run is read-only whatever the SQL, bounded
 // in time (server-side limit plus a client-side watchdog) and in rows (enforced while reading, never by
-// rewriting the SQL).
+// rewriting the SQL), and can be cancelled by its caller (RunOptions.signal).
 
 export const WAREHOUSE_ENGINES = ['postgres', 'mysql', 'snowflake', 'duckdb'] as const;
 export type WarehouseEngine = (typeof WAREHOUSE_ENGINES)[number];
@@ -22,6 +22,13 @@ export interface RunOptions {
    * refuses rather than return rows grouped under NULL.
    */
   readonly timeZone?: string;
+  /**
+   * The caller's cancel: on abort the driver stops the statement on the warehouse as it does at the
+   * time limit (PostgreSQL's cancel request, MySQL's KILL QUERY, DuckDB's interrupt, Snowflake's
+   * statement cancel) and the run fails with `warehouse_canceled`, never with rows. A signal already
+   * aborted runs nothing.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
