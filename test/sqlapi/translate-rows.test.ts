@@ -85,6 +85,16 @@ describe.skipIf(!withPostgres)('translated SELECTs return PostgreSQL\'s own rows
       "SELECT created_at::date, MEASURE(order_count) FROM orders WHERE created_at::date BETWEEN '2026-03-01' AND '2026-03-10' GROUP BY 1",
       "SELECT created_at::date, count(*) FROM shop.orders WHERE created_at::date BETWEEN '2026-03-01' AND '2026-03-10' GROUP BY 1",
     ],
+    // A timestamp's text read as a date, and DATE '…' a midnight, whatever time follows the day.
+    [
+      "SELECT created_at::date, MEASURE(order_count) FROM orders WHERE created_at::date IN ('2026-03-02 10:00:00', '2026-03-03 23:59:59', '2026-03-04 12:00', '2026-03-05T08:00:00+05', '2026-03-06 06:00', '2026-03-07 18:00', '2026-03-08 09:00') GROUP BY 1",
+      "SELECT created_at::date, count(*) FROM shop.orders WHERE created_at::date IN ('2026-03-02 10:00:00', '2026-03-03 23:59:59', '2026-03-04 12:00', '2026-03-05T08:00:00+05', '2026-03-06 06:00', '2026-03-07 18:00', '2026-03-08 09:00') GROUP BY 1",
+    ],
+    [
+      "SELECT DATE_TRUNC('day', created_at), MEASURE(order_count) FROM orders WHERE created_at >= DATE '2026-03-01 18:00:00' AND created_at < $1::date GROUP BY 1",
+      "SELECT date_trunc('day', created_at), count(*) FROM shop.orders WHERE created_at >= DATE '2026-03-01 18:00:00' AND created_at < $1::date GROUP BY 1",
+      ['2026-03-21 18:00:00'],
+    ],
     [
       "SELECT \"customers.segment\", MEASURE(order_count) FROM orders WHERE \"customers.region\" = 'Europe' AND \"customers.segment\" <> 'consumer' GROUP BY 1",
       "SELECT c.segment, count(*) FROM shop.orders o JOIN shop.customers c ON c.id = o.customer_id WHERE c.region = 'Europe' AND c.segment <> 'consumer' GROUP BY 1",

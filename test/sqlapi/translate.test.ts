@@ -88,6 +88,11 @@ describe('SELECT lists, grouping, order and limit → the semantic query', () =>
     ['SELECT "customers.region", MEASURE(order_count) FROM orders GROUP BY 1', body({ dimensions: ['customers.region'], measures: ['order_count'] })],
     ['SELECT customers.segment, MEASURE("customers.customer_count") FROM orders GROUP BY customers.segment', body({ dimensions: ['customers.segment'], measures: ['customers.customer_count'] })],
     ['SELECT status::text, SUM(gross_revenue)::numeric FROM orders GROUP BY 1', body({ dimensions: ['status'], measures: ['gross_revenue'] })],
+    // Casts that keep every value: a count to an integer type, any measure to float8, text without a length.
+    [
+      'SELECT status::varchar, COUNT(order_count)::int, COUNT(DISTINCT buyers)::int8, SUM(gross_revenue)::float8 FROM orders GROUP BY 1',
+      body({ dimensions: ['status'], measures: ['order_count', 'buyers', 'gross_revenue'] }),
+    ],
     ['SELECT status, status AS again, MEASURE(order_count) FROM orders GROUP BY status', body({ dimensions: ['status'], measures: ['order_count'] })],
     [
       'SELECT status, MEASURE(order_count) AS n FROM orders GROUP BY status ORDER BY n DESC, 1',
@@ -125,6 +130,18 @@ describe('WHERE and HAVING → filters', () => {
     ]],
     ["WHERE created_at > '2025-01-01 10:00:00+02'", [{ field: 'created_at', operator: 'gt', value: '2025-01-01T10:00:00+02:00' }]],
     ["WHERE created_at::date = '2025-03-01' AND DATE_TRUNC('year', created_at) = '2025-01-01'", [{ field: 'created_at.day', operator: 'equals', value: '2025-03-01' }, { field: 'created_at.year', operator: 'equals', value: '2025-01-01' }]],
+    // PostgreSQL reads a timestamp's text as a date by its day (time and offset dropped), and a typed
+    // constant as its type: DATE '…' is a midnight, TIMESTAMP '…' keeps its time against a date.
+    [
+      "WHERE created_at::date = '2025-03-01 10:00:00' AND CAST(created_at AS date) < '2025-04-01T23:00:00+05' AND created_at >= DATE '2025-02-01 18:00' AND created_at < '2025-05-01 06:00'::date",
+      [
+        { field: 'created_at.day', operator: 'equals', value: '2025-03-01' },
+        { field: 'created_at.day', operator: 'lt', value: '2025-04-01' },
+        { field: 'created_at', operator: 'gte', value: '2025-02-01' },
+        { field: 'created_at', operator: 'lt', value: '2025-05-01' },
+      ],
+    ],
+    ["WHERE created_at::date <= TIMESTAMP '2025-03-15 12:00:00'", [{ field: 'created_at.day', operator: 'lte', value: '2025-03-15 12:00:00' }]],
     ['WHERE status IS NULL OR channel IS NOT NULL', [{ or: [{ field: 'status', operator: 'isNull' }, notNull('channel')] }]],
     ['WHERE NOT (status IS NULL)', [notNull('status')]],
     ["WHERE NOT created_at < '2025-01-01'", [{ field: 'created_at', operator: 'gte', value: '2025-01-01' }]],
@@ -227,6 +244,19 @@ describe('parameters', () => {
     expect(result.limitGiven).toBe(true);
   });
 
+  it('are read as a date where they meet a date or are cast to one, as PostgreSQL reads them', () => {
+    const result = translate('SELECT status FROM orders WHERE created_at::date = $1 AND created_at < $2::date AND created_at > $3::timestamp GROUP BY 1', [
+      '2025-03-01 10:00:00',
+      '2025-04-01 18:30:00',
+      '2025-02-01 18:30:00',
+    ]);
+    expect(result.query.filters).toEqual([
+      { field: 'created_at.day', operator: 'equals', value: '2025-03-01' },
+      { field: 'created_at', operator: 'lt', value: '2025-04-01' },
+      { field: 'created_at', operator: 'gt', value: '2025-02-01 18:30:00' },
+    ]);
+  });
+
   it('may be used twice, and a NULL LIMIT is no limit', () => {
     const result = translate('SELECT status FROM orders WHERE status = $1 OR channel = $1 GROUP BY 1 LIMIT $2', ['web', null]);
     expect(result.query).toEqual(body({ dimensions: ['status'], filters: [{ or: [{ field: 'status', operator: 'equals', value: 'web' }, { field: 'channel', operator: 'equals', value: 'web' }] }] }));
@@ -276,6 +306,8 @@ describe('refusals say why, with the SQLSTATE PostgreSQL would send', () => {
     "Select dimensions, MEASURE(m) or the measure's own aggregate (SUM, COUNT, COUNT(DISTINCT), AVG, MIN, MAX), DATE_TRUNC('month', t) or t::date; for arithmetic, CASE or window functions over the result, select from it: SELECT a / b FROM (SELECT …) AS t.";
   const joins = 'A query reads one model table; the fields of the nodes it joins are its columns, e.g. SELECT "customers.region", MEASURE(order_count) FROM orders GROUP BY 1.';
   const filtersHint = 'Compare a column with constants or $n: =, <>, <, <=, >, >=, IN, BETWEEN, LIKE, IS NULL, combined with AND, OR and NOT.';
+  const changes = 'is not supported on model tables: it would round or cut the values';
+  const changing = 'Read the column as it is, or cast it to numeric (numbers) or text (strings), without a length or precision.';
 
   it.each<[string, string, string, string | undefined, string | [string, string] | undefined]>([
     // unknown tables and columns
@@ -352,6 +384,15 @@ describe('refusals say why, with the SQLSTATE PostgreSQL would send', () => {
     ["SELECT DATE_TRUNC('fortnight', created_at) FROM orders GROUP BY 1", '22023', 'unit "fortnight" not recognized for type timestamp without time zone', 'Truncate to one of: second, minute, hour, day, week, month, quarter, year.', "'fortnight'"],
     ["SELECT DATE_TRUNC('month', status) FROM orders GROUP BY 1", '42883', 'function date_trunc(unknown, text) does not exist', 'DATE_TRUNC applies to date and timestamp dimensions.', 'DATE_TRUNC'],
     ['SELECT status::int FROM orders GROUP BY 1', '0A000', 'this cast to int4 is not supported on model tables', selectForms, '::'],
+    // Casts PostgreSQL would answer with other values than the model's: refused, not ignored.
+    ['SELECT status, SUM(gross_revenue)::int FROM orders GROUP BY 1', '0A000', `this cast to int4 ${changes}`, changing, '::'],
+    ['SELECT MEASURE(average_order_value)::numeric(10,1) FROM orders', '0A000', `this cast to numeric ${changes}`, changing, '::'],
+    ['SELECT MEASURE(average_order_value)::real FROM orders', '0A000', `this cast to float4 ${changes}`, changing, '::'],
+    ['SELECT status FROM orders GROUP BY 1 HAVING MEASURE(average_order_value)::bigint > 5', '0A000', `this cast to int8 ${changes}`, changing, '::'],
+    ['SELECT line_total::int FROM order_items GROUP BY 1', '0A000', `this cast to int4 ${changes}`, changing, '::'],
+    ['SELECT status::varchar(3) FROM orders GROUP BY 1', '0A000', `this cast to varchar ${changes}`, changing, '::'],
+    ["SELECT status FROM orders WHERE status::char = 'c' GROUP BY 1", '0A000', `this cast to bpchar ${changes}`, changing, '::'],
+    ['SELECT created_at::timestamp(0) FROM orders GROUP BY 1', '0A000', `this cast to timestamp ${changes}`, changing, '::'],
     // ORDER BY and LIMIT
     ['SELECT status FROM orders GROUP BY 1 ORDER BY 2', '42P10', 'ORDER BY position 2 is not in select list', undefined, ['2', 'ORDER BY']],
     ['SELECT status, MEASURE(order_count) FROM orders GROUP BY 1 ORDER BY channel', '42803', 'column "orders.channel" must appear in the GROUP BY clause or be used in an aggregate function', undefined, 'channel'],

@@ -18,7 +18,7 @@ describe.skipIf(!withPostgres)('binary values, against PostgreSQL', () => {
   afterAll(() => client?.end());
 
   const CASES: Array<[string, number, string[]]> = [
-    ['numeric', 1700, ['0', '1', '-1', '12345.678', '0.0001', '-0.50', '10000', '99999999999999999999.000000001', '1.10', 'NaN']],
+    ['numeric', 1700, ['0', '1', '-1', '12345.678', '0.0001', '-0.50', '10000', '99999999999999999999.000000001', '1.10', 'NaN', textValue(1e-7)!.toString(), textValue(1.5e21)!.toString()]],
     ['int8', 20, ['0', '-1', '9223372036854775807', '-9223372036854775808']],
     ['int4', 23, ['0', '-2147483648', '2147483647']],
     ['bool', 16, ['t', 'f']],
@@ -61,5 +61,24 @@ describe('governed values in text format', () => {
     expect(textValue(true)?.toString()).toBe('t');
     expect(textValue(12.5)?.toString()).toBe('12.5');
     expect(textValue(null)).toBeNull();
+  });
+
+  it('prints a value as the type of its column: a time grain in a date column as its day, a date in a timestamp column at midnight', () => {
+    // created_at::date is a day grain, which the warehouse answers as a timestamp at midnight.
+    expect(textValue('2026-11-01T00:00:00.000', 'date')?.toString()).toBe('2026-11-01');
+    expect(textValue('2026-11-01', 'date')?.toString()).toBe('2026-11-01');
+    expect(textValue('2026-11-01', 'timestamp')?.toString()).toBe('2026-11-01 00:00:00');
+    expect(textValue('2026-11-01T10:20:30.000', 'timestamp')?.toString()).toBe('2026-11-01 10:20:30');
+    // …so that its binary format is that day (from `2026-11-01 00:00:00` it was 2000-01-01, zero days).
+    const day = binaryEncoder(1082)!(textValue('2026-11-01T00:00:00.000', 'date')!);
+    expect(binaryDecoder(1082)!(day)).toBe('2026-11-01');
+  });
+
+  it('prints numbers as numeric prints them, without an exponent', () => {
+    expect(textValue(1e-7, 'number')?.toString()).toBe('0.0000001');
+    expect(textValue(-1.5e-7, 'number')?.toString()).toBe('-0.00000015');
+    expect(textValue(1.5e21, 'number')?.toString()).toBe('1500000000000000000000');
+    expect(textValue(0.000001, 'number')?.toString()).toBe('0.000001');
+    expect(textValue(-42, 'number')?.toString()).toBe('-42');
   });
 });

@@ -86,9 +86,9 @@ class ValueReader {
       if (text === null) {
         throw new SqlStateError(INVALID_PARAMETER_VALUE, `parameter $${slot.number} is NULL, and a comparison with NULL is never true`, 'Write column IS NULL for the rows without a value.', slot.position);
       }
-      return readText(text, condition.type, slot.position);
+      return readText(text, timeType(condition.type, slot), slot.position);
     }
-    if (slot.literal === 'unknown') return readText(String(slot.value), condition.type, slot.position);
+    if (slot.literal === 'unknown') return readText(String(slot.value), timeType(condition.type, slot), slot.position);
     const literalType = slot.literal === 'boolean' ? 'boolean' : 'number';
     if (literalType !== condition.type) {
       const name = slot.literal === 'numeric' ? 'numeric' : slot.literal;
@@ -119,6 +119,11 @@ class ValueReader {
     }
     return count;
   }
+}
+
+/** The type a constant is read as: a time cast's (`DATE '…'`) when it meets a time column, else the column's. */
+function timeType(type: ValueType, slot: ValueSlot): ValueType {
+  return slot.cast && (type === 'date' || type === 'timestamp') ? slot.cast : type;
 }
 
 const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
@@ -153,7 +158,11 @@ function readBoolean(text: string): boolean | undefined {
   return undefined;
 }
 
-/** A date or timestamp as the compiler reads filter values; PostgreSQL's zoned form is rewritten as ISO. */
+/**
+ * A date or timestamp as the compiler reads filter values; PostgreSQL's zoned form is rewritten as ISO.
+ * A date is the day the text starts with, as PostgreSQL's date input reads `2025-01-31 10:00:00`: the
+ * time (and any offset) dropped, so that `created_at::date = '2025-01-31 10:00'` holds on that day.
+ */
 function readTime(text: string, type: 'date' | 'timestamp', position: number | undefined): string {
   const zoned = PG_ZONED.exec(text);
   const value = zoned ? `${zoned[1]}T${zoned[2]}${zoned[3]!.length === 3 ? `${zoned[3]}:00` : zoned[3]!.toUpperCase()}` : text;
@@ -163,5 +172,6 @@ function readTime(text: string, type: 'date' | 'timestamp', position: number | u
     if (!(error instanceof BadRequestError)) throw error;
     throw new SqlStateError(INVALID_DATETIME_FORMAT, `invalid input syntax for type ${type === 'date' ? 'date' : 'timestamp'}: "${text}"`, 'Write dates as YYYY-MM-DD and timestamps as YYYY-MM-DD HH:MM:SS.', position);
   }
-  return value;
+  // Every form parseTimeValue accepts starts with the day.
+  return type === 'date' ? text.slice(0, 10) : value;
 }

@@ -14,6 +14,9 @@ import type { Clause, ExpressionResolver, Resolved } from './select-expressions.
 import type { Condition, LeafCondition, LikeMode, ValueSlot } from './select-plan-types.js';
 import { DATATYPE_MISMATCH, FEATURE_NOT_SUPPORTED, GROUPING_ERROR, SqlStateError, UNDEFINED_PARAMETER } from './sql-state-error.js';
 
+/** Casts that make a constant a date or a timestamp. */
+const TIME_CASTS: Partial<Record<string, 'date' | 'timestamp'>> = { date: 'date', timestamp: 'timestamp', timestamptz: 'timestamp' };
+
 /** `true` stands for a condition that always holds (`WHERE TRUE`, `1 = 1`, as generated SQL writes). */
 type Built = Condition | true;
 
@@ -212,8 +215,13 @@ export class ConditionBuilder {
       return { kind: 'param', number, position };
     }
     const cast = nodeAs(node, 'TypeCast');
-    // A typed constant (`DATE '2025-01-01'`, `'5'::int`, `$1::date`) is read by its column's type.
-    if (cast?.arg && this.isValue(cast.arg)) return this.value(cast.arg);
+    // A typed constant (`DATE '2025-01-01'`, `'5'::int`, `$1::date`) is read by its column's type; a
+    // time cast is kept, since it changes the value: `DATE '2025-01-01 10:00'` is the day's midnight.
+    if (cast?.arg && this.isValue(cast.arg)) {
+      const inner = this.value(cast.arg);
+      const type = TIME_CASTS[(namesOf(cast.typeName?.names).at(-1) ?? '').toLowerCase()];
+      return type ? { ...inner, cast: type } : inner;
+    }
     const expr = nodeAs(node, 'A_Expr');
     if (expr?.rexpr && this.isValue(node)) {
       const inner = this.value(expr.rexpr);

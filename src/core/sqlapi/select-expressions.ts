@@ -5,8 +5,10 @@
 //   only through MEASURE;
 // - DATE_TRUNC('grain', t) → `t.grain`, and `t::date` / CAST(t AS date) → `t.day`, for date and
 //   timestamp dimensions (grains as GRANULARITIES names them, plural accepted as PostgreSQL does);
-// - casts that change nothing (`SUM(m)::numeric`, `status::text`), and LOWER()/UPPER() of a string
-//   dimension, which only a LIKE takes (select-conditions.ts).
+// - casts that change nothing (`SUM(m)::numeric`, `status::text`, `COUNT(m)::int`), and LOWER()/UPPER()
+//   of a string dimension, which only a LIKE takes (select-conditions.ts). A cast that would change
+//   values in PostgreSQL (`SUM(m)::int` rounds, `status::varchar(2)` cuts, `x::timestamp(0)` rounds the
+//   seconds) is refused: the model's values cannot be answered as if it had been applied.
 // Anything else computes over the result (arithmetic, CASE, window functions): an outer query over
 // this one does that (governed-parts.ts).
 import type { FuncCall, Node, TypeCast } from 'libpg-query';
@@ -56,8 +58,12 @@ const CLAUSE_NAMES: Record<Clause, string> = { select: 'SELECT', where: 'WHERE',
 const TIME_TYPES = new Set<DimensionType>(['date', 'timestamp']);
 /** date_trunc units PostgreSQL knows that a semantic query has no grain for. */
 const OTHER_UNITS = new Set(['millennium', 'millenniums', 'millennia', 'century', 'centuries', 'decade', 'decades', 'millisecond', 'milliseconds', 'microsecond', 'microseconds']);
-const NUMERIC_TYPES = new Set(['int2', 'int4', 'int8', 'integer', 'bigint', 'smallint', 'numeric', 'decimal', 'float4', 'float8', 'real', 'double precision']);
-const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar', 'char', 'name']);
+const INTEGER_TYPES = new Set(['int2', 'int4', 'int8', 'integer', 'bigint', 'smallint']);
+/** Number types that hold any value of a model's numbers (JSON doubles) unchanged. */
+const EXACT_NUMBER_TYPES = new Set(['numeric', 'decimal', 'float8', 'double precision']);
+const NUMERIC_TYPES = new Set([...INTEGER_TYPES, ...EXACT_NUMBER_TYPES, 'float4', 'real']);
+/** Text types without a length (`"char"` keeps one byte and `name` 63, so neither is here). */
+const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar']);
 
 export class ExpressionResolver {
   constructor(private readonly scope: TableScope) {}
@@ -171,10 +177,14 @@ export class ExpressionResolver {
     const value = this.resolve(cast.arg!, clause);
     const position = this.at(cast.location);
     if (cast.typeName?.arrayBounds?.length) throw this.unsupportedCast(type, position);
+    // A length, precision or scale (`varchar(2)`, `numeric(10,1)`, `timestamp(0)`; `char` is char(1)).
+    if (cast.typeName?.typmods?.length) throw this.changingCast(type, position);
     if (value.kind === 'measure') {
-      if (NUMERIC_TYPES.has(type)) return value;
-      throw this.unsupportedCast(type, position);
+      const integral = value.column.measureType === 'count' || value.column.measureType === 'count_distinct';
+      if (EXACT_NUMBER_TYPES.has(type) || (integral && INTEGER_TYPES.has(type))) return value;
+      throw NUMERIC_TYPES.has(type) ? this.changingCast(type, position) : this.unsupportedCast(type, position);
     }
+    if (value.type === 'number' && NUMERIC_TYPES.has(type) && !EXACT_NUMBER_TYPES.has(type)) throw this.changingCast(type, position);
     if (TIME_TYPES.has(value.type) && !value.caseFold) {
       if (type === 'timestamp' || type === 'timestamptz') return value.type === 'date' && value.field === value.column.field ? { ...value, type: 'timestamp' } : value;
       if (type === 'date') {
@@ -188,6 +198,16 @@ export class ExpressionResolver {
 
   private unsupportedCast(type: string, position: number | undefined): SqlStateError {
     return new SqlStateError(FEATURE_NOT_SUPPORTED, `this cast to ${type} is not supported on model tables`, SELECT_FORMS_HINT, position);
+  }
+
+  /** A cast PostgreSQL would answer with other values (rounded, cut): refused rather than ignored. */
+  private changingCast(type: string, position: number | undefined): SqlStateError {
+    return new SqlStateError(
+      FEATURE_NOT_SUPPORTED,
+      `this cast to ${type} is not supported on model tables: it would round or cut the values`,
+      'Read the column as it is, or cast it to numeric (numbers) or text (strings), without a length or precision.',
+      position,
+    );
   }
 
   private noSuchFunction(fn: string, arg: Resolved, position: number | undefined, before = ''): SqlStateError {

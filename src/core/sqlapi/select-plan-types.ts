@@ -10,10 +10,17 @@ export type ParamType = 'text' | 'numeric' | 'bool' | 'date' | 'timestamp' | 'in
 /** What a value is compared with: a dimension's type, or `number` for a measure. */
 export type ValueType = DimensionType;
 
-export type ValueSlot =
+export type ValueSlot = (
   /** `literal` is the constant's PostgreSQL kind: a quoted string is `unknown`, read as the column's type. */
   | { readonly kind: 'literal'; readonly value: string | number | boolean; readonly literal: 'unknown' | 'integer' | 'numeric' | 'boolean'; readonly position?: number }
-  | { readonly kind: 'param'; readonly number: number; readonly position?: number };
+  | { readonly kind: 'param'; readonly number: number; readonly position?: number }
+) & {
+  /**
+   * A time constant typed by a cast (`DATE '…'`, `$1::timestamp`): read as that type rather than the
+   * column's, as PostgreSQL casts it before comparing (a date is its day's midnight).
+   */
+  readonly cast?: 'date' | 'timestamp';
+};
 
 /** How a LIKE pattern meets the column: as written, ILIKE, or over LOWER()/UPPER() of the column. */
 export type LikeMode = 'like' | 'ilike' | 'lower' | 'upper';
