@@ -60,6 +60,18 @@ for (const engine of Object.keys(AVAILABLE) as Engine[]) {
         expectSameRows(rows, await handWritten(REFERENCE_SQL.revenue_and_count_by_status!), 'revenue by status');
       });
 
+      it('a fraction or a large number compared with an integer column or a sum of one is a comparison, not an error', async () => {
+        // PostgreSQL types an untyped parameter as the integer it meets; 3.5 must simply match nothing.
+        const none = await run(engine, { node: 'order_items', measures: ['units'], filters: [{ field: 'quantity', operator: 'equals', value: 3.5 }] });
+        expect(none.map((r) => r.units ?? null)).toEqual([null]);
+        const huge = await run(engine, { node: 'order_items', measures: ['units'], filters: [{ field: 'quantity', operator: 'lt', value: 3_000_000_000 }] });
+        const [all] = await handWritten('SELECT SUM(quantity) AS units FROM shop.order_items');
+        expect(Number(huge[0]!.units)).toBe(Number(all!.units));
+        const byStatus = await run(engine, { node: 'order_items', dimensions: ['orders.status'], measures: ['units'], filters: [{ field: 'units', operator: 'gt', value: 87.5 }], sorts: [{ field: 'orders.status', direction: 'asc' }] });
+        const expected = await handWritten('SELECT o.status AS "orders.status", SUM(i.quantity) AS units FROM shop.order_items i JOIN shop.orders o ON o.id = i.order_id GROUP BY 1 HAVING SUM(i.quantity) > 87.5 ORDER BY 1');
+        expectSameRows(byStatus, expected, 'units over 87.5 by status');
+      });
+
       it('revenue by product category counts each order once per category, across the one-to-many join', async () => {
         const rows = await run(engine, { node: 'orders', dimensions: ['products.category'], measures: ['revenue', 'order_items.units'], sorts: [{ field: 'products.category', direction: 'asc' }] });
         expectSameRows(rows, await handWritten(REFERENCE_SQL.revenue_by_category!), 'revenue by category');

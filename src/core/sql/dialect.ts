@@ -82,6 +82,11 @@ export abstract class Dialect {
     return sink.inline ? this.literal(value) : this.placeholder(sink.add(value));
   }
 
+  /** A placeholder whose type the engine infers from what it meets; a dialect may type it (PostgreSQL). */
+  protected valueParam(placeholder: string, _value: unknown): string {
+    return placeholder;
+  }
+
   protected timestampParam(placeholder: string): string {
     return `CAST(${placeholder} AS TIMESTAMP)`;
   }
@@ -181,7 +186,8 @@ export abstract class Dialect {
         return e.table ? `${this.quoteIdentifier(e.table)}.${this.quoteIdentifier(e.name)}` : this.quoteIdentifier(e.name);
       case 'param': {
         const placeholder = this.bind(e.value, sink);
-        return e.cast === 'timestamp' ? this.timestampParam(placeholder) : placeholder;
+        if (e.cast === 'timestamp') return this.timestampParam(placeholder);
+        return sink.inline ? placeholder : this.valueParam(placeholder, e.value);
       }
       case 'binary':
         return `${this.expr(e.left, sink)} ${e.op} ${this.expr(e.right, sink)}`;

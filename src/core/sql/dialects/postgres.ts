@@ -23,6 +23,17 @@ export class PostgresDialect extends Dialect {
     return `E${backslashEscaped(text)}`;
   }
 
+  /**
+   * PostgreSQL types an untyped parameter as what it meets: beside an integer column or a SUM of one,
+   * 3.5 (or 3000000000 beside an int4) would be an error ("invalid input syntax for type integer")
+   * where the comparison should simply hold or not. Such a number goes as NUMERIC, which any number
+   * type compares with; a small whole number stays untyped, so the column's own type (and its index) serves.
+   */
+  protected override valueParam(placeholder: string, value: unknown): string {
+    const fitsInteger = typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= 2_147_483_647;
+    return typeof value === 'number' && !fitsInteger ? `CAST(${placeholder} AS NUMERIC)` : placeholder;
+  }
+
   protected toTimeZone(expr: string, timezone: string): string {
     // timestamp AT TIME ZONE 'UTC' → timestamptz; timestamptz AT TIME ZONE tz → wall time there.
     return `((${expr}) AT TIME ZONE 'UTC' AT TIME ZONE ${timezone})`;
