@@ -12,18 +12,23 @@
 // keys, so nothing would read their entries back; kept, they would fill the cache with other
 // principals' rows and push C's answers out.
 //
+// A query with `compare`, `shares` or `per` takes this path once per plain statement it is made of, and
+// its rows are merged after (composed-query.ts).
+//
 // A request's `signal` cancels its own run only. Identical requests that arrive together are not
 // coalesced: each runs on the warehouse, so one caller's cancel never fails another's answer. A
 // cancelled run fails before anything is kept, so the cache never holds one.
 import type { Clock } from '../clock.js';
 import { MODEL_CONNECTION, type ConnectionService, type ConnectionView } from '../connections/connection-service.js';
 import type { CompileOptions } from '../core/semantic/compile.js';
+import { isComposedQuery } from '../core/semantic/composed-plan.js';
 import { DIALECTS } from '../core/sql/dialects.js';
 import type { WarehouseRow } from '../core/warehouse/types.js';
 import type { Principal } from '../identity/principal.js';
 import type { LiveModel, ModelService } from '../modeling/model-service.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
-import { baseNodeOf, compileRequest } from './governed-compile.js';
+import { explainComposedQuery, runComposedQuery, type ComposedRunner } from './composed-query.js';
+import { baseNodeOf, compileRequest, compiling } from './governed-compile.js';
 import type { CacheState, GovernedExplanation, GovernedProvenance, GovernedQueryRequest, GovernedQueryResult, GovernedStatement } from './governed-query.js';
 import type { RawSqlService } from './raw-sql-service.js';
 import type { ResultCache } from './result-cache.js';
@@ -63,6 +68,7 @@ export class GovernedQueryService {
 
   /** Runs `request` for its principal (or answers it from the cache, when its policy allows). */
   async query(request: GovernedQueryRequest): Promise<GovernedQueryResult> {
+    if (composed(request)) return runComposedQuery(request, this.composedRunner);
     const located = await this.locate(request);
     const { key } = located;
     if (key !== undefined) {
@@ -102,12 +108,21 @@ export class GovernedQueryService {
 
   /** Compiles `request` as `query` would, without running it: the SQL, where it would run, and whether the cache holds its answer now. */
   async explain(request: ExplainRequest): Promise<GovernedExplanation> {
+    if (composed(request)) return explainComposedQuery(request, this.composedRunner);
     const located = await this.locate(request);
     const compiled = compiling(request, located.live, () => compileRequest(located.live.model, request.query, located.options));
     const cache: CacheState =
       located.key !== undefined ? ((await this.cache.get(located.key)) !== undefined ? 'hit' : 'miss') : request.cache === 'bypass' ? 'bypass' : 'off';
     return { ...statementOf(compiled), modelVersion: located.live.version, engine: located.connection.engine, cache };
   }
+
+  /** Comparisons, shares and ratios: plain statements on this same path, merged (see composed-query.ts). */
+  private readonly composedRunner: ComposedRunner = {
+    now: () => this.clock.now(),
+    live: (principal) => this.live(principal),
+    query: (request) => this.query(request),
+    explain: (request) => this.explain(request),
+  };
 
   /** The live model, the node's connection, the principal's compile options and the cache key: everything before compiling. */
   private async locate(request: ExplainRequest): Promise<Located> {
@@ -123,13 +138,8 @@ export class GovernedQueryService {
   }
 }
 
-/** Runs a compile step, letting the request's owner give its own verdict on a failure (see onCompileError). */
-function compiling<T>(request: ExplainRequest, live: LiveModel, step: () => T): T {
-  try {
-    return step();
-  } catch (error) {
-    throw (error instanceof Error && request.onCompileError?.(error, live.model)) || error;
-  }
+function composed(request: ExplainRequest): boolean {
+  return request.query.kind === 'node' && isComposedQuery(request.query.query);
 }
 
 function statementOf(compiled: ReturnType<typeof compileRequest>): GovernedStatement {

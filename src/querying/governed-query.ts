@@ -2,7 +2,8 @@
 // the result cache, and what it gets back: the rows, the SQL that read them, and their provenance
 // (which model, which SQL, whether the cache answered, and as of when). Every entry point speaks these
 // words, whatever its own answer looks like; see governed-query-service.ts for the path itself.
-import type { CompileOptions, OutputColumn } from '../core/semantic/compile.js';
+import type { CompileOptions } from '../core/semantic/compile.js';
+import type { ResultColumn } from '../core/semantic/composed-plan.js';
 import type { SemanticModel } from '../core/semantic/model.js';
 import type { SemanticQuery } from '../core/semantic/query.js';
 import type { RevealQuery } from '../core/semantic/reveal.js';
@@ -81,11 +82,25 @@ export interface GovernedStatement {
   readonly node: string;
   /** The connection that serves it, by name. */
   readonly connection: string;
-  readonly outputColumns: readonly OutputColumn[];
+  readonly outputColumns: readonly ResultColumn[];
   /** Every node the query reads (joins included). */
   readonly nodesRead: readonly string[];
   /** For a reveal query: the reveal, as the model names it. */
   readonly reveal?: { readonly name: string; readonly domain: string };
+  /** For a query with `compare`: the periods it compares. */
+  readonly comparison?: ComparisonSummary;
+}
+
+/**
+ * The periods of a comparison, as wall times of the query's zone (`YYYY-MM-DDTHH:mm:ss.SSS`), half-open;
+ * `partial` when the current period ends after the query's now.
+ */
+export interface ComparisonSummary {
+  readonly dimension: string;
+  readonly to: 'previous_period' | 'previous_year' | 'range';
+  readonly range: readonly [string, string];
+  readonly comparisonRange: readonly [string, string];
+  readonly partial: boolean;
 }
 
 export interface GovernedQueryResult extends RunResult, GovernedStatement {

@@ -68,6 +68,39 @@ export const filtersSchema = z
 
 export const sortSchema = z.object({ field: z.string().min(1), direction: z.enum(['asc', 'desc']).default('asc') }).strict();
 
+// Comparisons over time, shares of a total and ratios of two measures: each is answered from ordinary
+// queries of the node (one per period, one per total), merged after they run (see composed-plan.ts).
+/** A bound of a comparison range: a date or a date-time, read as filter values are (wall time in the query's zone, or an instant). */
+const timeBound = z.string().min(1).max(40);
+/** `[from, to)`: half-open, as every range of the query language. */
+const timeRange = z.array(timeBound).length(2, 'a range is [from, to]');
+
+export const COMPARE_TO = ['previous_period', 'previous_year'] as const;
+
+export const compareSchema = z
+  .object({
+    dimension: z.string().min(1).describe('the date or timestamp dimension the periods are ranges of, without a granularity'),
+    range: timeRange.describe('the current period, [from, to)'),
+    to: z
+      .union([z.enum(COMPARE_TO), z.object({ range: timeRange.describe('the comparison period, [from, to)') }).strict()])
+      .default('previous_period')
+      .describe('what the current period is compared with'),
+  })
+  .strict();
+
+export const shareSchema = z
+  .object({
+    measure: z.string().min(1),
+    of: z.array(z.string().min(1)).max(50).default([]).describe("the query's dimensions the total keeps: [] for the total of every row"),
+  })
+  .strict();
+
+export const perSchema = z.object({ measure: z.string().min(1), by: z.string().min(1) }).strict();
+
+export type CompareSpec = z.output<typeof compareSchema>;
+export type ShareSpec = z.output<typeof shareSchema>;
+export type PerSpec = z.output<typeof perSchema>;
+
 export const semanticQuerySchema = z
   .object({
     node: z.string().min(1),
@@ -77,6 +110,9 @@ export const semanticQuerySchema = z
     sorts: z.array(sortSchema).max(20).default([]),
     limit: z.number().int().min(1).optional(),
     timezone: z.string().min(1).max(64).optional(),
+    compare: compareSchema.optional(),
+    shares: z.array(shareSchema).max(50).optional(),
+    per: z.array(perSchema).max(50).optional(),
   })
   .strict();
 

@@ -4,14 +4,32 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BadRequestError } from '../../core/errors.js';
+import { RESULT_COLUMN_KINDS } from '../../core/semantic/composed-plan.js';
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT, semanticQuerySchema } from '../../core/semantic/query.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
-import type { GovernedQueryResult } from '../../querying/governed-query.js';
+import type { ComparisonSummary, GovernedQueryResult } from '../../querying/governed-query.js';
 import { operationId, type RoutePlace } from '../route-place.js';
 
 export const DEFAULT_LIMIT = DEFAULT_QUERY_LIMIT;
 export const MAX_LIMIT = MAX_QUERY_LIMIT;
 
+const column = z.object({
+  key: z.string().describe("the row's key"),
+  kind: z.enum(RESULT_COLUMN_KINDS),
+  type: z.string().describe('number, string, boolean, date or timestamp'),
+  format: z.enum(['percent']).optional().describe('percent: a fraction (0.25) shown as a percentage (25 %)'),
+  measure: z.string().optional().describe('the measure a computed column comes from'),
+  of: z.array(z.string()).optional().describe("a share's total keeps these dimensions"),
+  by: z.string().optional().describe("a ratio's divisor"),
+  description: z.string().optional(),
+});
+const comparison = z.object({
+  dimension: z.string(),
+  to: z.enum(['previous_period', 'previous_year', 'range']),
+  range: z.array(z.string()).describe('the current period, [from, to), as wall times of the query’s time zone'),
+  comparison_range: z.array(z.string()).describe('the comparison period, [from, to)'),
+  partial: z.boolean().describe('the current period ends after now'),
+});
 const metadata = z.object({
   row_count: z.number().int(),
   query_time_ms: z.number().int(),
@@ -19,6 +37,8 @@ const metadata = z.object({
   ran_at: z.string(),
   cached: z.boolean(),
   truncated: z.boolean(),
+  columns: z.array(column).describe("every key of the rows, in order: the query's dimensions and measures, and the columns compare, shares and per add"),
+  comparison: comparison.optional().describe('with compare: the periods compared'),
 });
 /** The answer of POST /v1/query; scene and mosaic runs answer in the same shape. */
 export const queryAnswerSchema = z.object({
@@ -38,7 +58,13 @@ function metadataOf(result: GovernedQueryResult): Answer['metadata'] {
     ran_at: result.ranAt,
     cached: result.provenance.cache === 'hit',
     truncated: result.truncated,
+    columns: result.outputColumns.map(({ of, ...c }) => ({ ...c, ...(of ? { of: [...of] } : {}) })),
+    ...(result.comparison ? { comparison: comparisonOf(result.comparison) } : {}),
   };
+}
+
+function comparisonOf(summary: ComparisonSummary): NonNullable<Answer['metadata']['comparison']> {
+  return { dimension: summary.dimension, to: summary.to, range: [...summary.range], comparison_range: [...summary.comparisonRange], partial: summary.partial };
 }
 
 /** A governed result as POST /query answers it (scene and mosaic runs add to this shape). */
@@ -68,7 +94,9 @@ export const queryRoutes: FastifyPluginAsyncZod<RoutePlace> = async (app, place)
         body: semanticQuerySchema,
         response: { 200: queryAnswerSchema },
         errors: {
-          400: 'Also: an unknown field, operator or granularity (the message names it), a limit above the maximum, and/or groups nested too deep, or an engine error',
+          400:
+            'Also: an unknown field, operator or granularity (the message names it), a limit above the maximum, and/or groups nested too deep, ' +
+            'a compare, share or ratio that does not fit the query (`invalid_compare`, `invalid_share`, `too_many_groups`), or an engine error',
           404: 'No such node in the live model of your workspace (`unknown_node`)',
           ...WAREHOUSE_ERRORS,
         },
