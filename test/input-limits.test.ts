@@ -33,6 +33,13 @@ function nested(depth: number, wrap: (inner: unknown) => unknown, leaf: unknown)
 }
 const fieldFilter = { field: 'status', operator: 'equals', value: 'completed' };
 const andGroups = (depth: number) => nested(depth, (inner) => ({ and: [inner] }), fieldFilter);
+/** Groups alternating not, or and and: each counts as a level. */
+const mixedGroups = (depth: number) => {
+  const wraps = [(inner: unknown) => ({ not: inner }), (inner: unknown) => ({ or: [inner] }), (inner: unknown) => ({ and: [inner] })];
+  let value: unknown = fieldFilter;
+  for (let i = 0; i < depth; i++) value = wraps[i % wraps.length]!(value);
+  return value;
+};
 
 describe.each([
   { store: 'PGlite', postgres: false },
@@ -185,14 +192,17 @@ describe.each([
       }
     });
 
-    it(`and/or groups nest at most ${MAX_FILTER_DEPTH} deep: one more is a 400 that names the limit`, async () => {
-      const at = (depth: number) => send({ method: 'POST', url: '/v1/query', as: 'structured', payload: { node: 'orders', measures: ['order_count'], filters: [andGroups(depth)] } });
+    it.for([
+      ['and', andGroups],
+      ['and/or/not', mixedGroups],
+    ] as const)(`%s groups nest at most ${MAX_FILTER_DEPTH} deep: one more is a 400 that names the limit`, async ([, groups]) => {
+      const at = (depth: number) => send({ method: 'POST', url: '/v1/query', as: 'structured', payload: { node: 'orders', measures: ['order_count'], filters: [groups(depth)] } });
       const within = await at(MAX_FILTER_DEPTH);
       expect(within.statusCode).toBe(200);
       const beyond = await at(MAX_FILTER_DEPTH + 1);
       expect(beyond.statusCode).toBe(400);
-      expect(beyond.json()).toEqual({ error: `Invalid request: body.filters[0]: and/or groups nest at most ${MAX_FILTER_DEPTH} levels deep`, code: 'invalid_request' });
-      const cml = await send({ method: 'POST', url: '/api/studio/query/cml', as: 'session', payload: { reveal: 'sales', measures: ['orders'], filters: [andGroups(MAX_FILTER_DEPTH + 1)], run: false } });
+      expect(beyond.json()).toEqual({ error: `Invalid request: body.filters[0]: and/or/not groups nest at most ${MAX_FILTER_DEPTH} levels deep`, code: 'invalid_request' });
+      const cml = await send({ method: 'POST', url: '/api/studio/query/cml', as: 'session', payload: { reveal: 'sales', measures: ['orders'], filters: [groups(MAX_FILTER_DEPTH + 1)], run: false } });
       expect(cml.json()).toMatchObject({ code: 'invalid_request', error: expect.stringContaining(`at most ${MAX_FILTER_DEPTH} levels`) });
     });
 

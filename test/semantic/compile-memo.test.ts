@@ -97,6 +97,9 @@ describe('compileQueryMemoized', () => {
   it('buckets now only for filters relative to it', () => {
     expect(relativeTimeBucket('[{"field":"created_at","operator":"after","value":"2024-01-01"}]', 1e12)).toBeNull();
     expect(relativeTimeBucket('[{"or":[{"field":"created_at","operator":"inTheCurrent","value":"week"}]}]', 1e12)).toBe(Math.floor(1e12 / 900_000));
+    // Their negations move with now as much.
+    expect(relativeTimeBucket('[{"field":"created_at","operator":"notInThePast","value":"7 days"}]', 1e12)).toBe(Math.floor(1e12 / 900_000));
+    expect(relativeTimeBucket('[{"not":{"field":"created_at","operator":"notInTheCurrent","value":"week"}}]', 1e12)).toBe(Math.floor(1e12 / 900_000));
   });
 
   it('stays within its bound in bytes, however many distinct queries it is fed', () => {

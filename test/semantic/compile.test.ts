@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
 import { compileQuery } from '../../src/core/semantic/compile.js';
+import { OPPOSITE_OPERATORS, OPERATOR_VALUES, type FilterOperator } from '../../src/core/semantic/filter-operators.js';
 import type { SemanticModel } from '../../src/core/semantic/model.js';
-import { semanticQuerySchema, type SemanticQueryInput } from '../../src/core/semantic/query.js';
+import { filterGroupDepth, filtersSchema, semanticQuerySchema, type Filter, type SemanticQueryInput } from '../../src/core/semantic/query.js';
 import { DIALECTS } from '../../src/core/sql/dialects.js';
 import { demoModel } from './fixture.js';
 
@@ -48,6 +49,16 @@ describe('refusals name the offending part', () => {
     ['a UTC offset for a time zone', { node: 'orders', measures: ['revenue'], timezone: '+02:00' }, 400, /Unknown time zone "\+02:00"/],
     ['a compact UTC offset for a time zone', { node: 'orders', measures: ['revenue'], timezone: '-0500' }, 400, /Unknown time zone "-0500"/],
     ['a bad period', { node: 'orders', measures: ['revenue'], filters: [{ field: 'created_at', operator: 'inThePast', value: 'a while' }] }, 400, /needs a period such as "7 days"/],
+    ['a negated time operator on a string', { node: 'orders', measures: ['revenue'], filters: [{ field: 'status', operator: 'notInThePast', value: '3 days' }] }, 400, /notInThePast applies to date and timestamp dimensions/],
+    ['a negated text operator on a number', { node: 'orders', measures: ['revenue'], filters: [{ field: 'id', operator: 'notStartsWith', value: '1' }] }, 400, /notStartsWith applies to string dimensions/],
+    // Inside `not`, the operator written is checked, not the opposite it becomes.
+    ['a text operator on a number, negated', { node: 'orders', measures: ['revenue'], filters: [{ not: { field: 'id', operator: 'contains', value: '1' } }] }, 400, /Operator contains applies to string dimensions/],
+    [
+      'a not group mixing dimension and measure filters',
+      { node: 'orders', measures: ['revenue'], filters: [{ not: { and: [{ field: 'status', operator: 'equals', value: 'x' }, { field: 'revenue', operator: 'gt', value: 1 }] } }] },
+      400,
+      /cannot mix dimension and measure filters/,
+    ],
   ])('%s', (_name, input, status, message) => {
     const error = refusal(input);
     expect(error.status).toBe(status);
@@ -171,5 +182,59 @@ describe('output', () => {
     });
     expect(compiled.sql).not.toContain('DROP');
     expect(compiled.params).toContain(hostile);
+  });
+});
+
+describe('negation', () => {
+  /** A field each operator applies to, with a value of the shape it takes. */
+  function leaf(operator: FilterOperator): Filter {
+    const text = operator.toLowerCase().includes('contains') || operator.toLowerCase().includes('with');
+    const time = /date|past|current/i.test(operator);
+    if (time) {
+      const value = { two: ['2025-01-01', '2025-02-15'], period: '3 months', unit: 'month' }[OPERATOR_VALUES[operator] as 'two' | 'period' | 'unit'];
+      return { field: 'created_at', operator, value };
+    }
+    if (text) return { field: 'channel', operator, value: ['we', 'mo'] };
+    const shape = OPERATOR_VALUES[operator];
+    return { field: 'id', operator, ...(shape === 'none' ? {} : { value: shape === 'two' ? [10, 20] : [7] }) };
+  }
+
+  it.for(Object.entries(OPPOSITE_OPERATORS) as Array<[FilterOperator, FilterOperator]>)('`not` of %s is %s, the same SQL', ([operator, opposite]) => {
+    const negated = compile({ node: 'orders', measures: ['revenue'], filters: [{ not: leaf(operator) }] });
+    const named = compile({ node: 'orders', measures: ['revenue'], filters: [leaf(opposite)] });
+    expect(negated.sql).toBe(named.sql);
+    expect(negated.params).toEqual(named.params);
+  });
+
+  it('pairs every negated operator with its positive one', () => {
+    for (const [operator, opposite] of Object.entries(OPPOSITE_OPERATORS)) expect(OPPOSITE_OPERATORS[opposite!]).toBe(operator);
+    const negated = Object.keys(OPERATOR_VALUES).filter((op) => op.startsWith('not') && op !== 'notNull');
+    for (const operator of negated) expect(OPPOSITE_OPERATORS[operator as FilterOperator], operator).toBeDefined();
+  });
+
+  it('of a comparison without an opposite keeps the rows without a value', () => {
+    const compiled = compile({ node: 'orders', measures: ['revenue'], filters: [{ not: { field: 'id', operator: 'gt', value: 5 } }] });
+    expect(compiled.sql).toContain('WHERE (NOT (("orders".id) > $1)) OR (("orders".id) IS NULL)\n');
+  });
+
+  it('pushes down through and/or (De Morgan) and cancels out twice', () => {
+    const a = { field: 'id', operator: 'gt', value: 5 };
+    const b = { field: 'status', operator: 'equals', value: 'x' };
+    const notOfAnd = compile({ node: 'orders', measures: ['revenue'], filters: [{ not: { and: [a, b] } }] });
+    const orOfNots = compile({ node: 'orders', measures: ['revenue'], filters: [{ or: [{ not: a }, { not: b }] }] });
+    expect(notOfAnd.sql).toBe(orOfNots.sql);
+    const twice = compile({ node: 'orders', measures: ['revenue'], filters: [{ not: { not: { or: [a, b] } } }] });
+    expect(twice.sql).toBe(compile({ node: 'orders', measures: ['revenue'], filters: [{ or: [a, b] }] }).sql);
+  });
+
+  it('is one filter in the schema: `not` takes exactly one, and counts as a level of nesting', () => {
+    const f = { field: 'status', operator: 'equals', value: 'x' };
+    expect(filtersSchema.safeParse([{ not: f }]).success).toBe(true);
+    expect(filtersSchema.safeParse([{ not: [f] }]).success).toBe(false);
+    expect(filtersSchema.safeParse([{ not: f, and: [f] }]).success).toBe(false);
+    expect(filterGroupDepth({ not: { and: [{ not: f }] } } as Filter)).toBe(3);
+    let deep: Filter = f as Filter;
+    for (let i = 0; i < 11; i++) deep = { not: deep };
+    expect(filtersSchema.safeParse([deep]).error?.issues[0]?.message).toBe('and/or/not groups nest at most 10 levels deep');
   });
 });

@@ -80,6 +80,13 @@ for (const engine of Object.keys(AVAILABLE) as Engine[]) {
         expectSameRows([{ revenue: total!.revenue ?? null }], await handWritten('SELECT SUM(amount) AS revenue FROM shop.orders'), 'total revenue');
       });
 
+      it('two nodes aggregated apart over the same joins each keep their own rows', async () => {
+        // Both per-node aggregations read orders, customers, items and products joined the same way,
+        // keeping different keys: an engine that shares that part between them answers wrongly.
+        const rows = await run(engine, { node: 'orders', dimensions: ['products.category'], measures: ['revenue', 'customers.customer_count'] });
+        expectSameRows(canonical(rows), canonical(await handWritten(REFERENCE_SQL.revenue_and_customers_by_category!)), 'revenue and customers by category');
+      });
+
       it('days in a time zone', async (ctx) => {
         needsZone(ctx, engine, 'America/New_York');
         const rows = await run(engine, {

@@ -27,6 +27,8 @@ export const FILTER_CASES: readonly FilterCase[] = [
   { name: 'customers.name notContains a LIKE wildcard, literally', filter: { field: 'customers.name', operator: 'notContains', value: '_' }, where: (r) => !r.customer.name.includes('_') },
   { name: 'channel startsWith', filter: { field: 'channel', operator: 'startsWith', value: 'we' }, where: (r) => r.order.channel.startsWith('we') },
   { name: 'channel endsWith', filter: { field: 'channel', operator: 'endsWith', value: 'place' }, where: (r) => r.order.channel.endsWith('place') },
+  { name: 'channel notStartsWith (any case)', filter: { field: 'channel', operator: 'notStartsWith', value: 'WE' }, where: (r) => !r.order.channel.startsWith('we') },
+  { name: 'channel notEndsWith a list', filter: { field: 'channel', operator: 'notEndsWith', value: ['place', 'ile'] }, where: (r) => !r.order.channel.endsWith('place') && !r.order.channel.endsWith('ile') },
   { name: 'id gt', filter: { field: 'id', operator: 'gt', value: 2000 }, where: (r) => id(r) > 2000 },
   { name: 'id >=', filter: { field: 'id', operator: '>=', value: 2000 }, where: (r) => id(r) >= 2000 },
   { name: 'id lt', filter: { field: 'id', operator: 'lt', value: 100 }, where: (r) => id(r) < 100 },
@@ -56,6 +58,24 @@ export const FILTER_CASES: readonly FilterCase[] = [
   { name: 'created_at inTheCurrent year', filter: { field: 'created_at', operator: 'inTheCurrent', value: 'year' }, where: (r) => r.wall >= '2025-01-01' && r.wall < '2026-01-01' },
   { name: 'created_at inTheCurrent week', filter: { field: 'created_at', operator: 'inTheCurrent', value: 'week' }, where: (r) => r.wall >= '2025-06-16' && r.wall < '2025-06-23' },
   {
+    name: 'created_at notInDateRange of dates',
+    filter: { field: 'created_at', operator: 'notInDateRange', value: ['2024-02-01', '2025-02-28'] },
+    where: (r) => r.wall < '2024-02-01' || r.wall >= '2025-03-01',
+  },
+  { name: 'created_at notInThePast 3 months', filter: { field: 'created_at', operator: 'notInThePast', value: '3 months' }, where: (r) => r.wall < '2025-03-01' || r.wall >= '2025-06-01' },
+  { name: 'created_at notInTheCurrent year', filter: { field: 'created_at', operator: 'notInTheCurrent', value: 'year' }, where: (r) => r.wall < '2025-01-01' },
+  {
+    name: 'not of an or of two fields',
+    filter: { not: { or: [{ field: 'status', operator: 'equals', value: 'cancelled' }, { field: 'customers.segment', operator: 'in', value: ['enterprise'] }] } },
+    where: (r) => r.order.status !== 'cancelled' && r.customer.segment !== 'enterprise',
+  },
+  {
+    name: 'not of a time in a zone',
+    filter: { not: { field: 'created_at', operator: 'onOrAfter', value: '2025-01-01' } },
+    timezone: 'Asia/Kolkata',
+    where: (r) => r.wall < '2025-01-01',
+  },
+  {
     name: 'created_at before a date, in Los Angeles',
     filter: { field: 'created_at', operator: 'before', value: '2024-01-01' },
     timezone: 'America/Los_Angeles',
@@ -69,5 +89,7 @@ export const FILTER_CASES: readonly FilterCase[] = [
   },
   { name: 'is_completed equals', filter: { field: 'is_completed', operator: 'equals', value: true }, where: (r) => r.order.status === 'completed' },
   { name: 'revenue gt (a measure)', filter: { field: 'revenue', operator: 'gt', value: 50_000 }, having: (m) => Number(m('revenue')) > 50_000 },
+  { name: 'not of a measure comparison', filter: { not: { field: 'revenue', operator: 'gt', value: 50_000 } }, having: (m) => Number(m('revenue')) <= 50_000 },
+  { name: 'completed_share gt (a ratio)', filter: { field: 'completed_share', operator: 'gt', value: 0.3 }, having: (m) => Number(m('completed_share')) > 0.3 },
   { name: 'order_count between (a measure)', filter: { field: 'order_count', operator: 'between', value: [300, 1000] }, having: (m) => Number(m('order_count')) >= 300 && Number(m('order_count')) <= 1000 },
 ];

@@ -19,7 +19,17 @@ function tpl(node: string, text: string): SqlTemplate {
 }
 
 type DimSpec = [name: string, type: Dimension['type'], sql?: string, primaryKey?: boolean];
-type MeasureSpec = [name: string, type: Measure['type'], sql?: string, filter?: string];
+/** For a ratio, `sql` is `numerator/denominator`: two measures of the node. */
+type MeasureSpec = [name: string, type: Measure['type'] | 'ratio', sql?: string, filter?: string];
+
+function measure(node: string, [name, type, sql, filter]: MeasureSpec): Measure {
+  const base = { node, name, label: name, description: '', hidden: false, span };
+  if (type === 'ratio') {
+    const [numerator, denominator] = sql!.split('/') as [string, string];
+    return { ...base, type: 'number', ratio: { numerator, denominator }, sql: tpl(node, `[${numerator}] / [${denominator}]`) };
+  }
+  return { ...base, type, ...(sql ? { sql: tpl(node, sql) } : {}), ...(filter ? { filter: tpl(node, filter) } : {}) };
+}
 
 function node(
   name: string,
@@ -42,22 +52,7 @@ function node(
         { node: name, name: n, label: n, description: '', type, sql: tpl(name, sql ?? `T.${n}`), primaryKey: Boolean(pk), hidden: false, span },
       ]),
     ),
-    measures: new Map(
-      measures.map(([n, type, sql, filter]) => [
-        n,
-        {
-          node: name,
-          name: n,
-          label: n,
-          description: '',
-          type,
-          ...(sql ? { sql: tpl(name, sql) } : {}),
-          ...(filter ? { filter: tpl(name, filter) } : {}),
-          hidden: false,
-          span,
-        },
-      ]),
-    ),
+    measures: new Map(measures.map((spec) => [spec[0], measure(name, spec)])),
     joins: joins.map(([to, relationship, on]) => ({ from: name, to, relationship, on: tpl(name, on), span })),
     dataKeys: dataKeys.map(([dimension, attribute]) => ({ node: name, name: dimension, dimension, attribute, span })),
     file: 'fixture.cml',
@@ -91,6 +86,11 @@ export function demoModel(schema = 'shop'): SemanticModel {
         ['buyers', 'count_distinct', 'T.customer_id'],
         ['first_order_at', 'min', 'T.created_at'],
         ['revenue_per_order', 'number', '[revenue] / NULLIF([order_count], 0)'],
+        ['completed_orders', 'count', undefined, "{status} = 'completed'"],
+        // Two counts: integers, which PostgreSQL would divide as integers.
+        ['completed_share', 'ratio', 'completed_orders/order_count'],
+        // Zero in every group without a completed order.
+        ['revenue_per_completed_order', 'ratio', 'revenue/completed_orders'],
       ],
       [['customers', 'many_to_one', '{orders.customer_id} = {customers.id}']],
       [['region', 'region']],
@@ -120,6 +120,7 @@ export function demoModel(schema = 'shop'): SemanticModel {
         ['units', 'sum', 'T.quantity'],
         ['item_revenue', 'sum', 'T.quantity * T.unit_price'],
         ['line_count', 'count'],
+        ['units_per_line', 'ratio', 'units/line_count'],
       ],
       [
         ['orders', 'many_to_one', '{order_items.order_id} = {orders.id}'],

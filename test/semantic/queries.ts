@@ -33,4 +33,17 @@ export const GOLDEN_QUERIES: Record<string, SemanticQueryInput> = {
   },
   fan_out_units_by_status: { node: 'orders', dimensions: ['status'], measures: ['revenue', 'order_items.units'] },
   date_parts: { node: 'orders', dimensions: ['created_at.day_of_week', 'created_at.quarter_of_year'], measures: ['order_count'] },
+  ratios_by_status: { node: 'orders', dimensions: ['status'], measures: ['order_count', 'completed_orders', 'completed_share', 'revenue_per_completed_order'] },
+  ratio_across_fan_out: { node: 'orders', dimensions: ['channel'], measures: ['revenue_per_completed_order', 'order_items.units_per_line'] },
+  not_filters: {
+    node: 'orders',
+    dimensions: ['channel'],
+    measures: ['order_count', 'revenue'],
+    filters: [
+      { not: { or: [{ field: 'status', operator: 'equals', value: 'cancelled' }, { field: 'customers.name', operator: 'startsWith', value: 'a' }] } },
+      { field: 'channel', operator: 'notEndsWith', value: 'place' },
+      { field: 'created_at', operator: 'notInThePast', value: '1 year' },
+      { not: { field: 'revenue', operator: 'gt', value: 50_000 } },
+    ],
+  },
 };

@@ -13,7 +13,20 @@ export const TIMEZONES = ['UTC', 'Europe/Berlin', 'America/Sao_Paulo', 'Asia/Kol
 export const REGIONS = ['*', 'Europe', 'North America'] as const;
 
 const REFERENCE_DIMENSIONS = ['status', 'channel', 'region', 'customers.segment', 'customers.region', 'products.category', 'created_at.month', 'created_at.day_of_week'];
-const REFERENCE_MEASURES = ['order_count', 'revenue', 'completed_revenue', 'buyers', 'avg_order_value', 'revenue_per_order', 'customers.customer_count', 'order_items.units', 'order_items.line_count'];
+const REFERENCE_MEASURES = [
+  'order_count',
+  'revenue',
+  'completed_revenue',
+  'buyers',
+  'avg_order_value',
+  'revenue_per_order',
+  'completed_share',
+  'revenue_per_completed_order',
+  'customers.customer_count',
+  'order_items.units',
+  'order_items.line_count',
+  'order_items.units_per_line',
+];
 
 interface ReferenceFilter {
   readonly filter: Filter;
@@ -32,6 +45,8 @@ const REFERENCE_FILTERS: readonly ReferenceFilter[] = [
     where: (r) => r.customer.region === 'Europe' || r.order.id < 500,
   },
   { filter: { field: 'order_count', operator: 'gt', value: 5 }, having: (m) => Number(m('order_count')) > 5 },
+  { filter: { not: { field: 'channel', operator: 'startsWith', value: 'mob' } }, where: (r) => !r.order.channel.startsWith('mob') },
+  { filter: { field: 'completed_share', operator: 'lt', value: 0.5 }, having: (m) => m('completed_share') !== null && Number(m('completed_share')) < 0.5 },
 ];
 
 export const REFERENCE_QUERY = fc.record({
@@ -74,15 +89,15 @@ const leaf: fc.Arbitrary<Filter> = fc.oneof(
   fc.record({ field: fc.constant('status'), operator: fc.constantFrom('equals', 'notEquals', 'in', 'notIn'), value: fc.subarray([...ORDER_STATUSES], { minLength: 1 }) }),
   fc.record({
     field: fc.constantFrom('channel', 'customers.name', 'customers.segment'),
-    operator: fc.constantFrom('contains', 'notContains', 'startsWith', 'endsWith'),
+    operator: fc.constantFrom('contains', 'notContains', 'startsWith', 'notStartsWith', 'endsWith', 'notEndsWith'),
     value: fragment,
   }),
   fc.record({ field: fc.constant('id'), operator: fc.constantFrom('gt', 'gte', 'lt', 'lte', '=', '!='), value: orderId }),
   fc.record({ field: fc.constant('id'), operator: fc.constantFrom('between', 'notBetween'), value: fc.tuple(orderId, orderId) }),
   fc.record({ field: fc.constant('created_at'), operator: fc.constantFrom('before', 'after', 'onOrBefore', 'onOrAfter'), value: timeValue }),
-  fc.record({ field: fc.constant('created_at'), operator: fc.constant('inDateRange'), value: fc.tuple(timeValue, timeValue) }),
-  fc.record({ field: fc.constant('created_at'), operator: fc.constant('inThePast'), value: period }),
-  fc.record({ field: fc.constant('created_at'), operator: fc.constant('inTheCurrent'), value: fc.constantFrom('day', 'week', 'month', 'quarter', 'year') }),
+  fc.record({ field: fc.constant('created_at'), operator: fc.constantFrom('inDateRange', 'notInDateRange'), value: fc.tuple(timeValue, timeValue) }),
+  fc.record({ field: fc.constant('created_at'), operator: fc.constantFrom('inThePast', 'notInThePast'), value: period }),
+  fc.record({ field: fc.constant('created_at'), operator: fc.constantFrom('inTheCurrent', 'notInTheCurrent'), value: fc.constantFrom('day', 'week', 'month', 'quarter', 'year') }),
   fc.record({ field: fc.constant('created_at.day_of_week'), operator: fc.constantFrom('gt', 'lte'), value: fc.integer({ min: 1, max: 7 }) }),
   fc.record({ field: fc.constant('created_at.day_of_week'), operator: fc.constant('between'), value: fc.tuple(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 7 })) }),
   fc.record({ field: fc.constant('created_at.month'), operator: fc.constantFrom('before', 'onOrAfter'), value: timeValue }),
@@ -90,15 +105,17 @@ const leaf: fc.Arbitrary<Filter> = fc.oneof(
   fc.record({ field: fc.constant('is_completed'), operator: fc.constantFrom('equals', 'notEquals'), value: fc.boolean() }),
 );
 
-/** Dimension filters, alone or nested one or two levels in and/or groups. */
+/** Dimension filters, alone or nested one or two levels in and/or/not groups. */
 const dimensionFilter: fc.Arbitrary<Filter> = fc.oneof(
   { weight: 3, arbitrary: leaf },
   { weight: 1, arbitrary: fc.array(leaf, { minLength: 1, maxLength: 3 }).map((or) => ({ or })) },
   { weight: 1, arbitrary: fc.tuple(leaf, fc.array(leaf, { minLength: 2, maxLength: 2 })).map(([first, or]) => ({ and: [first, { or }] })) },
+  { weight: 1, arbitrary: fc.array(leaf, { minLength: 1, maxLength: 2 }).map((and) => ({ not: { and } })) },
 );
 
 const measureFilter: fc.Arbitrary<Filter> = fc.oneof(
   fc.record({ field: fc.constant('revenue'), operator: fc.constantFrom('gt', 'lt'), value: fc.integer({ min: 0, max: 200_000 }) }),
+  fc.record({ field: fc.constant('revenue_per_completed_order'), operator: fc.constantFrom('gt', 'lt'), value: fc.integer({ min: 0, max: 500 }) }).map((not) => ({ not })),
   fc.record({ field: fc.constant('order_count'), operator: fc.constant('between'), value: fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 2_000 })) }),
 );
 

@@ -113,10 +113,22 @@ export const REFERENCE_MEASURES: Record<string, ReferenceMeasure> = {
   avg_order_value: { node: 'orders', value: ({ orders }) => (orders.length ? cents(sum(orders.map((o) => o.amountCents))!) / orders.length : null) },
   buyers: { node: 'orders', value: ({ orders }) => new Set(orders.map((o) => o.customerId)).size },
   revenue_per_order: { node: 'orders', value: ({ orders }) => (orders.length ? cents(sum(orders.map((o) => o.amountCents))!) / orders.length : null) },
+  completed_orders: { node: 'orders', value: ({ orders }) => orders.filter((o) => o.status === 'completed').length },
+  // Ratios: the quotient of the group's two measures, none when the denominator is 0.
+  completed_share: { node: 'orders', value: ({ orders }) => quotient(orders.filter((o) => o.status === 'completed').length, orders.length) },
+  revenue_per_completed_order: {
+    node: 'orders',
+    value: ({ orders }) => quotient(nullable(sum(orders.map((o) => o.amountCents)), cents), orders.filter((o) => o.status === 'completed').length),
+  },
   'customers.customer_count': { node: 'customers', value: ({ customers }) => customers.length },
   'order_items.units': { node: 'order_items', value: ({ items }) => sum(items.map((i) => i.quantity)) },
   'order_items.line_count': { node: 'order_items', value: ({ items }) => items.length },
+  'order_items.units_per_line': { node: 'order_items', value: ({ items }) => quotient(sum(items.map((i) => i.quantity)), items.length) },
 };
+
+function quotient(numerator: number | null, denominator: number | null): number | null {
+  return numerator === null || denominator === null || denominator === 0 ? null : numerator / denominator;
+}
 
 function nullable(value: number | null, map: (v: number) => number): number | null {
   return value === null ? null : map(value);

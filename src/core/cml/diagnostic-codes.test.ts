@@ -69,6 +69,37 @@ const CASES: Case[] = [
     expect: [['CML105', 'expr:']],
   },
   { code: 'CML106', name: 'a property set twice', source: shop('dimension x { type: string  label: "A"  label: "B" }'), expect: [['CML106', ['label', 2]]] },
+  {
+    code: 'CML104',
+    name: 'a ratio without its denominator',
+    source: shop('measure share { type: ratio  numerator: revenue }'),
+    expect: [['CML104', 'measure |share']],
+    message: /needs `denominator:`/,
+  },
+  {
+    code: 'CML104',
+    name: 'a ratio without numerator nor denominator',
+    source: shop('measure share { type: ratio  format: percent }'),
+    expect: [
+      ['CML104', 'measure |share'],
+      ['CML104', 'measure |share'],
+    ],
+    message: /needs `numerator:`/,
+  },
+  {
+    code: 'CML107',
+    name: 'a ratio with sql',
+    source: shop('measure share { type: ratio  numerator: revenue  denominator: order_count\n    sql: ${revenue} / ${order_count}\n  }'),
+    expect: [['CML107', 'sql: ${revenue}']],
+    message: /takes no `sql:`.*`type: number`/,
+  },
+  {
+    code: 'CML107',
+    name: 'a numerator on a measure that is not a ratio',
+    source: shop('measure share { type: sum  numerator: revenue  sql: ${amount} }'),
+    expect: [['CML107', 'numerator:']],
+    message: /`numerator:` is for `type: ratio`/,
+  },
 
   // Names.
   { code: 'CML203', name: 'a measure named like a dimension', source: shop('measure status { type: count }'), expect: [['CML203', 'measure |status']] },
@@ -186,6 +217,20 @@ const CASES: Case[] = [
   { code: 'CML304', name: 'a measure in a dimension', source: shop('dimension x { type: number  sql: ${revenue} + 1 }'), expect: [['CML304', '${|revenue} + 1']] },
   { code: 'CML304', name: 'another node in a dimension', source: shop('dimension x { type: string  sql: ${customers.region} }'), expect: [['CML304', '${customers.region} }']] },
   { code: 'CML304', name: 'a dimension in a number measure', source: shop('measure x { type: number  sql: ${amount} / 2 }'), expect: [['CML304', '${|amount} / 2']] },
+  {
+    code: 'CML302',
+    name: 'a ratio of an unknown measure',
+    source: shop('measure share { type: ratio  numerator: revenu  denominator: order_count }'),
+    expect: [['CML302', 'revenu  denominator']],
+    message: /no measure `revenu`; did you mean `revenue`/,
+  },
+  {
+    code: 'CML304',
+    name: "a ratio of another node's measure",
+    source: shop('measure share { type: ratio  numerator: order_count  denominator: customers.customer_count }'),
+    expect: [['CML304', 'customers.customer_count }']],
+    message: /its own node `orders`/,
+  },
   { code: 'CML304', name: 'a reference in a node sql source', source: shop('', 'node t { connection: warehouse\n  sql: select * from ${orders.TABLE}\n}'), expect: [['CML304', '${orders.TABLE}']] },
   { code: 'CML305', name: 'a metric reading a dimension', source: shop('', 'reveal r { domain: d  base: orders\n  metric m { measure: orders.status } }'), expect: [['CML305', 'orders.|status }']] },
   {
@@ -193,6 +238,27 @@ const CASES: Case[] = [
     name: 'dimensions referencing each other',
     source: shop('dimension a { type: number  sql: ${b} + 1 }\n  dimension b { type: number  sql: ${a} - 1 }'),
     expect: [['CML306', '${a}']],
+    message: /`a` → `b` → `a`/,
+  },
+  {
+    code: 'CML305',
+    name: 'a ratio over a dimension',
+    source: shop('measure share { type: ratio  numerator: revenue  denominator: amount }'),
+    expect: [['CML305', 'amount }']],
+    message: /`amount` is a dimension/,
+  },
+  {
+    code: 'CML306',
+    name: 'a ratio of itself',
+    source: shop('measure share { type: ratio  numerator: share  denominator: order_count }'),
+    expect: [['CML306', 'numerator: |share']],
+    message: /`share` → `share`/,
+  },
+  {
+    code: 'CML306',
+    name: 'two ratios dividing each other',
+    source: shop('measure a { type: ratio  numerator: b  denominator: order_count }\n  measure b { type: ratio  numerator: revenue  denominator: a }'),
+    expect: [['CML306', 'denominator: |a }']],
     message: /`a` → `b` → `a`/,
   },
   {
@@ -210,6 +276,12 @@ const CASES: Case[] = [
     source: shop('measure x {\n    type: number\n    sql: ${revenue} / 2\n    filter: ${status} = \'x\'\n  }'),
     expect: [['CML402', 'filter:']],
   },
+  {
+    code: 'CML402',
+    name: 'a filter on a ratio',
+    source: shop("measure share { type: ratio  numerator: revenue  denominator: order_count\n    filter: ${status} = 'x'\n  }"),
+    expect: [['CML402', 'filter:']],
+  },
   { code: 'CML403', name: 'a time dimension that is a string', source: shop('', 'reveal r { domain: d  base: orders  time: orders.status }'), expect: [['CML403', 'orders.|status }']] },
   {
     code: 'CML404',
@@ -223,6 +295,13 @@ const CASES: Case[] = [
     name: '`snapshot: false` in a reveal without a time dimension',
     source: shop('', 'reveal r { domain: d  base: orders\n  metric m { measure: order_count  snapshot: false } }'),
     expect: [['CML404', 'false }']],
+  },
+  {
+    code: 'CML405',
+    name: 'a ratio of the latest time',
+    source: shop('measure latest { type: max  sql: ${created_at} }\n  measure odd { type: ratio  numerator: latest  denominator: order_count }'),
+    expect: [['CML405', 'numerator: |latest']],
+    message: /`latest` is the max of the timestamp dimension `created_at`, not a number/,
   },
   {
     code: 'CML103',

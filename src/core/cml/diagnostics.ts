@@ -33,6 +33,7 @@ export const DIAGNOSTIC_CODES = {
   CML104: { severity: 'error', title: 'missing required property' },
   CML105: { severity: 'error', title: 'conflicting properties' },
   CML106: { severity: 'error', title: 'duplicate property' },
+  CML107: { severity: 'error', title: 'property does not apply to the measure type' },
   // Names.
   CML201: { severity: 'error', title: 'duplicate node' },
   CML202: { severity: 'error', title: 'duplicate reveal' },
@@ -50,9 +51,10 @@ export const DIAGNOSTIC_CODES = {
   CML307: { severity: 'error', title: 'unknown join role' },
   // Types.
   CML401: { severity: 'error', title: 'aggregate of a non-numeric dimension' },
-  CML402: { severity: 'error', title: 'filter on a number measure' },
+  CML402: { severity: 'error', title: 'filter on a number or ratio measure' },
   CML403: { severity: 'error', title: 'time dimension is not a date or timestamp' },
   CML404: { severity: 'error', title: 'time scope needs a time dimension' },
+  CML405: { severity: 'error', title: 'ratio of a measure that is not a number' },
   // Joins and reveals.
   CML501: { severity: 'error', title: 'join condition does not reference the joined node' },
   CML502: { severity: 'error', title: 'join across connections' },

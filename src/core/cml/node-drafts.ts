@@ -7,7 +7,6 @@ import type {
   DimensionType,
   Join,
   Measure,
-  MeasureType,
   NodeSource,
   Relationship,
   SemanticNode,
@@ -15,8 +14,8 @@ import type {
 } from '../semantic/model.js';
 import type { MemberDecl, Name, SqlValue, TopDecl } from './ast.js';
 import type { DiagnosticSink } from './diagnostics.js';
-import { checkedUnit, labelFromName, readBlock, readSynonyms } from './properties.js';
-import { DATA_KEY_SCHEMA, DIMENSION_SCHEMA, JOIN_SCHEMA, MEASURE_SCHEMA, NODE_SCHEMA } from './schema.js';
+import { checkedUnit, labelFromName, readBlock, readSynonyms, type PropertyBag } from './properties.js';
+import { DATA_KEY_SCHEMA, DIMENSION_SCHEMA, JOIN_SCHEMA, MEASURE_SCHEMA, NODE_SCHEMA, type CmlMeasureType } from './schema.js';
 
 export interface DimensionDraft {
   readonly decl: MemberDecl;
@@ -35,14 +34,20 @@ export interface MeasureDraft {
   readonly decl: MemberDecl;
   readonly label: string;
   readonly description: string;
-  readonly type: MeasureType | undefined;
+  readonly type: CmlMeasureType | undefined;
   readonly format: string | undefined;
-  readonly unit: string | undefined;
+  /** As written; for a ratio without one, its numerator's over its denominator's once both are resolved. */
+  unit: string | undefined;
   readonly hidden: boolean;
   readonly sqlValue: SqlValue | undefined;
   readonly filterValue: SqlValue | undefined;
+  /** `numerator:` and `denominator:` of a ratio, as written (`name` or `node.name`). */
+  readonly numeratorRef: readonly Name[] | undefined;
+  readonly denominatorRef: readonly Name[] | undefined;
   sql?: SqlTemplate;
   filter?: SqlTemplate;
+  /** A ratio's two measures of this node, once resolved. */
+  ratio?: { readonly numerator: string; readonly denominator: string };
 }
 
 export interface JoinDraft {
@@ -168,11 +173,18 @@ const NEEDS_SQL: ReadonlySet<string> = new Set(['count_distinct', 'sum', 'avg', 
 
 function declareMeasure(decl: MemberDecl, sink: DiagnosticSink): MeasureDraft {
   const props = readBlock(decl.properties, MEASURE_SCHEMA, 'a measure', sink);
-  const type = props.name('type')?.name as MeasureType | undefined;
-  if (!props.has('type')) sink.report('CML104', decl.name.span, `measure \`${decl.name.name}\` needs \`type:\` (count, count_distinct, sum, avg, min, max or number)`);
+  const type = props.name('type')?.name as CmlMeasureType | undefined;
+  if (!props.has('type')) sink.report('CML104', decl.name.span, `measure \`${decl.name.name}\` needs \`type:\` (count, count_distinct, sum, avg, min, max, number or ratio)`);
   if (type && NEEDS_SQL.has(type) && !props.has('sql')) sink.report('CML104', decl.name.span, `a \`${type}\` measure needs \`sql:\` (the expression it aggregates)`);
-  if (type === 'number' && props.has('filter')) {
-    sink.report('CML402', props.keySpan('filter') ?? decl.name.span, 'a `number` measure combines other measures after aggregation, so it cannot have `filter:`; filter the measures it uses');
+  if ((type === 'number' || type === 'ratio') && props.has('filter')) {
+    sink.report('CML402', props.keySpan('filter') ?? decl.name.span, `a \`${type}\` measure combines other measures after aggregation, so it cannot have \`filter:\`; filter the measures it uses`);
+  }
+  if (type === 'ratio') checkRatioProperties(decl, props, sink);
+  else if (type) {
+    for (const key of ['numerator', 'denominator']) {
+      const span = props.keySpan(key);
+      if (span) sink.report('CML107', span, `\`${key}:\` is for \`type: ratio\` measures; a \`${type}\` measure does not divide two measures`);
+    }
   }
   return {
     decl,
@@ -182,9 +194,22 @@ function declareMeasure(decl: MemberDecl, sink: DiagnosticSink): MeasureDraft {
     format: props.name('format')?.name,
     unit: checkedUnit(props, sink),
     hidden: props.bool('hidden') ?? false,
-    sqlValue: props.sql('sql'),
-    filterValue: type === 'number' ? undefined : props.sql('filter'),
+    sqlValue: type === 'ratio' ? undefined : props.sql('sql'),
+    filterValue: type === 'number' || type === 'ratio' ? undefined : props.sql('filter'),
+    numeratorRef: type === 'ratio' ? props.ref('numerator') : undefined,
+    denominatorRef: type === 'ratio' ? props.ref('denominator') : undefined,
   };
+}
+
+/** A ratio is its numerator over its denominator: both are needed, and there is no SQL to write. */
+function checkRatioProperties(decl: MemberDecl, props: PropertyBag, sink: DiagnosticSink): void {
+  const name = decl.name.name;
+  if (!props.has('numerator')) sink.report('CML104', decl.name.span, `ratio \`${name}\` needs \`numerator:\` (the measure divided, e.g. \`numerator: on_time_flights\`)`);
+  if (!props.has('denominator')) sink.report('CML104', decl.name.span, `ratio \`${name}\` needs \`denominator:\` (the measure it is divided by, e.g. \`denominator: flight_count\`)`);
+  const sql = props.keySpan('sql');
+  if (sql) {
+    sink.report('CML107', sql, `ratio \`${name}\` is \`numerator:\` divided by \`denominator:\` and takes no \`sql:\`; for another formula over measures, write \`type: number\``);
+  }
 }
 
 function declareJoin(decl: MemberDecl, sink: DiagnosticSink): JoinDraft {
@@ -248,8 +273,9 @@ export function toSemanticNode(node: NodeDraft): SemanticNode {
       name,
       label: m.label,
       description: m.description,
-      type: m.type ?? 'count',
+      type: m.type === 'ratio' ? 'number' : (m.type ?? 'count'),
       ...(m.sql ? { sql: m.sql } : {}),
+      ...(m.ratio ? { ratio: m.ratio } : {}),
       ...(m.filter ? { filter: m.filter } : {}),
       ...(m.format ? { format: m.format } : {}),
       ...(m.unit !== undefined ? { unit: m.unit } : {}),

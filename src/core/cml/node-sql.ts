@@ -3,13 +3,15 @@
 // may reference follows from when its SQL runs:
 // - row level (dimension sql, sql of an aggregating measure, filter): `${TABLE}` and dimensions of the
 //   node itself; a measure there would nest aggregates;
-// - after aggregation (a `number` measure): measures of the node itself;
+// - after aggregation (a `number` measure, and a ratio's numerator and denominator): measures of the
+//   node itself;
 // - a join condition: `${TABLE}` and dimensions of the two nodes it joins.
 import type { SourceSpan, SqlPart, SqlTemplate } from '../semantic/model.js';
 import type { Name, SqlReference, SqlValue } from './ast.js';
 import { reportCycles, type Edge } from './cycles.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { NodeDraft } from './node-drafts.js';
+import { deriveRatioUnits, resolveRatio } from './ratio-measures.js';
 import { didYouMean } from './suggest.js';
 
 type Scope =
@@ -47,6 +49,7 @@ export function resolveNode(node: NodeDraft, nodes: ReadonlyMap<string, NodeDraf
   const measureEdges = new Map<string, Edge[]>();
   for (const [name, measure] of node.measures) {
     measureEdges.set(name, []);
+    if (measure.type === 'ratio') measureEdges.set(name, resolveRatio(measure, node, nodes, sink));
     if (measure.sqlValue) {
       const resolved = resolveSql(measure.sqlValue, { kind: measure.type === 'number' ? 'aggregate' : 'row', node }, nodes, sink);
       measure.sql = resolved.template;
@@ -57,7 +60,7 @@ export function resolveNode(node: NodeDraft, nodes: ReadonlyMap<string, NodeDraf
   }
 
   reportCycles(dimensionEdges, 'dimension', sink);
-  reportCycles(measureEdges, 'measure', sink);
+  deriveRatioUnits(node, reportCycles(measureEdges, 'measure', sink));
   resolveJoins(node, nodes, sink);
   resolveDataKeys(node, sink);
 }

@@ -42,10 +42,19 @@ export const DIMENSION_SCHEMA: BlockSchema = {
   values: { kind: 'map' },
 };
 
+/**
+ * The measure types CML takes: the model's, and `ratio`, which the model holds as a `number` measure
+ * with its two measures (see `Measure.ratio` in ../semantic/model.ts).
+ */
+export const CML_MEASURE_TYPES = [...MEASURE_TYPES, 'ratio'] as const;
+export type CmlMeasureType = (typeof CML_MEASURE_TYPES)[number];
+
 export const MEASURE_SCHEMA: BlockSchema = {
   ...described,
-  type: { kind: 'name', oneOf: MEASURE_TYPES },
+  type: { kind: 'name', oneOf: CML_MEASURE_TYPES },
   sql: { kind: 'sql' },
+  numerator: { kind: 'ref' },
+  denominator: { kind: 'ref' },
   filter: { kind: 'sql' },
   format: { kind: 'name', oneOf: FORMATS },
   unit: { kind: 'word' },

@@ -13,7 +13,7 @@ import type { SemanticModel } from './model.js';
 import type { SemanticQuery } from './query.js';
 
 const QUARTER_HOUR_MS = 15 * 60_000;
-const RELATIVE_TO_NOW = /"(inThePast|inTheCurrent)"/;
+const RELATIVE_TO_NOW = /"(?:inThePast|inTheCurrent|notInThePast|notInTheCurrent)"/;
 /** The memo's bound: SQL text and keys are most of an entry. */
 const MAX_BYTES = 16 * 1024 * 1024;
 /** A key longer than this is a query not worth keeping. */

@@ -7,7 +7,7 @@ import { BadRequestError, NotFoundError } from '../errors.js';
 import { and, col, param, raw, type Expr, type FromItem, type JoinItem, type OrderItem, type Select, type SelectItem } from '../sql/ast.js';
 import type { Dialect } from '../sql/dialect.js';
 import { FieldResolver, type DimensionRef, type MeasureRef } from './fields.js';
-import { filterToExpr, resolveFilter, type FilterRenderContext, type ResolvedFilter } from './filters.js';
+import { dimensionsIn, filterToExpr, measuresIn, resolveFilter, type FilterRenderContext, type ResolvedFilter } from './filters.js';
 import { buildJoinTree, multipliesRowsOf, type JoinTree } from './join-tree.js';
 import { aggregateOf, sensitiveToDuplicates } from './measures.js';
 import type { Measure, SemanticModel, SemanticNode, SqlTemplate } from './model.js';
@@ -86,6 +86,8 @@ export function compileQuery(model: SemanticModel, query: SemanticQuery, options
   const tree = buildJoinTree(model, base.name, needed, resolver.instances);
 
   const context = new QueryContext(model, tree, timezone, options);
+  // Data keys are ANDed beside the user's filters, never inside one: no `not` or `or` of a caller
+  // reaches them.
   const where = and([...whereFilters.map((f) => filterToExpr(f, context.filterContext())), ...context.dataKeyConditions()]);
 
   const lookup = (node: string, name: string) => model.nodes.get(node)!.measures.get(name)!;
@@ -294,7 +296,7 @@ class QueryContext {
   /** The aggregate of `measure` over the rows of `instance` (its node's own name, or a join alias). */
   aggregate(measure: Measure, instance: string, rowKey?: Expr): Expr {
     const binding = bindNode(measure.node, instance);
-    if (!rowKey) return aggregateOf(measure, this.expander, undefined, binding);
+    if (!rowKey) return aggregateOf(measure, this.expander, this.joinedRowKey(measure, instance), binding);
     const expander: TemplateExpander = new TemplateExpander(this.model, (m, at): Expr => aggregateOf(m, expander, rowKey, bindNode(m.node, at)));
     return aggregateOf(measure, expander, rowKey, binding);
   }
@@ -346,18 +348,30 @@ class QueryContext {
     return conditions;
   }
 
+  /** A row count of a joined instance counts its key: its LEFT JOIN adds a row of NULLs where it has none. */
+  private joinedRowKey(measure: Measure, instance: string): Expr | undefined {
+    if (measure.type !== 'count' || measure.sql || instance === this.tree.root) return undefined;
+    return this.keyOf(instance);
+  }
+
   primaryKey(instance: string, measure: Measure): Expr {
-    const node = this.node(instance);
-    const name = node.name;
-    const key = [...node.dimensions.values()].find((d) => d.primaryKey);
+    const key = this.keyOf(instance);
     if (!key) {
+      const name = this.node(instance).name;
       throw new BadRequestError(
         `${name}.${measure.name} would be counted more than once through a one-to-many join in this query; ` +
           `give node ${name} a primary_key dimension so it can be computed exactly`,
         'fan_out',
       );
     }
-    return { kind: 'paren', expr: this.expander.expand(key.sql, 0, bindNode(name, instance)) };
+    return key;
+  }
+
+  /** The primary key of an instance's node, read as that instance; undefined when it has none. */
+  private keyOf(instance: string): Expr | undefined {
+    const node = this.node(instance);
+    const key = [...node.dimensions.values()].find((d) => d.primaryKey);
+    return key && { kind: 'paren', expr: this.expander.expand(key.sql, 0, bindNode(node.name, instance)) };
   }
 
   private node(instance: string): SemanticNode {
@@ -374,10 +388,6 @@ function unique(ids: readonly string[], kind: string): string[] {
   return [...ids];
 }
 
-function measuresIn(filters: ResolvedFilter[]): MeasureRef[] {
-  return filters.flatMap((f) => (f.kind === 'group' ? measuresIn(f.items) : 'measure' in f.target ? [f.target.measure] : []));
-}
-
 function measureRefsIn(template: SqlTemplate, resolver: FieldResolver): MeasureRef[] {
   return template.flatMap((part) => (part.kind === 'measure' ? [resolver.measure(`${part.role ?? part.node}.${part.name}`)] : []));
 }
@@ -385,8 +395,4 @@ function measureRefsIn(template: SqlTemplate, resolver: FieldResolver): MeasureR
 /** True when a template reads columns of the rows (dimensions or a node's table), not only measures. */
 function readsColumns(template: SqlTemplate): boolean {
   return template.some((part) => part.kind === 'dimension' || part.kind === 'table');
-}
-
-function dimensionsIn(filters: ResolvedFilter[]): DimensionRef[] {
-  return filters.flatMap((f) => (f.kind === 'group' ? dimensionsIn(f.items) : 'dimension' in f.target ? [f.target.dimension] : []));
 }

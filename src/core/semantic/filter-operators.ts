@@ -10,7 +10,9 @@ export const FILTER_OPERATORS = [
   'contains',
   'notContains',
   'startsWith',
+  'notStartsWith',
   'endsWith',
+  'notEndsWith',
   'gt',
   'gte',
   'lt',
@@ -24,8 +26,11 @@ export const FILTER_OPERATORS = [
   'onOrBefore',
   'onOrAfter',
   'inDateRange',
+  'notInDateRange',
   'inThePast',
+  'notInThePast',
   'inTheCurrent',
+  'notInTheCurrent',
 ] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
@@ -43,9 +48,46 @@ export const OPERATOR_ALIASES: Readonly<Record<string, FilterOperator>> = {
 /** Operators a measure filter (HAVING) takes: comparisons of its number. */
 export const MEASURE_OPERATORS: ReadonlySet<FilterOperator> = new Set(['equals', 'notEquals', 'in', 'notIn', 'gt', 'gte', 'lt', 'lte', 'between', 'notBetween', 'isNull', 'notNull']);
 /** Operators only a date or timestamp dimension takes. */
-export const TIME_ONLY_OPERATORS: ReadonlySet<FilterOperator> = new Set(['before', 'after', 'onOrBefore', 'onOrAfter', 'inDateRange', 'inThePast', 'inTheCurrent']);
+export const TIME_ONLY_OPERATORS: ReadonlySet<FilterOperator> = new Set([
+  'before',
+  'after',
+  'onOrBefore',
+  'onOrAfter',
+  'inDateRange',
+  'notInDateRange',
+  'inThePast',
+  'notInThePast',
+  'inTheCurrent',
+  'notInTheCurrent',
+]);
 /** Operators only a string dimension takes. */
-export const TEXT_ONLY_OPERATORS: ReadonlySet<FilterOperator> = new Set(['contains', 'notContains', 'startsWith', 'endsWith']);
+export const TEXT_ONLY_OPERATORS: ReadonlySet<FilterOperator> = new Set(['contains', 'notContains', 'startsWith', 'notStartsWith', 'endsWith', 'notEndsWith']);
+
+/**
+ * Operators that are each other's negation: on any rows, one keeps exactly the rows the other leaves
+ * out, rows without a value included (a negated operator keeps them). `{"not": …}` of a filter with
+ * one of these is that filter with the other; the comparisons without one (gt, before, …) are negated
+ * as "not that, or no value" (src/core/semantic/filters.ts).
+ */
+export const OPPOSITE_OPERATORS: Readonly<Partial<Record<FilterOperator, FilterOperator>>> = Object.fromEntries(
+  (
+    [
+      ['equals', 'notEquals'],
+      ['in', 'notIn'],
+      ['contains', 'notContains'],
+      ['startsWith', 'notStartsWith'],
+      ['endsWith', 'notEndsWith'],
+      ['between', 'notBetween'],
+      ['isNull', 'notNull'],
+      ['inDateRange', 'notInDateRange'],
+      ['inThePast', 'notInThePast'],
+      ['inTheCurrent', 'notInTheCurrent'],
+    ] as const
+  ).flatMap(([positive, negative]) => [
+    [positive, negative],
+    [negative, positive],
+  ]),
+);
 
 /** A field as a filter sees it: a measure, or a dimension of a type (string, number, boolean, date, timestamp). */
 export type FilterTarget = { kind: 'measure' } | { kind: 'dimension'; type: string };
@@ -69,7 +111,9 @@ export const OPERATOR_VALUES: Readonly<Record<FilterOperator, 'none' | 'one' | '
   contains: 'list',
   notContains: 'list',
   startsWith: 'list',
+  notStartsWith: 'list',
   endsWith: 'list',
+  notEndsWith: 'list',
   gt: 'one',
   gte: 'one',
   lt: 'one',
@@ -83,6 +127,9 @@ export const OPERATOR_VALUES: Readonly<Record<FilterOperator, 'none' | 'one' | '
   onOrBefore: 'one',
   onOrAfter: 'one',
   inDateRange: 'two',
+  notInDateRange: 'two',
   inThePast: 'period',
+  notInThePast: 'period',
   inTheCurrent: 'unit',
+  notInTheCurrent: 'unit',
 };

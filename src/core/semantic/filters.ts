@@ -1,21 +1,40 @@
 // Filters of a semantic query → SQL conditions. Every value is a bound parameter. Dimension filters go
 // to WHERE, measure filters to HAVING (or the outer query); a group mixing both is refused because no
 // single clause can evaluate it.
+//
+// Negation keeps rows without a value. SQL's NOT would drop a row whose field is NULL (NOT of unknown
+// is unknown), but a person excluding "web" expects the rows with no channel to stay. So every negated
+// operator (notEquals, notContains, notInThePast…) keeps them, and `{ not: f }` is the complement of f:
+// for any filter, f and `{ not: f }` split the rows in two. It is pushed down to the field filters (De
+// Morgan for and/or), where each becomes its opposite operator, or "not that, or no value" for a
+// comparison that has none (gt, before…): a field filter is unknown only when its field is null, since
+// its values are bound parameters and never null.
 import { BadRequestError } from '../errors.js';
 import { param, type Expr } from '../sql/ast.js';
 import type { DimensionRef, FieldResolver, MeasureRef } from './fields.js';
-import { FILTER_OPERATORS, MEASURE_OPERATORS, OPERATOR_ALIASES, TEXT_ONLY_OPERATORS, TIME_ONLY_OPERATORS, type FilterOperator } from './filter-operators.js';
+import {
+  FILTER_OPERATORS,
+  MEASURE_OPERATORS,
+  OPERATOR_ALIASES,
+  OPPOSITE_OPERATORS,
+  TEXT_ONLY_OPERATORS,
+  TIME_ONLY_OPERATORS,
+  type FilterOperator,
+} from './filter-operators.js';
 import type { FieldFilter, Filter } from './query.js';
 import { addUnits, formatWall, parsePeriod, parseTimeValue, startOf, wallClock } from './time.js';
 
-export type ResolvedFilter =
-  | { kind: 'leaf'; filter: FieldFilter; operator: FilterOperator; target: { dimension: DimensionRef } | { measure: MeasureRef } }
-  | { kind: 'group'; op: 'and' | 'or'; items: ResolvedFilter[] };
+export type ResolvedLeaf = { kind: 'leaf'; filter: FieldFilter; operator: FilterOperator; target: { dimension: DimensionRef } | { measure: MeasureRef } };
+
+export type ResolvedFilter = ResolvedLeaf | { kind: 'group'; op: 'and' | 'or'; items: ResolvedFilter[] } | { kind: 'not'; item: ResolvedFilter };
 
 export type FilterPlace = 'dimension' | 'measure';
 
-
 export function resolveFilter(filter: Filter, resolver: FieldResolver): { resolved: ResolvedFilter; place: FilterPlace } {
+  if ('not' in filter) {
+    const inner = resolveFilter(filter.not, resolver);
+    return { resolved: { kind: 'not', item: inner.resolved }, place: inner.place };
+  }
   if ('and' in filter || 'or' in filter) {
     const op = 'and' in filter ? 'and' : 'or';
     const members = ('and' in filter ? filter.and : filter.or).map((f) => resolveFilter(f, resolver));
@@ -37,6 +56,22 @@ export function resolveFilter(filter: Filter, resolver: FieldResolver): { resolv
   return { resolved: { kind: 'leaf', filter, operator: op, target }, place: 'measure' in target ? 'measure' : 'dimension' };
 }
 
+/** The field filters of a resolved filter, however nested. */
+function leavesOf(filter: ResolvedFilter): ResolvedLeaf[] {
+  if (filter.kind === 'leaf') return [filter];
+  return filter.kind === 'not' ? leavesOf(filter.item) : filter.items.flatMap(leavesOf);
+}
+
+/** The measures the filters read, however nested. */
+export function measuresIn(filters: ResolvedFilter[]): MeasureRef[] {
+  return filters.flatMap(leavesOf).flatMap((leaf) => ('measure' in leaf.target ? [leaf.target.measure] : []));
+}
+
+/** The dimensions the filters read, however nested. */
+export function dimensionsIn(filters: ResolvedFilter[]): DimensionRef[] {
+  return filters.flatMap(leavesOf).flatMap((leaf) => ('dimension' in leaf.target ? [leaf.target.dimension] : []));
+}
+
 export interface FilterRenderContext {
   dimensionExpr(ref: DimensionRef): Expr;
   measureExpr(ref: MeasureRef): Expr;
@@ -44,9 +79,32 @@ export interface FilterRenderContext {
   now: Date;
 }
 
-export function filterToExpr(filter: ResolvedFilter, ctx: FilterRenderContext): Expr {
-  if (filter.kind === 'group') return { kind: 'logical', op: filter.op, items: filter.items.map((f) => filterToExpr(f, ctx)) };
-  const { target, operator, filter: raw } = filter;
+export function filterToExpr(filter: ResolvedFilter, ctx: FilterRenderContext, negated = false): Expr {
+  switch (filter.kind) {
+    case 'not':
+      return filterToExpr(filter.item, ctx, !negated);
+    case 'group': {
+      // NOT (a AND b) keeps the rows either leaves out; NOT (a OR b) those both leave out.
+      const op = negated ? (filter.op === 'and' ? 'or' : 'and') : filter.op;
+      return { kind: 'logical', op, items: filter.items.map((f) => filterToExpr(f, ctx, negated)) };
+    }
+    case 'leaf': {
+      const condition = leafToExpr(filter, filter.operator, ctx);
+      if (!negated) return condition;
+      const opposite = OPPOSITE_OPERATORS[filter.operator];
+      if (opposite) return leafToExpr(filter, opposite, ctx);
+      return orNull({ kind: 'not', expr: condition }, fieldExpr(filter, ctx));
+    }
+  }
+}
+
+function fieldExpr({ target }: ResolvedLeaf, ctx: FilterRenderContext): Expr {
+  return 'measure' in target ? ctx.measureExpr(target.measure) : ctx.dimensionExpr(target.dimension);
+}
+
+/** One field filter with `operator` (its own, or its opposite when negated). */
+function leafToExpr(leaf: ResolvedLeaf, operator: FilterOperator, ctx: FilterRenderContext): Expr {
+  const { target, filter: raw } = leaf;
   if ('measure' in target) return comparison(ctx.measureExpr(target.measure), operator, raw, (v) => numberValue(v, raw.field));
 
   const ref = target.dimension;
@@ -147,13 +205,15 @@ function single(raw: FieldFilter): unknown {
 
 function textMatch(expr: Expr, operator: FilterOperator, raw: FieldFilter): Expr {
   const escape = (text: string) => text.replace(/[!%_]/g, (c) => `!${c}`);
+  const negate = operator === 'notContains' || operator === 'notStartsWith' || operator === 'notEndsWith';
+  const shape = negate ? OPPOSITE_OPERATORS[operator] : operator;
   const patterns = values(raw).map((v) => {
     if (typeof v !== 'string') throw new BadRequestError(`Filter on ${raw.field} with ${operator} needs text, got ${JSON.stringify(v)}`, 'invalid_filter_value');
     const text = escape(v);
-    return operator === 'startsWith' ? `${text}%` : operator === 'endsWith' ? `%${text}` : `%${text}%`;
+    return shape === 'startsWith' ? `${text}%` : shape === 'endsWith' ? `%${text}` : `%${text}%`;
   });
-  const negate = operator === 'notContains';
   const likes = patterns.map((pattern): Expr => ({ kind: 'like', expr, pattern: param(pattern), negate }));
+  // Negated: none of the patterns matches, or there is no value.
   if (negate) return orNull(likes.length === 1 ? likes[0]! : both(likes), expr);
   return likes.length === 1 ? likes[0]! : { kind: 'logical', op: 'or', items: likes };
 }
@@ -197,6 +257,11 @@ function timeCondition(expr: Expr, operator: FilterOperator, raw: FieldFilter, c
       const current = startOf(unit, wallClock(ctx.now, ctx.timezone));
       return range(current, addUnits(unit, current, 1));
     }
+    case 'notInDateRange':
+    case 'notInThePast':
+    case 'notInTheCurrent':
+      // Outside the period, or no time at all.
+      return orNull({ kind: 'not', expr: timeCondition(expr, OPPOSITE_OPERATORS[operator]!, raw, ctx) }, expr);
     default:
       return comparison(expr, operator, raw, (v) => at(read(v).wall));
   }

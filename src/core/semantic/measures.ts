@@ -1,5 +1,5 @@
 // Aggregate expressions of measures: `filter` becomes a CASE inside the aggregate, derived (`number`)
-// measures expand their references into the referenced aggregates.
+// measures expand their references into the referenced aggregates, a ratio divides its two safely.
 import { raw, type Expr } from '../sql/ast.js';
 import type { Measure } from './model.js';
 import { OWN_NAMES, type Binding, type TemplateExpander } from './templates.js';
@@ -21,6 +21,12 @@ export function sensitiveToDuplicates(measure: Measure, lookup: (node: string, n
  * @param binding The instance the measure's node is read as (a join alias for a role-playing join).
  */
 export function aggregateOf(measure: Measure, expander: TemplateExpander, rowKey?: Expr, binding: Binding = OWN_NAMES): Expr {
+  if (measure.ratio) {
+    // Each side is the other measure's own aggregate (a column of an inner query in a per-node plan),
+    // so the quotient is taken after aggregation, over the same rows as its two measures.
+    const side = (name: string) => expander.expand([{ kind: 'measure', node: measure.node, name }], 0, binding);
+    return { kind: 'divide', numerator: side(measure.ratio.numerator), denominator: side(measure.ratio.denominator) };
+  }
   if (measure.type === 'number') return expander.expand(measure.sql ?? [], 0, binding);
   const value = measure.sql ? expander.expand(measure.sql, 0, binding) : (rowKey ?? raw('1'));
   const filtered: Expr = measure.filter ? { kind: 'case', when: expander.expand(measure.filter, 0, binding), then: value } : value;

@@ -80,8 +80,16 @@ export interface Measure {
    * For count: absent (count of rows) or the expression counted when not null.
    * For count_distinct, sum, avg, min, max: the row-level expression aggregated.
    * For number: an expression over other measures (parts of kind `measure`), evaluated after aggregation.
+   * For a ratio: the numerator and the denominator, so that what reads a measure's inputs sees both.
    */
   readonly sql?: SqlTemplate;
+  /**
+   * A ratio (CML `type: ratio`): the measure `numerator` of the same node over the measure
+   * `denominator`, divided after aggregation as a safe quotient (NULL when the denominator is 0 or
+   * NULL, never integer division; see measures.ts). Its `type` is `number`, a measure computed from
+   * others, so every reader of measure types treats it as one.
+   */
+  readonly ratio?: { readonly numerator: string; readonly denominator: string };
   /** Row-level condition: only rows where it holds are aggregated (not allowed on `number`). */
   readonly filter?: SqlTemplate;
   readonly format?: string;

@@ -16,7 +16,11 @@ export interface FieldFilter {
   operator: string;
   value?: z.infer<typeof scalar> | Array<z.infer<typeof scalar>>;
 }
-export type Filter = FieldFilter | { and: Filter[] } | { or: Filter[] };
+/**
+ * A field filter, or a group: `and` (all hold), `or` (any holds), `not` (the rows the filter leaves
+ * out, rows without a value included: for any filter f, f and `{ not: f }` split the rows in two).
+ */
+export type Filter = FieldFilter | { and: Filter[] } | { or: Filter[] } | { not: Filter };
 
 // The field filter comes first: a union returns its first option that passes, and an option that
 // fails first builds its issues, so the common case is tried before the groups.
@@ -31,22 +35,23 @@ export const filterSchema: z.ZodType<Filter> = z.lazy(() =>
       .strict(),
     z.object({ and: z.array(filterSchema).min(1) }).strict(),
     z.object({ or: z.array(filterSchema).min(1) }).strict(),
+    z.object({ not: filterSchema }).strict(),
   ]),
 );
 
 /**
- * and/or groups inside each other, counting the outermost. Real questions need two or three; the limit
- * keeps a hostile body from making the compiler and every later walk recurse without bound.
+ * and/or/not groups inside each other, counting the outermost. Real questions need two or three; the
+ * limit keeps a hostile body from making the compiler and every later walk recurse without bound.
  */
 export const MAX_FILTER_DEPTH = 10;
 
-/** How deep and/or groups nest in a filter (0 for a field filter); iterative, so any input is safe. */
+/** How deep and/or/not groups nest in a filter (0 for a field filter); iterative, so any input is safe. */
 export function filterGroupDepth(root: Filter): number {
   let deepest = 0;
   const stack: Array<[Filter, number]> = [[root, 0]];
   while (stack.length > 0) {
     const [filter, depth] = stack.pop()!;
-    const group = 'and' in filter ? filter.and : 'or' in filter ? filter.or : undefined;
+    const group = 'and' in filter ? filter.and : 'or' in filter ? filter.or : 'not' in filter ? [filter.not] : undefined;
     if (!group) continue;
     deepest = Math.max(deepest, depth + 1);
     for (const child of group) stack.push([child, depth + 1]);
@@ -54,14 +59,14 @@ export function filterGroupDepth(root: Filter): number {
   return deepest;
 }
 
-/** The filters of a query: at most 100, and/or groups at most MAX_FILTER_DEPTH deep. */
+/** The filters of a query: at most 100, and/or/not groups at most MAX_FILTER_DEPTH deep. */
 export const filtersSchema = z
   .array(filterSchema)
   .max(100)
   .superRefine((filters, ctx) => {
     filters.forEach((filter, index) => {
       if (filterGroupDepth(filter) > MAX_FILTER_DEPTH) {
-        ctx.addIssue({ code: 'custom', path: [index], message: `and/or groups nest at most ${MAX_FILTER_DEPTH} levels deep` });
+        ctx.addIssue({ code: 'custom', path: [index], message: `and/or/not groups nest at most ${MAX_FILTER_DEPTH} levels deep` });
       }
     });
   });

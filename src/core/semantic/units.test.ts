@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { formatValue } from '../answer/prose.js';
 import { compileModel } from '../cml/index.js';
 import { at, positions, shop } from '../cml/test-helpers.js';
-import { findUnit, looksLikeUnit, unitDisplay, UNITS } from './units.js';
+import { findUnit, looksLikeUnit, ratioUnit, unitDisplay, UNITS } from './units.js';
 
 describe('units', () => {
   it('find a unit by name or alias, in any case, with blanks or hyphens', () => {
@@ -78,5 +78,38 @@ describe('units in CML', () => {
     expect(result.diagnostics.every((d) => d.severity === 'warning')).toBe(true);
     expect(result.diagnostics[0]!.message).toMatch(/did you mean `kg`.*known units: .*°C/);
     expect(result.model).toBeDefined();
+  });
+});
+
+describe('a unit over another', () => {
+  it.each<[number, string, string]>([
+    [3.2, 'usd per item', '$3.20 per item'],
+    [3.2, 'usd per items', '$3.20 per item'],
+    [2, 'eur per boxes', '€2.00 per box'],
+    [12, 'per km', '12 per km'],
+    [5.5, 'minutes per km', '5.5 minutes per km'],
+    [1, 'minutes per km', '1 minute per km'],
+    [40, 'kwh per hours', '40 kWh per hour'],
+    [0.25, 'percent per day', '25% per day'],
+    [7, 'tickets per agent', '7 tickets per agent'],
+    [1.5, 'per entries', '1.5 per entry'],
+  ])('write %s %s as %s', (value, unit, expected) => {
+    expect(formatValue(value, unit)).toBe(expected);
+  });
+
+  it('is the unit of a ratio: the numerator over the denominator, a count dropping out and equal units cancelling', () => {
+    expect(ratioUnit('dollars', 'items')).toBe('usd per item');
+    expect(ratioUnit('usd', 'count')).toBe('usd');
+    expect(ratioUnit('usd', undefined)).toBe('usd');
+    expect(ratioUnit(undefined, 'kilometers')).toBe('per km');
+    expect(ratioUnit('', 'hours')).toBe('per hours');
+    expect(ratioUnit('usd', 'dollars')).toBeUndefined();
+    expect(ratioUnit('number', 'integer')).toBeUndefined();
+    expect(ratioUnit(undefined, undefined)).toBeUndefined();
+  });
+
+  it('is not warned about when both units are sound, and is when one looks misspelt', () => {
+    for (const unit of ['usd per item', 'per km', 'minutes per hour', 'tickets per agent']) expect(looksLikeUnit(unit), unit).toBe(false);
+    for (const unit of ['kgs per item', 'usd per kmh2']) expect(looksLikeUnit(unit), unit).toBe(true);
   });
 });

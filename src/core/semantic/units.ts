@@ -152,9 +152,67 @@ export function findUnit(text: string): Unit | undefined {
   return BY_NAME.get(unitKey(text));
 }
 
-/** How a unit word is shown next to a number; undefined for a word that is no known unit. */
+/**
+ * How a unit word is shown next to a number: a known unit's display, or for a unit over another
+ * (`usd per item`, `per km`, as ratio measures take) the first unit's followed by "per" and the second
+ * in the singular (`$3.20 per item`). Undefined for a word that is neither.
+ */
 export function unitDisplay(text: string): UnitDisplay | undefined {
-  return findUnit(text)?.display;
+  const known = findUnit(text);
+  if (known) return known.display;
+  const per = splitPer(text);
+  if (!per) return undefined;
+  const over = perUnit(per.denominator);
+  const each = over ? (over.display.singular ?? over.display.suffix ?? ` ${over.name}`).trim() : singularOf(per.denominator.replaceAll('_', ' '));
+  const top: UnitDisplay = per.numerator === undefined ? {} : (findUnit(per.numerator)?.display ?? { suffix: ` ${per.numerator.replaceAll('_', ' ')}` });
+  return {
+    ...top,
+    suffix: `${top.suffix ?? ''} per ${each}`,
+    ...(top.singular !== undefined ? { singular: `${top.singular} per ${each}` } : {}),
+  };
+}
+
+/** `usd per item` → usd over item; `per km` → nothing over km. Undefined for a unit without "per". */
+function splitPer(text: string): { numerator: string | undefined; denominator: string } | undefined {
+  const match = /^(?:(.+?)_)?per_(.+)$/.exec(unitKey(text));
+  return match ? { numerator: match[1], denominator: match[2]! } : undefined;
+}
+
+/** The unit after "per", by a name or in the singular: `per km`, `per hour`, `per mile`. */
+function perUnit(word: string): Unit | undefined {
+  return findUnit(word) ?? UNITS.find((u) => u.display.singular?.trim() === word);
+}
+
+/** A counted thing in the singular, as it reads after "per": items → item, boxes → box, entries → entry. */
+function singularOf(word: string): string {
+  if (/[^aeiou]ies$/.test(word)) return `${word.slice(0, -3)}y`;
+  if (/(?:s|x|z|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (/[^s]s$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+/**
+ * The unit of a ratio of two measures: the numerator's over the denominator's (`usd per item` for usd
+ * over items). A count (or no unit) drops out: revenue (usd) over orders (a count) is in usd, a count
+ * over kilometres is `per km`; two equal units cancel (a share of revenue is a plain number).
+ * Undefined when nothing remains.
+ */
+export function ratioUnit(numerator: string | undefined, denominator: string | undefined): string | undefined {
+  const top = significant(numerator);
+  const bottom = significant(denominator);
+  if (bottom === undefined) return top;
+  if (top !== undefined && unitKey(top) === unitKey(bottom)) return undefined;
+  // After "per", a thing counted reads in the singular: usd per item.
+  const each = findUnit(bottom) ? bottom : singularOf(bottom);
+  return top === undefined ? `per ${each}` : `${top} per ${each}`;
+}
+
+/** A unit as a ratio's unit names it (a known unit by its canonical name); undefined for a count or none. */
+function significant(unit: string | undefined): string | undefined {
+  if (unit === undefined || unit.trim() === '') return undefined;
+  const known = findUnit(unit);
+  if (known) return known.name === 'count' ? undefined : known.name;
+  return unit.trim();
 }
 
 /** The canonical names of every known unit, for messages. */
@@ -170,6 +228,8 @@ export function unitNames(): string[] {
 export function looksLikeUnit(text: string): boolean {
   const key = unitKey(text);
   if (findUnit(key)) return false;
+  const per = splitPer(key);
+  if (per) return (per.numerator !== undefined && looksLikeUnit(per.numerator)) || (!perUnit(per.denominator) && looksLikeUnit(per.denominator));
   if (/[^a-z_]/.test(key) || key.replaceAll('_', '').length <= 3) return true;
   return [...BY_NAME.keys()].some((name) => name.length >= 5 && withinOneEdit(key, name));
 }

@@ -28,6 +28,9 @@ export type Expr =
   | { readonly kind: 'nullSafeEq'; readonly left: Expr; readonly right: Expr }
   | { readonly kind: 'aggregate'; readonly fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; readonly distinct: boolean; readonly expr?: Expr }
   | { readonly kind: 'case'; readonly when: Expr; readonly then: Expr } // CASE WHEN … THEN … END (else null)
+  // numerator / denominator as a floating-point quotient on every engine (never integer division), NULL
+  // when the denominator is 0 or NULL (never a division-by-zero error)
+  | { readonly kind: 'divide'; readonly numerator: Expr; readonly denominator: Expr }
   | { readonly kind: 'toTimeZone'; readonly expr: Expr; readonly timezone: string } // UTC wall time → wall time in `timezone`
   | { readonly kind: 'truncate'; readonly granularity: Granularity; readonly expr: Expr } // result: a timestamp
   | { readonly kind: 'datePart'; readonly part: DatePart; readonly expr: Expr } // result: an integer

@@ -110,6 +110,15 @@ export abstract class Dialect {
     return `${left} IS NOT DISTINCT FROM ${right}`;
   }
 
+  /**
+   * A safe quotient: the numerator as a double, so that no engine divides integers as integers
+   * (PostgreSQL would say 1 / 2 = 0), over NULLIF(denominator, 0), so that a zero denominator gives NULL
+   * instead of an error (PostgreSQL, DuckDB, Snowflake) or a warning (MySQL).
+   */
+  protected divide(numerator: string, denominator: string): string {
+    return `CAST(${numerator} AS DOUBLE PRECISION) / NULLIF(${denominator}, 0)`;
+  }
+
   protected booleanLiteral(value: boolean): string {
     return value ? 'TRUE' : 'FALSE';
   }
@@ -207,6 +216,8 @@ export abstract class Dialect {
         const inner = e.expr ? this.expr(e.expr, sink) : '*';
         return `${e.fn.toUpperCase()}(${e.distinct ? 'DISTINCT ' : ''}${inner})`;
       }
+      case 'divide':
+        return this.divide(this.expr(e.numerator, sink), this.expr(e.denominator, sink));
       case 'case':
         return `CASE WHEN ${this.expr(e.when, sink)} THEN ${this.expr(e.then, sink)} END`;
       case 'toTimeZone':

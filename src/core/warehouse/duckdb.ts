@@ -39,6 +39,11 @@ export const DUCKDB_READ_ONLY_SETTINGS: Readonly<Record<string, string>> = {
   autoload_known_extensions: 'false',
   autoinstall_known_extensions: 'false',
   allow_community_extensions: 'false',
+  // DuckDB 1.5.1 to 1.5.5 answer wrongly when two parts of a query join the same tables and keep
+  // different columns (duckdb/duckdb#25819): the common-subplan optimizer reads both from one copy. A
+  // query aggregating two nodes apart over one join (an order's revenue and its customers, by product
+  // category) does exactly that. Without the optimizer the answer is right; the fix ships after 1.5.5.
+  disabled_optimizers: 'common_subplan',
   lock_configuration: 'true',
 };
 

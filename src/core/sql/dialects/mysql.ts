@@ -68,6 +68,11 @@ export class MySqlDialect extends Dialect {
     return `${left} <=> ${right}`;
   }
 
+  /** MySQL and MariaDB cast to DOUBLE, not DOUBLE PRECISION (a syntax error there). */
+  protected override divide(numerator: string, denominator: string): string {
+    return `CAST(${numerator} AS DOUBLE) / NULLIF(${denominator}, 0)`;
+  }
+
   protected override booleanLiteral(value: boolean): string {
     return value ? '1' : '0';
   }
