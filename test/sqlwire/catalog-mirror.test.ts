@@ -89,11 +89,22 @@ describe('psql 15', () => {
     ]);
   });
 
-  it('\\l fails as against any PostgreSQL 17 or later (psql 15 reads daticulocale); psql 18\'s \\l lists the database alone', async () => {
-    const error = await refusal(Q.PSQL15_L);
-    expect([error.sqlstate, error.message]).toEqual(['42703', 'column d.daticulocale does not exist']);
-    expect(Q.PSQL15_L.slice(error.position! - 1)).toMatch(/^d\.daticulocale/);
-    expect(await rows(Q.PSQL18_L)).toEqual([[DATABASE, 'postgres', 'UTF8', 'libc', 'C', 'C.UTF-8', null, null, '=c/postgres\npostgres=CTc/postgres']]);
+  it('\\l lists the database alone for psql 15 and 16 (daticulocale, datlocale since PostgreSQL 17) as for psql 18', async () => {
+    const acl = '=c/postgres\npostgres=CTc/postgres';
+    const psql15 = await mirror.run(Q.PSQL15_L);
+    expect(psql15.fields.map((f) => f.name)).toEqual(['Name', 'Owner', 'Encoding', 'Collate', 'Ctype', 'ICU Locale', 'Locale Provider', 'Access privileges']);
+    expect(await rows(Q.PSQL15_L)).toEqual([[DATABASE, 'postgres', 'UTF8', 'C', 'C.UTF-8', null, 'libc', acl]]);
+    expect(await rows(Q.PSQL16_L)).toEqual([[DATABASE, 'postgres', 'UTF8', 'libc', 'C', 'C.UTF-8', null, null, acl]]);
+    expect(await rows(Q.PSQL18_L)).toEqual([[DATABASE, 'postgres', 'UTF8', 'libc', 'C', 'C.UTF-8', null, null, acl]]);
+    // \dO reads pg_collation.colliculocale, colllocale since PostgreSQL 17: no collation outside pg_catalog.
+    expect((await mirror.run(Q.PSQL15_DO)).fields.map((f) => f.name)).toContain('ICU Locale');
+  });
+
+  it('points an error after a renamed column at the text the client sent', async () => {
+    const sql = "SELECT 'é', d.daticulocale, d.nosuch FROM pg_catalog.pg_database d";
+    const error = await refusal(sql);
+    expect([error.sqlstate, error.message]).toEqual(['42703', 'column d.nosuch does not exist']);
+    expect([...sql].slice(error.position! - 1).join('')).toMatch(/^d\.nosuch/);
   });
 
   it('\\d orders and \\d+ orders describe every column with its type and its comment', async () => {
