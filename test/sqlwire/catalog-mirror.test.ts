@@ -100,6 +100,15 @@ describe('psql 15', () => {
     expect((await mirror.run(Q.PSQL15_DO)).fields.map((f) => f.name)).toContain('ICU Locale');
   });
 
+  it('errors carry PostgreSQL\'s hint and detail; columns their type modifier', async () => {
+    const misspelt = await refusal('SELECT d.datlocal FROM pg_catalog.pg_database d');
+    expect([misspelt.sqlstate, misspelt.hint, misspelt.position]).toEqual(['42703', 'Perhaps you meant to reference the column "d.datlocale".', 8]);
+    const malformed = await refusal("SELECT '{1,2'::int4[]");
+    expect([malformed.sqlstate, malformed.message, malformed.detail]).toEqual(['22P02', 'malformed array literal: "{1,2"', 'Unexpected end of input.']);
+    const [field] = (await mirror.run("SELECT 'x'::varchar(5) AS v")).fields;
+    expect([field!.dataTypeID, field!.dataTypeSize, field!.dataTypeModifier]).toEqual([1043, -1, 9]);
+  });
+
   it('points an error after a renamed column at the text the client sent', async () => {
     const sql = "SELECT 'é', d.daticulocale, d.nosuch FROM pg_catalog.pg_database d";
     const error = await refusal(sql);
