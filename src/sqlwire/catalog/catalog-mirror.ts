@@ -17,6 +17,7 @@ import { CATALOG_FACTS_SQL, CatalogFacts } from './catalog-facts.js';
 import { describeKey, KeptAnswers, runKey } from './kept-answers.js';
 import { DEFAULT_PRODUCT, mirrorSetup, templateSetup } from './mirror-setup.js';
 import { buildTemplate, compilePgliteWasm, MirrorThread, type PgliteWasm } from './mirror-thread.js';
+import { mayNameRenamedColumn } from './renamed-columns.js';
 import { CatalogStatements, readsClock, type StatementAnalysis } from './statement-analysis.js';
 import { describeRequest, readDescribeAnswer, readRunAnswer, runRequest, type CatalogResult, type RunOptions, type SessionSettings, type StatementDescription } from './wire-exchange.js';
 
@@ -96,8 +97,9 @@ export class CatalogMirror {
     const key = describeKey(sql, paramTypeOids, settings);
     const kept = this.kept.description(key);
     if (kept) return kept;
-    const statement = this.statements.analysis(sql);
-    const description = await this.exchange(() => describeRequest(statement.text, paramTypeOids, settings), readDescribeAnswer, statement);
+    // A description is kept whatever the statement calls: only a text that may change needs reading.
+    const statement = mayNameRenamedColumn(sql) ? this.statements.analysis(sql) : undefined;
+    const description = await this.exchange(() => describeRequest(statement?.text ?? sql, paramTypeOids, settings), readDescribeAnswer, statement);
     this.kept.keep(key, description);
     return description;
   }
@@ -108,10 +110,14 @@ export class CatalogMirror {
     const key = runKey(sql, params, options);
     const kept = this.kept.run(key);
     if (kept) return kept;
-    const statement = this.statements.analysis(sql);
-    const leaves = statement.volatility === 'volatile' ? 'session' : 'transaction';
-    const result = await this.exchange(() => runRequest(statement.text, params, { ...options, leaves }), readRunAnswer, statement);
-    if (statement.volatility === 'fixed' && !params.some(readsClock)) this.kept.keep(key, result);
+    // A statement read before is known. Another is read first only when its text may change (it may
+    // name a renamed column); otherwise while the mirror runs it, the reading deciding then only whether
+    // the answer is kept, and the whole session reset after it, as after anything not known.
+    let statement = this.statements.known(sql) ?? (mayNameRenamedColumn(sql) ? this.statements.analysis(sql) : undefined);
+    const leaves = statement !== undefined && statement.volatility !== 'volatile' ? 'transaction' : 'session';
+    const analysis = () => (statement ??= this.statements.analysis(sql));
+    const result = await this.exchange(() => runRequest(statement?.text ?? sql, params, { ...options, leaves }), readRunAnswer, statement, analysis);
+    if (analysis().volatility === 'fixed' && !params.some(readsClock)) this.kept.keep(key, result);
     return result;
   }
 
@@ -130,7 +136,11 @@ export class CatalogMirror {
     });
   }
 
-  private exchange<T>(request: () => Uint8Array, read: (answer: Uint8Array) => T, statement: StatementAnalysis): Promise<T> {
+  /**
+   * One exchange with the mirror's thread, in turn. `meanwhile` runs once the messages are posted, while
+   * PostgreSQL answers them in its thread. Errors point into the client's text (`statement`'s edits).
+   */
+  private exchange<T>(request: () => Uint8Array, read: (answer: Uint8Array) => T, statement: StatementAnalysis | undefined, meanwhile?: () => unknown): Promise<T> {
     if (this.closed) return Promise.reject(closedError());
     let bytes: Uint8Array;
     try {
@@ -142,8 +152,10 @@ export class CatalogMirror {
       if (this.closed) throw closedError();
       const thread = await this.currentThread();
       let answer: { bytes: Uint8Array; heapBytes: number };
+      const answering = thread.exec(bytes, this.limits.statementTimeoutMs);
+      meanwhile?.();
       try {
-        answer = await thread.exec(bytes, this.limits.statementTimeoutMs);
+        answer = await answering;
       } catch (error) {
         // Timed out (the thread is stopped already), or the thread failed: the next statement starts another.
         this.restart(thread);
@@ -185,8 +197,8 @@ export class CatalogMirror {
 }
 
 /** An error pointing into the text the mirror ran, pointing into the client's text instead. */
-function inClientText(error: unknown, statement: StatementAnalysis): unknown {
-  if (!(error instanceof CatalogError) || error.position === undefined) return error;
+function inClientText(error: unknown, statement: StatementAnalysis | undefined): unknown {
+  if (!(error instanceof CatalogError) || error.position === undefined || !statement) return error;
   const position = statement.originalPosition(error.position);
   return position === error.position ? error : new CatalogError(error.sqlstate, error.message, error.hint, position, error.detail);
 }

@@ -17,6 +17,13 @@ export const RENAMED_COLUMNS: ReadonlyMap<string, string> = new Map([
   ['colliculocale', 'colllocale'],
 ]);
 
+const OLD_NAMES = new RegExp([...RENAMED_COLUMNS.keys()].join('|'), 'i');
+
+/** False when the text cannot refer to a renamed column (it is then run as it is). */
+export function mayNameRenamedColumn(sql: string): boolean {
+  return OLD_NAMES.test(sql);
+}
+
 /** A replacement of the text between two byte offsets. */
 export interface TextEdit {
   readonly start: number;

@@ -108,7 +108,13 @@ export function analyzeStatement(sql: string, facts: CatalogFacts): StatementAna
   const top = stmts[0]!.stmt;
   if (!top || !('SelectStmt' in top) || top.SelectStmt.intoClause) volatility = 'volatile';
   visit(top);
-  const edits: TextEdit[] = renameEdits(sql, renames);
+  let edits: TextEdit[];
+  try {
+    edits = renameEdits(sql, renames);
+  } catch {
+    // Tokens not as the tree says (not seen): the text is run as it is, and PostgreSQL reports the column.
+    edits = [];
+  }
   return {
     text: applyEdits(sql, edits),
     volatility,
@@ -129,6 +135,11 @@ export class CatalogStatements {
   });
 
   constructor(private readonly facts: CatalogFacts) {}
+
+  /** The analysis of a text analysed before, if it still is kept. */
+  known(sql: string): StatementAnalysis | undefined {
+    return this.analyses.get(sql);
+  }
 
   analysis(sql: string): StatementAnalysis {
     let analysis = this.analyses.get(sql);
