@@ -39,6 +39,20 @@ describe('answers kept', () => {
     expect(first[1]!.rows.length).toBeGreaterThan(0);
   });
 
+  it('the other clients\' statements, and views that read only the catalog and the settings', async () => {
+    const statements: Array<[string, string[]]> = [
+      [Q.JDBC_GET_TABLES, []],
+      [Q.JDBC_GET_COLUMNS, []],
+      [Q.JDBC_GET_PRIMARY_KEYS, []],
+      [Q.ODBC_COLUMNS, []],
+      [Q.METABASE_STYLE_COLUMNS, ['{public,commerce}']],
+      ["SELECT setting FROM pg_catalog.pg_settings WHERE name = 'search_path'", []],
+      ['SELECT version(), current_database(), current_user', []],
+    ];
+    for (const [sql, params] of statements) await mirror.run(sql, params, { settings: UTC });
+    expect(await keptOf(() => Promise.all(statements.map(([sql, params]) => mirror.run(sql, params, { settings: UTC }))))).toBe(statements.length);
+  });
+
   it('separately for each parameter value, row limit and setting that changes the answer', async () => {
     const lookup = 'SELECT c.relname FROM pg_catalog.pg_class c WHERE c.relname LIKE $1 AND pg_catalog.pg_table_is_visible(c.oid) ORDER BY 1';
     const orders = await mirror.run(lookup, ['order%'], { settings: UTC });

@@ -60,6 +60,7 @@ function volatilityOf(name: string, provolatile: string): Volatility {
   return nameVaries(name) ? 'varying' : 'fixed';
 }
 
+/** The more volatile of two: a statement is as volatile as the most volatile thing in it. */
 export function mostVolatile(a: Volatility, b: Volatility): Volatility {
   if (a === 'volatile' || b === 'volatile') return 'volatile';
   return a === 'varying' || b === 'varying' ? 'varying' : 'fixed';

@@ -1,6 +1,6 @@
-// A catalog statement read once, on PostgreSQL's own parse tree, for what the mirror needs to know
-// before running it: the text to run (renamed catalog columns read under their new names,
-// renamed-columns.ts), and how its answer can change (catalog-facts.ts):
+// A catalog statement read once, on PostgreSQL's own parse tree, for what the mirror needs to know of
+// it: the text to run (renamed catalog columns read under their new names, renamed-columns.ts), and
+// how its answer can change (catalog-facts.ts):
 //   fixed     the same statement, parameters and settings always get the same answer from a mirror,
 //             whose contents never change: the answer may be kept;
 //   varying   it reads the clock, the transaction or the backend (now(), CURRENT_DATE, 'today',
@@ -112,7 +112,7 @@ export function analyzeStatement(sql: string, facts: CatalogFacts): StatementAna
   try {
     edits = renameEdits(sql, renames);
   } catch {
-    // Tokens not as the tree says (not seen): the text is run as it is, and PostgreSQL reports the column.
+    // The scanner refused a text the parser read (not met): run as it is, PostgreSQL reports the column.
     edits = [];
   }
   return {
