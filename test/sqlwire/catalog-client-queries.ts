@@ -43,6 +43,39 @@ FROM pg_catalog.pg_database d
 ORDER BY 1;`;
 
 /**
+ * psql 16: \l, as describe.c's listAllDbs writes it for a server of version 16 or later: daticulocale
+ * (renamed datlocale by PostgreSQL 17) and daticurules, and printACLColumn's "(none)" for an empty ACL.
+ */
+export const PSQL16_L = String.raw`SELECT
+  d.datname as "Name",
+  pg_catalog.pg_get_userbyid(d.datdba) as "Owner",
+  pg_catalog.pg_encoding_to_char(d.encoding) as "Encoding",
+  CASE d.datlocprovider WHEN 'c' THEN 'libc' WHEN 'i' THEN 'icu' END AS "Locale Provider",
+  d.datcollate as "Collate",
+  d.datctype as "Ctype",
+  d.daticulocale as "ICU Locale",
+  d.daticurules as "ICU Rules",
+  CASE WHEN pg_catalog.cardinality(d.datacl) = 0 THEN '(none)' ELSE pg_catalog.array_to_string(d.datacl, E'\n') END AS "Access privileges"
+FROM pg_catalog.pg_database d
+ORDER BY 1;`;
+
+/** psql 15: \dO, which reads pg_collation.colliculocale: PostgreSQL 17 renamed it colllocale. */
+export const PSQL15_DO = String.raw`SELECT n.nspname AS "Schema",
+       c.collname AS "Name",
+       c.collcollate AS "Collate",
+       c.collctype AS "Ctype",
+       c.colliculocale AS "ICU Locale",
+       CASE c.collprovider WHEN 'd' THEN 'default' WHEN 'c' THEN 'libc' WHEN 'i' THEN 'icu' END AS "Provider",
+       CASE WHEN c.collisdeterministic THEN 'yes' ELSE 'no' END AS "Deterministic?"
+FROM pg_catalog.pg_collation c, pg_catalog.pg_namespace n
+WHERE n.oid = c.collnamespace
+      AND n.nspname <> 'pg_catalog'
+      AND n.nspname <> 'information_schema'
+      AND c.collencoding IN (-1, pg_catalog.pg_char_to_encoding(pg_catalog.getdatabaseencoding()))
+  AND pg_catalog.pg_collation_is_visible(c.oid)
+ORDER BY 1, 2;`;
+
+/**
  * psql 17 and 18: \l, as describe.c's listAllDbs writes it for a server of version 17 or later
  * (datlocale, daticurules, and printACLColumn's "(none)" for an empty ACL).
  */

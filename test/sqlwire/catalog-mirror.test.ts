@@ -89,11 +89,31 @@ describe('psql 15', () => {
     ]);
   });
 
-  it('\\l fails as against any PostgreSQL 17 or later (psql 15 reads daticulocale); psql 18\'s \\l lists the database alone', async () => {
-    const error = await refusal(Q.PSQL15_L);
-    expect([error.sqlstate, error.message]).toEqual(['42703', 'column d.daticulocale does not exist']);
-    expect(Q.PSQL15_L.slice(error.position! - 1)).toMatch(/^d\.daticulocale/);
-    expect(await rows(Q.PSQL18_L)).toEqual([[DATABASE, 'postgres', 'UTF8', 'libc', 'C', 'C.UTF-8', null, null, '=c/postgres\npostgres=CTc/postgres']]);
+  it('\\l lists the database alone for psql 15 and 16 (daticulocale, datlocale since PostgreSQL 17) as for psql 18', async () => {
+    const acl = '=c/postgres\npostgres=CTc/postgres';
+    const psql15 = await mirror.run(Q.PSQL15_L);
+    expect(psql15.fields.map((f) => f.name)).toEqual(['Name', 'Owner', 'Encoding', 'Collate', 'Ctype', 'ICU Locale', 'Locale Provider', 'Access privileges']);
+    expect(await rows(Q.PSQL15_L)).toEqual([[DATABASE, 'postgres', 'UTF8', 'C', 'C.UTF-8', null, 'libc', acl]]);
+    expect(await rows(Q.PSQL16_L)).toEqual([[DATABASE, 'postgres', 'UTF8', 'libc', 'C', 'C.UTF-8', null, null, acl]]);
+    expect(await rows(Q.PSQL18_L)).toEqual([[DATABASE, 'postgres', 'UTF8', 'libc', 'C', 'C.UTF-8', null, null, acl]]);
+    // \dO reads pg_collation.colliculocale, colllocale since PostgreSQL 17: no collation outside pg_catalog.
+    expect((await mirror.run(Q.PSQL15_DO)).fields.map((f) => f.name)).toContain('ICU Locale');
+  });
+
+  it('errors carry PostgreSQL\'s hint and detail; columns their type modifier', async () => {
+    const misspelt = await refusal('SELECT d.datlocal FROM pg_catalog.pg_database d');
+    expect([misspelt.sqlstate, misspelt.hint, misspelt.position]).toEqual(['42703', 'Perhaps you meant to reference the column "d.datlocale".', 8]);
+    const malformed = await refusal("SELECT '{1,2'::int4[]");
+    expect([malformed.sqlstate, malformed.message, malformed.detail]).toEqual(['22P02', 'malformed array literal: "{1,2"', 'Unexpected end of input.']);
+    const [field] = (await mirror.run("SELECT 'x'::varchar(5) AS v")).fields;
+    expect([field!.dataTypeID, field!.dataTypeSize, field!.dataTypeModifier]).toEqual([1043, -1, 9]);
+  });
+
+  it('points an error after a renamed column at the text the client sent', async () => {
+    const sql = "SELECT 'é', d.daticulocale, d.nosuch FROM pg_catalog.pg_database d";
+    const error = await refusal(sql);
+    expect([error.sqlstate, error.message]).toEqual(['42703', 'column d.nosuch does not exist']);
+    expect([...sql].slice(error.position! - 1).join('')).toMatch(/^d\.nosuch/);
   });
 
   it('\\d orders and \\d+ orders describe every column with its type and its comment', async () => {
@@ -223,10 +243,13 @@ describe('a mirror stays as it was built', () => {
     }
     expect((await refusal("SELECT pg_catalog.pg_read_file('PG_VERSION')")).sqlstate).toBe('42501');
     expect((await refusal("SELECT query_to_xml('SET SESSION AUTHORIZATION postgres', true, false, '')")).message).toBe('SET is not allowed in a non-volatile function');
-    await mirror.run('SELECT pg_advisory_lock(42)');
-    expect(await rows("SELECT count(*) FROM pg_catalog.pg_locks WHERE locktype = 'advisory'")).toEqual([['0']]);
-    await mirror.run('PREPARE leftover AS SELECT 1');
-    expect(await rows('SELECT count(*) FROM pg_catalog.pg_prepared_statements')).toEqual([['0']]);
+    // Twice each: the first time the statement is new to the mirror, the second time it is known.
+    for (let i = 0; i < 2; i++) {
+      await mirror.run('SELECT pg_advisory_lock(42)');
+      expect(await rows("SELECT count(*) FROM pg_catalog.pg_locks WHERE locktype = 'advisory'")).toEqual([['0']]);
+      await mirror.run('PREPARE leftover AS SELECT 1');
+      expect(await rows('SELECT count(*) FROM pg_catalog.pg_prepared_statements')).toEqual([['0']]);
+    }
     // A statement that ends the transaction around it ends it alone: the next one is read-only again.
     expect((await mirror.run('COMMIT')).command).toBe('COMMIT');
     expect((await refusal('CREATE TABLE public.extra (x int)')).sqlstate).toBe('25006');

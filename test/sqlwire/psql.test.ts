@@ -1,6 +1,7 @@
 // psql, the PostgreSQL client on this machine, against the SQL interface over verified TLS: the tables
-// (\dt) and a table's columns with their descriptions (\d+), a governed query, an error with its HINT,
-// and \copy of a governed query to a CSV file. On the embedded store (the wire does not touch it).
+// (\dt) and a table's columns with their descriptions (\d+), the database (\l) and the collations
+// (\dO), a governed query, an error with its HINT, and \copy of a governed query to a CSV file. On the
+// embedded store (the wire does not touch it).
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -39,6 +40,18 @@ describe.skipIf(!psql)('psql against the SQL interface', () => {
     expect(described.stdout).toMatch(/status +\| text/);
     expect(described.stdout).toMatch(/order_count +\| bigint/);
     expect(described.stdout).toMatch(/"customers\.\w+"|customers\.\w+/);
+  });
+
+  it('lists the project database (\\l, which psql 15 writes with a column PostgreSQL 17 renamed) and the collations (\\dO)', async () => {
+    const k = await key();
+    const databases = await psqlRun('\\l', k);
+    expect(databases.stderr).toBe('');
+    expect(databases.stdout).toMatch(/List of databases/);
+    expect(databases.stdout).toMatch(/^ demo +\| postgres +\| UTF8 +\|/m);
+    expect(databases.stdout).toMatch(/\(1 row\)/);
+    const collations = await psqlRun('\\dO', k);
+    expect(collations).toMatchObject({ code: 0, stderr: '' });
+    expect(collations.stdout).toMatch(/List of collations/);
   });
 
   it('runs a governed query, and shows an error with its HINT', async () => {

@@ -7,12 +7,18 @@
 // A mirror serves many connections (one PostgreSQL session, so statements take turns) and is kept
 // while it is used: the most recently used few, each until it has been idle for a while. Building one
 // costs a fraction of a second (a copy of a template made once per process, in two or three seconds,
-// then the tables).
+// then the tables). Its contents never change, so the answers that depend only on the statement, its
+// parameters and settings are kept (kept-answers.ts) and given again without running anything.
 import { LRUCache } from 'lru-cache';
+import { loadSqlParser } from '../../core/sqlapi/pg-ast.js';
 import type { SqlTable } from '../../core/sqlapi/tables.js';
 import { CATALOG_SQLSTATE, CatalogError } from './catalog-error.js';
+import { CATALOG_FACTS_SQL, CatalogFacts } from './catalog-facts.js';
+import { describeKey, KeptAnswers, runKey } from './kept-answers.js';
 import { DEFAULT_PRODUCT, mirrorSetup, templateSetup } from './mirror-setup.js';
 import { buildTemplate, compilePgliteWasm, MirrorThread, type PgliteWasm } from './mirror-thread.js';
+import { mayNameRenamedColumn } from './renamed-columns.js';
+import { CatalogStatements, readsClock, type StatementAnalysis } from './statement-analysis.js';
 import { describeRequest, readDescribeAnswer, readRunAnswer, runRequest, type CatalogResult, type RunOptions, type SessionSettings, type StatementDescription } from './wire-exchange.js';
 
 export type { CatalogResult, FieldDescription, RunOptions, SessionSettings, StatementDescription } from './wire-exchange.js';
@@ -68,10 +74,12 @@ export class CatalogMirror {
   private thread?: Promise<MirrorThread>;
   private turn: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private readonly kept = new KeptAnswers();
 
   constructor(
     private readonly startThread: () => Promise<MirrorThread>,
     private readonly limits: MirrorLimits,
+    private readonly statements: CatalogStatements,
   ) {}
 
   /** Started at once, so that a mirror is ready when `get` gives it. */
@@ -84,13 +92,38 @@ export class CatalogMirror {
    * The parameter types and result columns of a statement, without running it (Parse, Describe), under
    * the connection's settings (standard_conforming_strings and search_path change how it is read).
    */
-  describe(sql: string, paramTypeOids: readonly number[] = [], settings?: SessionSettings): Promise<StatementDescription> {
-    return this.exchange(() => describeRequest(sql, paramTypeOids, settings), readDescribeAnswer);
+  async describe(sql: string, paramTypeOids: readonly number[] = [], settings?: SessionSettings): Promise<StatementDescription> {
+    if (this.closed) throw closedError();
+    const key = describeKey(sql, paramTypeOids, settings);
+    const kept = this.kept.description(key);
+    if (kept) return kept;
+    // A description is kept whatever the statement calls: only a text that may change needs reading.
+    const statement = mayNameRenamedColumn(sql) ? this.statements.analysis(sql) : undefined;
+    const description = await this.exchange(() => describeRequest(statement?.text ?? sql, paramTypeOids, settings), readDescribeAnswer, statement);
+    this.kept.keep(key, description);
+    return description;
   }
 
   /** The statement's result, run read-only with its parameters in text format, or its CatalogError. */
-  run(sql: string, params: readonly (string | null)[] = [], options: RunOptions = {}): Promise<CatalogResult> {
-    return this.exchange(() => runRequest(sql, params, options), readRunAnswer);
+  async run(sql: string, params: readonly (string | null)[] = [], options: RunOptions = {}): Promise<CatalogResult> {
+    if (this.closed) throw closedError();
+    const key = runKey(sql, params, options);
+    const kept = this.kept.run(key);
+    if (kept) return kept;
+    // A statement read before is known. Another is read first only when its text may change (it may
+    // name a renamed column); otherwise while the mirror runs it, the reading deciding then only whether
+    // the answer is kept, and the whole session reset after it, as after anything not known.
+    let statement = this.statements.known(sql) ?? (mayNameRenamedColumn(sql) ? this.statements.analysis(sql) : undefined);
+    const leaves = statement !== undefined && statement.volatility !== 'volatile' ? 'transaction' : 'session';
+    const analysis = () => (statement ??= this.statements.analysis(sql));
+    const result = await this.exchange(() => runRequest(statement?.text ?? sql, params, { ...options, leaves }), readRunAnswer, statement, analysis);
+    if (analysis().volatility === 'fixed' && !params.some(readsClock)) this.kept.keep(key, result);
+    return result;
+  }
+
+  /** What the kept answers saved: answers given without running, answers kept and their bytes. */
+  get keptAnswers(): { hits: number; entries: number; bytes: number } {
+    return this.kept.stats;
   }
 
   /** Closes the mirror once the statements already sent have their answers. */
@@ -103,7 +136,11 @@ export class CatalogMirror {
     });
   }
 
-  private exchange<T>(request: () => Uint8Array, read: (answer: Uint8Array) => T): Promise<T> {
+  /**
+   * One exchange with the mirror's thread, in turn. `meanwhile` runs once the messages are posted, while
+   * PostgreSQL answers them in its thread. Errors point into the client's text (`statement`'s edits).
+   */
+  private exchange<T>(request: () => Uint8Array, read: (answer: Uint8Array) => T, statement: StatementAnalysis | undefined, meanwhile?: () => unknown): Promise<T> {
     if (this.closed) return Promise.reject(closedError());
     let bytes: Uint8Array;
     try {
@@ -115,8 +152,10 @@ export class CatalogMirror {
       if (this.closed) throw closedError();
       const thread = await this.currentThread();
       let answer: { bytes: Uint8Array; heapBytes: number };
+      const answering = thread.exec(bytes, this.limits.statementTimeoutMs);
+      meanwhile?.();
       try {
-        answer = await thread.exec(bytes, this.limits.statementTimeoutMs);
+        answer = await answering;
       } catch (error) {
         // Timed out (the thread is stopped already), or the thread failed: the next statement starts another.
         this.restart(thread);
@@ -128,7 +167,7 @@ export class CatalogMirror {
       } catch (error) {
         // PostgreSQL's internal errors (and the mirror's own) leave its state in doubt.
         if (error instanceof CatalogError && error.sqlstate === CATALOG_SQLSTATE.INTERNAL_ERROR) this.restart(thread);
-        throw error;
+        throw inClientText(error, statement);
       }
     });
   }
@@ -157,6 +196,13 @@ export class CatalogMirror {
   }
 }
 
+/** An error pointing into the text the mirror ran, pointing into the client's text instead. */
+function inClientText(error: unknown, statement: StatementAnalysis | undefined): unknown {
+  if (!(error instanceof CatalogError) || error.position === undefined || !statement) return error;
+  const position = statement.originalPosition(error.position);
+  return position === error.position ? error : new CatalogError(error.sqlstate, error.message, error.hint, position, error.detail);
+}
+
 function closedError(): CatalogError {
   return new CatalogError(CATALOG_SQLSTATE.ADMIN_SHUTDOWN, 'terminating connection due to administrator command');
 }
@@ -172,7 +218,7 @@ export class CatalogMirrors {
   private readonly product: string;
   private readonly mirrors: LRUCache<string, CatalogMirror>;
   private readonly building = new Map<string, Promise<CatalogMirror>>();
-  private prepared?: Promise<{ wasm: PgliteWasm; template: Blob }>;
+  private prepared?: Promise<{ wasm: PgliteWasm; template: Blob; statements: CatalogStatements }>;
   private closed = false;
 
   constructor(options: CatalogMirrorsOptions = {}) {
@@ -230,16 +276,20 @@ export class CatalogMirrors {
   }
 
   private async build(build: () => MirrorContents | Promise<MirrorContents>): Promise<CatalogMirror> {
-    const [{ wasm, template }, contents] = await Promise.all([this.prepare(), build()]);
+    const [{ wasm, template, statements }, contents] = await Promise.all([this.prepare(), build()]);
     const setup = mirrorSetup(contents.tables, contents.database);
-    return new CatalogMirror(() => MirrorThread.start(wasm, template, setup), this.limits).open();
+    return new CatalogMirror(() => MirrorThread.start(wasm, template, setup), this.limits, statements).open();
   }
 
-  /** The compiled WebAssembly and the template, made once; a failure is tried again next time. */
-  private prepare(): Promise<{ wasm: PgliteWasm; template: Blob }> {
+  /**
+   * The compiled WebAssembly, the template and what it says of its functions and views (which the
+   * statements sent to every mirror are analysed with), made once; a failure is tried again next time.
+   */
+  private prepare(): Promise<{ wasm: PgliteWasm; template: Blob; statements: CatalogStatements }> {
     this.prepared ??= (async () => {
-      const wasm = await compilePgliteWasm();
-      return { wasm, template: await buildTemplate(wasm, templateSetup(this.product)) };
+      const [wasm] = await Promise.all([compilePgliteWasm(), loadSqlParser()]);
+      const { dataDir, facts } = await buildTemplate(wasm, templateSetup(this.product), CATALOG_FACTS_SQL);
+      return { wasm, template: dataDir, statements: new CatalogStatements(new CatalogFacts(facts)) };
     })().catch((error: unknown) => {
       this.prepared = undefined;
       throw error;

@@ -110,11 +110,14 @@ export class MirrorThread {
   }
 }
 
-/** The data directory every mirror starts from: initdb, then `setup`, in a thread of its own. */
-export async function buildTemplate(wasm: PgliteWasm, setup: readonly string[]): Promise<Blob> {
-  const { worker, ready } = await spawn({ pgliteWasm: wasm.pglite, initdbWasm: wasm.initdb, startParams: MIRROR_START_PARAMS, initdbParams: MIRROR_INITDB_PARAMS, setup, dump: true });
+/**
+ * The data directory every mirror starts from (initdb, then `setup`, in a thread of its own), and the
+ * one text value `factsSql` answers on it.
+ */
+export async function buildTemplate(wasm: PgliteWasm, setup: readonly string[], factsSql: string): Promise<{ dataDir: Blob; facts: string }> {
+  const { worker, ready } = await spawn({ pgliteWasm: wasm.pglite, initdbWasm: wasm.initdb, startParams: MIRROR_START_PARAMS, initdbParams: MIRROR_INITDB_PARAMS, setup, dump: true, factsSql });
   await worker.terminate();
-  return ready.dataDir!;
+  return { dataDir: ready.dataDir!, facts: ready.facts ?? '' };
 }
 
 type Ready = Extract<MirrorReply, { kind: 'ready' }>;

@@ -27,6 +27,8 @@ export interface MirrorWorkerData {
   readonly setup: readonly string[];
   /** Send the data directory back and stop, instead of answering messages. */
   readonly dump: boolean;
+  /** When dumping: a query whose one text value is sent back with the data directory (catalog-facts.ts). */
+  readonly factsSql?: string;
 }
 
 /** A message to the thread: protocol bytes to run. */
@@ -37,7 +39,7 @@ export interface MirrorRequest {
 
 /** What the thread says: ready (with the data directory when dumping), or the answer to a request. */
 export type MirrorReply =
-  | { readonly kind: 'ready'; readonly heapBytes: number; readonly dataDir?: Blob }
+  | { readonly kind: 'ready'; readonly heapBytes: number; readonly dataDir?: Blob; readonly facts?: string }
   | { readonly kind: 'answer'; readonly id: number; readonly bytes: Uint8Array; readonly heapBytes: number }
   | { readonly kind: 'failed'; readonly id?: number; readonly message: string };
 
@@ -56,8 +58,9 @@ async function main(): Promise<void> {
   // The WebAssembly memory only grows: its size says what a statement made PostgreSQL allocate.
   const heapBytes = () => pg.Module.HEAPU8.byteLength;
   if (data.dump) {
+    const facts = data.factsSql ? String((await pg.query<unknown[]>(data.factsSql, [], { rowMode: 'array' })).rows[0]?.[0]) : undefined;
     const dataDir = await pg.dumpDataDir('none');
-    const ready = { kind: 'ready', heapBytes: heapBytes(), dataDir } satisfies MirrorReply;
+    const ready = { kind: 'ready', heapBytes: heapBytes(), dataDir, ...(facts === undefined ? {} : { facts }) } satisfies MirrorReply;
     await pg.close();
     port.postMessage(ready);
     return;
