@@ -20,7 +20,9 @@ function listed(tool: Tool): ListedTool {
   return {
     name: tool.name,
     description: tool.description,
-    inputSchema: leanInput(jsonSchemaOf(tool.input, 'input')) as ListedTool['inputSchema'],
+    inputSchema: (tool.sameInputAs
+      ? { type: 'object', description: `The arguments of ${tool.sameInputAs}.` }
+      : leanInput(jsonSchemaOf(tool.input, 'input'))) as ListedTool['inputSchema'],
     outputSchema: leanOutput(jsonSchemaOf(tool.output, 'output')) as ListedTool['outputSchema'],
     // Every tool reads: nothing here writes to the model, the content or a warehouse.
     annotations: { readOnlyHint: true },

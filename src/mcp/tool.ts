@@ -33,6 +33,11 @@ export interface Tool<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   readonly needs: ToolNeeds;
   readonly input: I;
   readonly output: O;
+  /**
+   * The input schema tools/list shows, when it is another tool's input: said in a sentence rather than
+   * listed twice (every listed token is read by every agent). The call is still checked against `input`.
+   */
+  readonly sameInputAs?: string;
   run(call: ToolCall, args: z.output<I>): Promise<ToolAnswer<z.output<O>>>;
 }
 

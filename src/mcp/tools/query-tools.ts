@@ -31,9 +31,10 @@ export const query = defineTool({
 export const explain = defineTool({
   name: 'explain_query',
   title: 'Explain a query',
-  description: 'The SQL a query would run, its connection, whether cached. Runs nothing.',
+  description: 'The SQL `query` would run for the same arguments, its connection, whether cached. Runs nothing.',
   needs: { scope: 'query' },
   input: agentQuerySchema,
+  sameInputAs: 'query',
   output: explanationSchema,
   async run({ services, principal }, body) {
     const explanation = await explainQuery(services, principal, body);
