@@ -2,7 +2,7 @@
 // how to draw it. The zod schemas are the one source of the shape, for the routes and the OpenAPI
 // document alike; whether the fields exist is checked against the live model (scene-validation.ts).
 import { z } from 'zod';
-import { filtersSchema, sortSchema } from '../core/semantic/query.js';
+import { compareSchema, filtersSchema, perSchema, shareSchema, sortSchema, type CompareSpec, type PerSpec, type ShareSpec } from '../core/semantic/query.js';
 import { VISUALIZATION_TYPES } from './visualization-types.js';
 
 export { VISUALIZATION_TYPES } from './visualization-types.js';
@@ -21,7 +21,10 @@ export const visualizationSchema = z
   .strict();
 export type Visualization = z.infer<typeof visualizationSchema>;
 
-/** The saved query: the fields of POST /v1/query. */
+const sharesSchema = z.array(shareSchema).max(50);
+const perListSchema = z.array(perSchema).max(50);
+
+/** The saved query: the fields of POST /v1/query, comparisons, shares and ratios included. */
 export const sceneQueryShape = {
   node: z.string().min(1).max(200),
   dimensions: z.array(z.string().min(1)).max(50).default([]),
@@ -29,6 +32,9 @@ export const sceneQueryShape = {
   filters: filtersSchema.default([]),
   sorts: z.array(sortSchema).max(20).default([]),
   limit: z.number().int().min(1).max(50_000).optional(),
+  compare: compareSchema.optional(),
+  shares: sharesSchema.optional(),
+  per: perListSchema.optional(),
 };
 
 export const sceneInputSchema = z
@@ -54,18 +60,27 @@ export const scenePatchSchema = z
     filters: filtersSchema.optional(),
     sorts: z.array(sortSchema).max(20).optional(),
     limit: z.number().int().min(1).max(50_000).nullable().optional(),
+    compare: compareSchema.nullable().optional().describe('null removes the comparison'),
+    shares: sharesSchema.nullable().optional().describe('null or [] removes the shares'),
+    per: perListSchema.nullable().optional().describe('null or [] removes the ratios'),
     visualization: visualizationSchema.optional(),
   })
   .strict();
 export type ScenePatch = z.output<typeof scenePatchSchema>;
 
-/** What the store keeps in `query`: the saved query without its node (a column of its own). */
+/**
+ * What the store keeps in `query`: the saved query without its node (a column of its own). `compare`,
+ * `shares` and `per` are kept only when the scene has them (scenes saved before they existed have none).
+ */
 export interface SavedQuery {
   dimensions: string[];
   measures: string[];
   filters: z.output<typeof filtersSchema>;
   sorts: Array<z.output<typeof sortSchema>>;
   limit?: number | undefined;
+  compare?: CompareSpec | undefined;
+  shares?: ShareSpec[] | undefined;
+  per?: PerSpec[] | undefined;
 }
 
 /** Extra filters, row cap and time zone a run may add to the saved query. */

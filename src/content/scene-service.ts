@@ -121,13 +121,20 @@ export class SceneService {
     if (vaultId !== current.vault_id) await this.vaults.require(principal, vaultId, 'edit');
     const saved = savedQueryOf(current);
     const limit = patch.limit === null ? undefined : (patch.limit ?? saved.limit);
-    const query: SavedQuery = {
-      dimensions: patch.dimensions ?? saved.dimensions,
-      measures: patch.measures ?? saved.measures,
-      filters: patch.filters ?? saved.filters,
-      sorts: patch.sorts ?? saved.sorts,
-      ...(limit !== undefined ? { limit } : {}),
-    };
+    const query = composedParts(
+      {
+        dimensions: patch.dimensions ?? saved.dimensions,
+        measures: patch.measures ?? saved.measures,
+        filters: patch.filters ?? saved.filters,
+        sorts: patch.sorts ?? saved.sorts,
+        ...(limit !== undefined ? { limit } : {}),
+      },
+      {
+        compare: patch.compare === null ? undefined : (patch.compare ?? saved.compare),
+        shares: patch.shares === null ? undefined : (patch.shares ?? saved.shares),
+        per: patch.per === null ? undefined : (patch.per ?? saved.per),
+      },
+    );
     const node = patch.node ?? current.node;
     const visualization = patch.visualization ?? (current.visualization as Visualization);
     const live = await this.governed.live(principal);
@@ -179,6 +186,7 @@ export class SceneService {
       sorts: saved.sorts,
       limit: options.limit ?? saved.limit ?? DEFAULT_QUERY_LIMIT,
       ...(options.timezone ? { timezone: options.timezone } : {}),
+      ...composedParts({}, saved),
     };
     const result = await this.governed.query({
       principal,
@@ -204,11 +212,24 @@ function brokenScene(scene: SceneRow, reason: string): ConflictError {
 }
 
 function savedOf(input: SceneInput): SavedQuery {
+  return composedParts(
+    {
+      dimensions: input.dimensions,
+      measures: input.measures,
+      filters: input.filters,
+      sorts: input.sorts,
+      ...(input.limit !== undefined ? { limit: input.limit } : {}),
+    },
+    input,
+  );
+}
+
+/** `query` with the comparison, shares and ratios of `parts` that a query would act on (empty lists are none). */
+function composedParts<T extends object>(query: T, parts: Pick<SavedQuery, 'compare' | 'shares' | 'per'>): T & Pick<SavedQuery, 'compare' | 'shares' | 'per'> {
   return {
-    dimensions: input.dimensions,
-    measures: input.measures,
-    filters: input.filters,
-    sorts: input.sorts,
-    ...(input.limit !== undefined ? { limit: input.limit } : {}),
+    ...query,
+    ...(parts.compare ? { compare: parts.compare } : {}),
+    ...(parts.shares?.length ? { shares: parts.shares } : {}),
+    ...(parts.per?.length ? { per: parts.per } : {}),
   };
 }

@@ -1,8 +1,10 @@
 // Whether a saved query still makes sense on a model: its node exists and every field, filter and sort
-// resolves. The compiler is the judge (one set of rules for runs and saves); it compiles with every
-// data key open, since a scene's validity must not depend on who saves it.
+// resolves, and so do its comparison, shares and ratios. The compiler is the judge (one set of rules for
+// runs and saves); it compiles with every data key open, since a scene's validity must not depend on who
+// saves it.
 import { AppError, BadRequestError } from '../core/errors.js';
-import { ALL_ROWS, compileQuery } from '../core/semantic/compile.js';
+import { answerColumnsOf } from '../core/semantic/answer-columns.js';
+import { ALL_ROWS } from '../core/semantic/compile.js';
 import { FieldResolver } from '../core/semantic/fields.js';
 import type { SemanticModel } from '../core/semantic/model.js';
 import { DIALECTS } from '../core/sql/dialects.js';
@@ -13,17 +15,19 @@ const EVERY_ROW: Readonly<Record<string, string>> = new Proxy({}, { get: () => A
 /** Why the query does not compile on `model` (naming the unknown node or field), or undefined when it does. */
 export function sceneProblem(model: SemanticModel, node: string, query: SavedQuery, visualization?: Visualization): string | undefined {
   if (!model.nodes.has(node)) return `Unknown node "${node}"`;
+  let columns: readonly string[];
   try {
-    compileQuery(model, { node, ...query }, { dialect: DIALECTS.duckdb, attributes: EVERY_ROW, now: new Date(0) });
+    columns = answerColumnsOf(model, { node, ...query }, { dialect: DIALECTS.duckdb, attributes: EVERY_ROW, now: new Date(0) }).map((c) => c.key);
   } catch (error) {
     if (error instanceof AppError && error.status < 500) return error.message;
     throw error;
   }
   if (visualization) {
-    const fields = new Set([...query.dimensions, ...query.measures]);
+    // A comparison's, share's or ratio's column (gross_revenue.change) may be drawn as a measure is.
+    const fields = new Set(columns);
     const drawn = [visualization.x, ...(visualization.y ?? []), visualization.series, visualization.color].filter((f): f is string => f !== undefined);
     const stray = drawn.find((f) => !fields.has(f));
-    if (stray) return `The visualization uses "${stray}", which is not among the scene's dimensions and measures`;
+    if (stray) return `The visualization uses "${stray}", which is not among the scene's dimensions and measures (or the columns its compare, shares and per add)`;
   }
   return undefined;
 }

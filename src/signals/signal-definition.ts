@@ -3,7 +3,7 @@
 // fields exist, whether a cron expression parses) is checked by SignalService against the store and the
 // live model.
 import { z } from 'zod';
-import { filtersSchema } from '../core/semantic/query.js';
+import { COMPARE_TO, filtersSchema } from '../core/semantic/query.js';
 
 export const SIGNAL_CONDITIONS = [
   'less_than',
@@ -23,14 +23,30 @@ export type SignalState = (typeof SIGNAL_STATES)[number];
 export const MIN_INTERVAL_SECONDS = 60;
 
 /**
- * A scene's value: the first measure of the scene, read from its first row. A scene with dimensions
- * must be sorted for "its first row" to mean one row; ties of its sorts are broken by its dimensions.
+ * A scene's value: a column of the scene's first row, its first measure unless `key` names another (a
+ * scene with `compare`, `shares` or `per` answers more columns: `m.change`, `m.share`…). A scene with
+ * dimensions must be sorted for "its first row" to mean one row; ties of its sorts are broken by its
+ * dimensions.
  */
 export const sceneWatchSchema = z
-  .object({ scene_id: z.uuid().describe('the scene whose first measure of the first row is watched (a scene with dimensions must have a sort)') })
+  .object({
+    scene_id: z.uuid().describe('the scene whose first row is watched (a scene with dimensions must have a sort)'),
+    key: z
+      .string()
+      .min(1)
+      .max(300)
+      .optional()
+      .describe("the column of the first row watched: a measure of the scene or a column its compare, shares or per add (m.change, m.change_percent, m.share, m.per.other); the scene's first measure by default"),
+  })
   .strict();
 
-/** A measure of a node, optionally over a period of a time dimension and with filters. */
+/** What a metric watch with `compare` watches: the change over the period, or that change in percent. */
+export const COMPARED_VALUES = ['change', 'change_percent'] as const;
+
+/**
+ * A measure of a node, optionally over a period of a time dimension and with filters; with `compare`,
+ * the change of that measure from the comparison period to the period.
+ */
 export const metricWatchSchema = z
   .object({
     node: z.string().min(1).max(200),
@@ -38,10 +54,30 @@ export const metricWatchSchema = z
     time_field: z.string().min(1).max(200).optional().describe('the time dimension the period applies to (required with period)'),
     period: z.string().min(1).max(50).optional().describe('a period token such as last_7_days, last_month, month_to_date'),
     filters: filtersSchema.optional(),
+    compare: z
+      .enum(COMPARE_TO)
+      .optional()
+      .describe('watch the change against the period just before (previous_period) or a year before (previous_year); needs time_field and period'),
+    value: z
+      .enum(COMPARED_VALUES)
+      .optional()
+      .describe('with compare: the change (the default: the period minus the comparison period) or the change in percent of the comparison period'),
   })
   .strict();
 
-export const watchSchema = z.union([sceneWatchSchema, metricWatchSchema]);
+/**
+ * When neither kind of watch fits, the message names the problem of the kind the watch meant (a scene
+ * watch has a scene_id): `compare: Invalid option…` rather than a bare "Invalid input".
+ */
+function watchIssue(issue: { code?: string; input?: unknown; errors?: unknown }): string | undefined {
+  if (issue.code !== 'invalid_union' || !Array.isArray(issue.errors)) return undefined;
+  const meant = issue.input !== null && typeof issue.input === 'object' && 'scene_id' in issue.input ? 0 : 1;
+  const first = (issue.errors[meant] as Array<{ path: PropertyKey[]; message: string }> | undefined)?.[0];
+  if (!first) return undefined;
+  return first.path.length > 0 ? `${first.path.map(String).join('.')}: ${first.message}` : first.message;
+}
+
+export const watchSchema = z.union([sceneWatchSchema, metricWatchSchema], { error: watchIssue });
 export type SignalWatch = z.infer<typeof watchSchema>;
 export type MetricWatch = z.infer<typeof metricWatchSchema>;
 

@@ -13,12 +13,14 @@ import { principalOf, type Principal } from '../identity/principal.js';
 import type { GovernedQueryService } from '../querying/governed-query-service.js';
 import { conditionHolds } from './signal-condition.js';
 import { isSceneWatch, type SignalCondition, type SignalState, type SignalWatch } from './signal-definition.js';
-import { readWatchedValue } from './signal-value.js';
+import { readOutcome, type ComparedValues } from './signal-value.js';
 import { sameJson } from './same-json.js';
-import type { SignalRow, SignalsRepo } from './signals-repo.js';
+import { jsonOrNull, type SignalRow, type SignalsRepo } from './signals-repo.js';
 
 export interface Evaluation {
   value: number | null;
+  /** With a comparison: the watched measure in both periods, and the periods. */
+  compared: ComparedValues | null;
   /** Whether the condition holds for the value (null when no value could be read). */
   holds: boolean | null;
   /** Whether this evaluation fires (or, without send, would fire) signal.triggered. */
@@ -53,20 +55,13 @@ export class SignalRecorder {
    * evaluation; when the owner may no longer run the signal, stops it.
    */
   async evaluate(signal: SignalRow, options: { send: boolean; releaseClaim?: boolean }): Promise<Evaluation> {
-    let value: number | null = null;
-    let error: string | null = null;
     const runner = await this.runnerOf(signal);
     const stopped = 'stopped' in runner ? runner.stopped : null;
-    if ('principal' in runner) {
-      try {
-        value = await readWatchedValue({ governed: this.governed, scenes: this.scenes, clock: this.clock }, runner.principal, signal.id, signal.watch as SignalWatch);
-      } catch (caught) {
-        error = caught instanceof Error ? caught.message : String(caught);
-      }
-    } else {
-      error = stopped;
-    }
-    if (!options.send) return { value, error, sent: false, signal, ...decide(signal, value, error) };
+    const { value, compared, error } =
+      'principal' in runner
+        ? await readOutcome({ governed: this.governed, scenes: this.scenes, clock: this.clock }, runner.principal, signal.id, signal.watch as SignalWatch)
+        : { value: null, compared: null, error: stopped };
+    if (!options.send) return { value, compared, error, sent: false, signal, ...decide(signal, value, error) };
 
     return this.signals.db.transaction().execute(async (trx) => {
       const current = await this.signals.lock(trx, signal.id);
@@ -75,7 +70,16 @@ export class SignalRecorder {
         // Redefined (or taken over) while the value was read: that value belongs to the old definition
         // or the old owner's keys, and is not recorded. The next run reads the new one.
         const released = options.releaseClaim ? await trx.updateTable('signals').set({ claimed_until: null }).where('id', '=', current.id).returningAll().executeTakeFirstOrThrow() : current;
-        return { value: null, holds: null, wouldFire: false, state: current.state as SignalState, error: 'The signal was redefined while it was evaluated; nothing was recorded', sent: false, signal: released };
+        return {
+          value: null,
+          compared: null,
+          holds: null,
+          wouldFire: false,
+          state: current.state as SignalState,
+          error: 'The signal was redefined while it was evaluated; nothing was recorded',
+          sent: false,
+          signal: released,
+        };
       }
       const { holds, wouldFire, state } = decide(current, value, error);
       const at = this.clock.now();
@@ -86,6 +90,8 @@ export class SignalRecorder {
           // An error keeps what the last read value showed: it neither fires nor re-arms.
           holding: holds ?? current.holding,
           last_value: value ?? current.last_value,
+          // The comparison goes with the value it was read with.
+          ...(value !== null ? { last_compared: jsonOrNull(compared) } : {}),
           last_evaluated_at: at,
           last_error: error,
           ...(options.releaseClaim ? { claimed_until: null } : {}),
@@ -104,15 +110,16 @@ export class SignalRecorder {
         fired: wouldFire,
         error,
         read_as: current.owner_id,
+        compared,
       });
       if (wouldFire) {
         await recordEvent(trx, {
           workspaceId: current.workspace_id,
           type: 'signal.triggered',
-          fields: { signal_id: current.id, signal_name: current.name, triggered_at: at.toISOString(), value, threshold: current.threshold, condition: current.condition },
+          fields: { signal_id: current.id, signal_name: current.name, triggered_at: at.toISOString(), value, threshold: current.threshold, condition: current.condition, compared },
         });
       }
-      return { value, holds, wouldFire, state, error, sent: true, signal: updated };
+      return { value, compared, holds, wouldFire, state, error, sent: true, signal: updated };
     });
   }
 

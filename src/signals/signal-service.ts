@@ -10,7 +10,9 @@
 // scene it watches, stops (disabled, state error, the reason in last_error).
 import type { Clock } from '../clock.js';
 import { AppError, BadRequestError, NotFoundError } from '../core/errors.js';
-import { ALL_ROWS, compileQuery } from '../core/semantic/compile.js';
+import { answerColumnsOf } from '../core/semantic/answer-columns.js';
+import { ALL_ROWS } from '../core/semantic/compile.js';
+import type { ResultColumn } from '../core/semantic/composed-plan.js';
 import { DIALECTS } from '../core/sql/dialects.js';
 import type { SceneService } from '../content/scene-service.js';
 import type { VaultService } from '../content/vault-service.js';
@@ -20,7 +22,8 @@ import { decide, SignalRecorder, type Evaluation } from './signal-recorder.js';
 import { isSceneWatch, type SignalInput, type SignalPatch, type SignalSchedule, type SignalWatch } from './signal-definition.js';
 import { sameJson } from './same-json.js';
 import { assertSchedule, nextRunAfter, type ScheduleFields } from './signal-schedule.js';
-import { readWatchedValue, watchQuery } from './signal-value.js';
+import { readOutcome } from './signal-value.js';
+import { watchQuery } from './signal-watch-query.js';
 import { hiddenValues } from './signal-visibility.js';
 import type { SignalChanges, SignalEvaluationRow, SignalRow, SignalsRepo } from './signals-repo.js';
 
@@ -48,7 +51,7 @@ function scheduleFields(schedule: SignalSchedule, workspaceZone: string): Schedu
 }
 
 /** The state a signal starts again from once what it reads, or whose keys read it, changed. */
-const FRESH_STATE = { state: 'ok', holding: false, last_value: null, last_error: null } as const;
+const FRESH_STATE = { state: 'ok', holding: false, last_value: null, last_compared: null, last_error: null } as const;
 
 export class SignalService {
   private readonly recorder: SignalRecorder;
@@ -182,16 +185,10 @@ export class SignalService {
       const hidden = await hiddenValues(this.readers, principal, [evaluation.signal.owner_id]);
       return { ...evaluation, valuesHidden: hidden(evaluation.signal.owner_id) };
     }
-    let value: number | null = null;
-    let error: string | null = null;
-    try {
-      value = await readWatchedValue({ governed: this.governed, scenes: this.scenes, clock: this.clock }, principal, row.id, row.watch as SignalWatch);
-    } catch (caught) {
-      error = caught instanceof Error ? caught.message : String(caught);
-    }
+    const { value, compared, error } = await readOutcome({ governed: this.governed, scenes: this.scenes, clock: this.clock }, principal, row.id, row.watch as SignalWatch);
     const ownState = !(await hiddenValues(this.readers, principal, [row.owner_id]))(row.owner_id);
     const basis = ownState ? row : { ...row, holding: false, last_value: null };
-    return { value, error, sent: false, signal: row, valuesHidden: false, ...decide(basis, value, error) };
+    return { value, compared, error, sent: false, signal: row, valuesHidden: false, ...decide(basis, value, error) };
   }
 
   /** The signal's own evaluation, as its owner (see SignalRecorder). Used by the scheduler too. */
@@ -204,7 +201,10 @@ export class SignalService {
     return rows.map((row) => ({ row, valuesHidden: hidden(row.owner_id) }));
   }
 
-  /** 400 naming what the watch refers to and the principal cannot see or the model does not have. */
+  /**
+   * 400 naming what the watch refers to and the principal cannot see or the model does not have, or a
+   * watched column the query does not answer (a scene's `key`, a compare's change).
+   */
   private async assertWatch(principal: Principal, watch: SignalWatch): Promise<void> {
     if (isSceneWatch(watch)) {
       try {
@@ -214,14 +214,21 @@ export class SignalService {
         throw error;
       }
     }
-    const query = await watchQuery(this.scenes, principal, watch, this.clock.now());
+    const { query, key } = await watchQuery(this.scenes, principal, watch, this.clock.now());
     const live = await this.governed.live(principal);
     if (!live.model.nodes.has(query.node)) throw new BadRequestError(`Unknown node "${query.node}"`, 'invalid_signal');
+    let columns: readonly ResultColumn[];
     try {
-      compileQuery(live.model, query, { dialect: DIALECTS.duckdb, attributes: new Proxy({}, { get: () => ALL_ROWS }), now: this.clock.now() });
+      const options = { dialect: DIALECTS.duckdb, attributes: new Proxy({}, { get: () => ALL_ROWS }), now: this.clock.now(), timezone: principal.workspace.timezone };
+      columns = answerColumnsOf(live.model, query, options);
     } catch (error) {
       if (error instanceof AppError && error.status < 500) throw new BadRequestError(error.message, 'invalid_signal');
       throw error;
+    }
+    const watched = columns.find((c) => c.key === key);
+    if (!watched || watched.kind === 'dimension' || watched.kind === 'partial') {
+      const numbers = columns.filter((c) => c.kind !== 'dimension' && c.kind !== 'partial').map((c) => c.key);
+      throw new BadRequestError(`watch.key "${key}" is not a number column of the scene's answer; it has ${numbers.join(', ') || 'none'}`, 'invalid_signal');
     }
   }
 }

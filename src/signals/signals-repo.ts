@@ -1,7 +1,7 @@
 // Signals and their evaluation history in the metadata store: rows, keyset pages, the owner's member
 // row (whose data keys an evaluation uses), and the claim of due signals by the scheduler.
 import { type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { Database, SignalEvaluationsTable, SignalsTable } from '../store/schema.js';
+import type { ComparedJson, Database, SignalEvaluationsTable, SignalsTable } from '../store/schema.js';
 import { memberRowOf, type MemberRow } from '../store/members.js';
 import { emptyPage, readPage, type Page, type PageRequest } from '../store/keyset-page.js';
 import { leaseEnd, readStoreNow, storeNow } from '../store/store-clock.js';
@@ -29,12 +29,22 @@ export interface SignalChanges extends Partial<SignalValues> {
   state?: string;
   holding?: boolean;
   last_value?: number | null;
+  last_compared?: ComparedJson | null;
   last_error?: string | null;
   stopped_reason?: string | null;
 }
 
+/** A jsonb value as the driver takes it: its text, or null. */
+export function jsonOrNull(value: object | null): string | null {
+  return value === null ? null : JSON.stringify(value);
+}
+
 export function signalsRepo(db: Kysely<Database>) {
-  const jsonOf = (values: SignalChanges) => (values.watch ? { ...values, watch: JSON.stringify(values.watch) } : (values as Omit<SignalChanges, 'watch'>));
+  const jsonOf = ({ watch, last_compared, ...values }: SignalChanges) => ({
+    ...values,
+    ...(watch ? { watch: JSON.stringify(watch) } : {}),
+    ...(last_compared !== undefined ? { last_compared: jsonOrNull(last_compared) } : {}),
+  });
   return {
     db,
     async insert(workspaceId: string, ownerId: string, values: SignalValues, at: Date): Promise<SignalRow> {
@@ -89,8 +99,8 @@ export function signalsRepo(db: Kysely<Database>) {
       return readPage(query, { time: 'evaluated_at', id: 'id', direction: 'desc' }, options);
     },
 
-    async appendEvaluation(trx: Db, row: Omit<SignalEvaluationRow, 'id'>): Promise<void> {
-      await trx.insertInto('signal_evaluations').values(row).execute();
+    async appendEvaluation(trx: Db, row: Omit<SignalEvaluationRow, 'id' | 'compared'> & { compared?: ComparedJson | null }): Promise<void> {
+      await trx.insertInto('signal_evaluations').values({ ...row, compared: jsonOrNull(row.compared ?? null) }).execute();
     },
 
     /**

@@ -263,6 +263,8 @@ export interface SignalsTable {
   state: Generated<string>;
   holding: Generated<boolean>;
   last_value: number | null;
+  /** With a comparison, the measure in both periods when last_value was read (migration 0017). */
+  last_compared: ColumnType<ComparedJson | null, string | null | undefined, string | null>;
   last_evaluated_at: Date | null;
   last_error: string | null;
   /** Why the signal stopped by itself (see signal-recorder.ts); null while it runs. */
@@ -286,6 +288,16 @@ export interface SignalEvaluationsTable {
   error: string | null;
   /** The user whose data keys read the value; null for rows older than the column (the signal's owner). */
   read_as: string | null;
+  /** With a comparison, the measure in both periods and the periods (migration 0017). */
+  compared: ColumnType<ComparedJson | null, string | null | undefined, string | null>;
+}
+
+/** A comparison an evaluation read: the watched measure in the current and the comparison period. */
+export interface ComparedJson {
+  current: number | null;
+  comparison: number | null;
+  range: [string, string];
+  comparison_range: [string, string];
 }
 
 /** A job run once across every instance on the store, under a lease (migration 0012). */

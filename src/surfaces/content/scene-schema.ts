@@ -26,6 +26,12 @@ export const sceneSchema = z.object({
   filters: z.array(z.any().describe('a filter as POST /v1/query takes it')),
   sorts: z.array(z.object({ field: z.string(), direction: z.enum(['asc', 'desc']) })),
   limit: z.number().int().nullable(),
+  compare: z
+    .object({ dimension: z.string(), range: z.array(z.string()), to: z.union([z.enum(['previous_period', 'previous_year']), z.object({ range: z.array(z.string()) })]) })
+    .optional()
+    .describe('as POST /v1/query takes it; absent when the scene compares no periods'),
+  shares: z.array(z.object({ measure: z.string(), of: z.array(z.string()) })).optional().describe('as POST /v1/query takes them; absent when none'),
+  per: z.array(z.object({ measure: z.string(), by: z.string() })).optional().describe('as POST /v1/query takes them; absent when none'),
   visualization: visualizationAnswerSchema,
   status: z.enum(['ok', 'broken']).describe('broken when the live model lost its node or a field; set at every deploy'),
   broken_reason: z.string().nullable(),
@@ -49,6 +55,9 @@ export function presentScene(row: SceneRow): z.infer<typeof sceneSchema> {
     filters: query.filters,
     sorts: query.sorts,
     limit: query.limit ?? null,
+    ...(query.compare ? { compare: query.compare } : {}),
+    ...(query.shares?.length ? { shares: query.shares } : {}),
+    ...(query.per?.length ? { per: query.per } : {}),
     visualization: row.visualization as z.infer<typeof visualizationAnswerSchema>,
     status: row.status,
     broken_reason: row.broken_reason,
