@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BadRequestError } from '../../core/errors.js';
-import { RESULT_COLUMN_KINDS } from '../../core/semantic/composed-plan.js';
+import { RESULT_COLUMN_KINDS, type ResultColumn } from '../../core/semantic/composed-plan.js';
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT, semanticQuerySchema } from '../../core/semantic/query.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import type { ComparisonSummary, GovernedQueryResult } from '../../querying/governed-query.js';
@@ -13,7 +13,8 @@ import { operationId, type RoutePlace } from '../route-place.js';
 export const DEFAULT_LIMIT = DEFAULT_QUERY_LIMIT;
 export const MAX_LIMIT = MAX_QUERY_LIMIT;
 
-const column = z.object({
+/** A column of an answer (metadata.columns); the CML builder's answer describes its columns the same way. */
+export const resultColumnSchema = z.object({
   key: z.string().describe("the row's key"),
   kind: z.enum(RESULT_COLUMN_KINDS),
   type: z.string().describe('number, string, boolean, date or timestamp'),
@@ -23,7 +24,7 @@ const column = z.object({
   by: z.string().optional().describe("a ratio's divisor"),
   description: z.string().optional(),
 });
-const comparison = z.object({
+export const comparisonAnswerSchema = z.object({
   dimension: z.string(),
   to: z.enum(['previous_period', 'previous_year', 'range']),
   range: z.array(z.string()).describe('the current period, [from, to), as wall times of the query’s time zone'),
@@ -37,8 +38,8 @@ const metadata = z.object({
   ran_at: z.string(),
   cached: z.boolean(),
   truncated: z.boolean(),
-  columns: z.array(column).describe("every key of the rows, in order: the query's dimensions and measures, and the columns compare, shares and per add"),
-  comparison: comparison.optional().describe('with compare: the periods compared'),
+  columns: z.array(resultColumnSchema).describe("every key of the rows, in order: the query's dimensions and measures, and the columns compare, shares and per add"),
+  comparison: comparisonAnswerSchema.optional().describe('with compare: the periods compared'),
 });
 /** The answer of POST /v1/query; scene and mosaic runs answer in the same shape. */
 export const queryAnswerSchema = z.object({
@@ -58,12 +59,17 @@ function metadataOf(result: GovernedQueryResult): Answer['metadata'] {
     ran_at: result.ranAt,
     cached: result.provenance.cache === 'hit',
     truncated: result.truncated,
-    columns: result.outputColumns.map(({ of, ...c }) => ({ ...c, ...(of ? { of: [...of] } : {}) })),
+    columns: result.outputColumns.map(presentColumn),
     ...(result.comparison ? { comparison: comparisonOf(result.comparison) } : {}),
   };
 }
 
-function comparisonOf(summary: ComparisonSummary): NonNullable<Answer['metadata']['comparison']> {
+/** A column of an answer as the APIs show it. */
+export function presentColumn({ of, ...column }: ResultColumn): z.infer<typeof resultColumnSchema> {
+  return { ...column, ...(of ? { of: [...of] } : {}) };
+}
+
+export function comparisonOf(summary: ComparisonSummary): z.infer<typeof comparisonAnswerSchema> {
   return { dimension: summary.dimension, to: summary.to, range: [...summary.range], comparison_range: [...summary.comparisonRange], partial: summary.partial };
 }
 

@@ -1,7 +1,7 @@
 // Surface D, mounted at /api/studio: the SQL editor's backend. Console session, tracer role or above.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { filtersSchema, sortSchema } from '../../core/semantic/query.js';
+import { compareSchema, filtersSchema, perSchema, shareSchema, sortSchema } from '../../core/semantic/query.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import type { GovernedStatement } from '../../querying/governed-query.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
@@ -10,6 +10,8 @@ import type { RawSqlResult } from '../../querying/raw-sql-service.js';
 import type { Services } from '../../services.js';
 import { historyPage, historyPageQuery, historySourceQuery, sourcesOf } from '../history-page.js';
 import { presentRunWithSql, runWithSqlSchema } from '../history-runnable.js';
+import { comparisonAnswerSchema, comparisonOf, presentColumn, resultColumnSchema } from '../structured/query-routes.js';
+import { cmlRequest } from './cml-request.js';
 
 /** Rows the editor receives at most per run; the rest is reported as truncated. */
 export const STUDIO_MAX_ROWS = 10_000;
@@ -125,9 +127,11 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       schema: {
         tags,
         operationId: 'runRevealQuery',
-        summary: "Builds SQL from a reveal's metrics and nodes (with your data keys) and runs it unless run is false",
+        summary: "Builds SQL from a reveal's metrics and nodes (with your data keys) and runs it unless run is false; compare, shares and per as in POST /v1/query, of metrics",
         errors: {
-          400: 'Also: an unknown metric, field, operator or granularity (the message names it), and/or groups nested too deep, or an engine error',
+          400:
+            'Also: an unknown metric, field, operator or granularity (the message names it), and/or groups nested too deep, a compare, share or ratio that does not fit ' +
+            'the query or names a metric computed from other metrics (`invalid_compare`, `invalid_share`), or an engine error',
           404: 'No such reveal in your workspace, or one outside `domain` (`unknown_reveal`)',
           ...WAREHOUSE_ERRORS,
         },
@@ -141,6 +145,9 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
             sorts: z.array(sortSchema).max(20).default([]),
             limit: z.number().int().min(1).max(STUDIO_MAX_ROWS).default(DEFAULT_ROWS),
             timezone: z.string().min(1).max(64).optional(),
+            compare: compareSchema.optional(),
+            shares: z.array(shareSchema).max(50).optional().describe('shares of metrics, by metric name'),
+            per: z.array(perSchema).max(50).optional().describe('ratios of metrics, by metric name'),
             run: z.boolean().default(true),
           })
           .strict(),
@@ -148,10 +155,13 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
           200: z.object({
             reveal: z.string(),
             domain: z.string(),
+            base: z.string().describe("the reveal's base node: dimensions, filters and the compared dimension are its fields"),
+            time: z.string().nullable().describe("the reveal's time dimension, as a field of its base node"),
             connection: z.string(),
             sql: z.string(),
             params: z.array(z.unknown()),
-            columns: z.array(z.object({ key: z.string(), kind: z.string(), type: z.string() })),
+            columns: z.array(resultColumnSchema).describe('every key of the rows, metrics by their names'),
+            comparison: comparisonAnswerSchema.optional().describe('with compare: the periods compared'),
             result: runResult.omit({ connection: true }).nullable(),
           }),
         },
@@ -160,27 +170,26 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
     async (request) => {
       const principal = request.principal!;
       const body = request.body;
-      const revealQuery = {
-        principal,
-        query: {
-          kind: 'reveal' as const,
-          query: { reveal: body.reveal, domain: body.domain, metrics: body.measures, dimensions: body.dimensions, filters: body.filters, sorts: body.sorts, limit: body.limit, timezone: body.timezone },
-        },
-        // The editor shows what the warehouse says now: never a cached result.
-        cache: 'off' as const,
-        maxRows: body.limit,
-      };
+      const asked = await cmlRequest(services, principal, {
+        reveal: body.reveal, domain: body.domain, metrics: body.measures, dimensions: body.dimensions, filters: body.filters, sorts: body.sorts, limit: body.limit, timezone: body.timezone,
+        compare: body.compare, shares: body.shares, per: body.per,
+      });
+      // The editor shows what the warehouse says now: never a cached result.
+      const governed = { principal, live: asked.live, query: asked.query, cache: 'off' as const, maxRows: body.limit };
       const present = (statement: GovernedStatement) => ({
-        reveal: statement.reveal!.name,
-        domain: statement.reveal!.domain,
+        reveal: asked.reveal.name,
+        domain: asked.reveal.domain,
+        base: asked.reveal.base,
+        time: asked.time,
         connection: statement.connection,
         sql: statement.sql,
         params: [...statement.params],
-        columns: [...statement.outputColumns],
+        columns: statement.outputColumns.map((c) => presentColumn(asked.column(c))),
+        ...(statement.comparison ? { comparison: comparisonOf(statement.comparison) } : {}),
       });
-      if (!body.run) return { ...present(await services.governed.explain(revealQuery)), result: null };
-      const result = await services.governed.query({ ...revealQuery, surface: 'studio_cml', origin: 'cml' });
-      return { ...present(result), result: { rows: [...result.rows], columns: [...result.columns], duration_ms: result.durationMs, row_count: result.rowCount, truncated: result.truncated } };
+      if (!body.run) return { ...present(await services.governed.explain(governed)), result: null };
+      const result = await services.governed.query({ ...governed, surface: 'studio_cml', origin: 'cml' });
+      return { ...present(result), result: { rows: result.rows.map(asked.row), columns: [...result.columns], duration_ms: result.durationMs, row_count: result.rowCount, truncated: result.truncated } };
     },
   );
 

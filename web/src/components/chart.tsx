@@ -18,6 +18,23 @@ const valueAxis: uPlot.Axis = {
   size: (_u, values) => 24 + 7 * Math.max(3, ...(values ?? []).map((v) => String(v).length)),
 };
 
+// Bars stand side by side in each category, 70 % of its width shared between the series: one bar of
+// each series, never one behind another (which would hide the shorter ones). Positions are in the
+// x scale's units, where categories are 0, 1, 2…
+const GROUP_WIDTH = 0.7;
+const SCALE_VALUE = 1 as uPlot.Series.BarsPathBuilderFacetUnit;
+function groupedBars(count: number): (series: number) => uPlot.Series.PathBuilder {
+  if (count === 1) return () => uPlot.paths.bars!({ size: [GROUP_WIDTH, 80], align: 0 });
+  const width = GROUP_WIDTH / count;
+  return (series) =>
+    uPlot.paths.bars!({
+      disp: {
+        x0: { unit: SCALE_VALUE, values: (u) => (u.data[0] as number[]).map((x) => x - GROUP_WIDTH / 2 + series * width) },
+        size: { unit: SCALE_VALUE, values: (u) => (u.data[0] as number[]).map(() => width) },
+      },
+    });
+}
+
 function asTime(values: Array<string | number | null>): number[] | undefined {
   const times = values.map((v) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) ? Date.parse(v) / 1000 : NaN));
   return times.every((t) => Number.isFinite(t)) ? times : undefined;
@@ -35,7 +52,7 @@ function resolve(kind: PlottedType | 'auto', data: ChartData): PlottedType {
   return asTime(data.x) || data.x.every((v) => typeof v === 'number') ? 'line' : 'bar';
 }
 
-export function Chart({ data, title, kind = 'auto', height = 260 }: { data: ChartData; title: string; kind?: PlottedType | 'auto'; height?: number }) {
+export function Chart({ data, title, kind = 'auto', height = 260, colors = COLORS }: { data: ChartData; title: string; kind?: PlottedType | 'auto'; height?: number; colors?: string[] }) {
   const box = useRef<HTMLElement>(null);
   const type = resolve(kind, data);
   useEffect(() => {
@@ -47,7 +64,7 @@ export function Chart({ data, title, kind = 'auto', height = 260 }: { data: Char
     const numeric = type !== 'bar' && data.x.every((v) => typeof v === 'number');
     const xs = times ?? (numeric ? (data.x as number[]) : data.x.map((_, i) => i));
     const labels = times || numeric ? undefined : data.x.map(labelOf);
-    const bars = type === 'bar' ? uPlot.paths.bars!({ size: [0.7 / data.series.length, 80], align: 0 }) : undefined;
+    const bars = type === 'bar' ? groupedBars(data.series.length) : undefined;
     // Bars and areas stand on zero, or their heights would mislead.
     const fromZero = type === 'bar' || type === 'area';
     const options: uPlot.Options = {
@@ -62,10 +79,10 @@ export function Chart({ data, title, kind = 'auto', height = 260 }: { data: Char
       series: [
         {},
         ...data.series.map((s, i): uPlot.Series => {
-          const color = COLORS[i % COLORS.length]!;
+          const color = colors[i % colors.length]!;
           switch (type) {
             case 'bar':
-              return { label: s.name, stroke: color, fill: `${color}cc`, width: 1, paths: bars, points: { show: false } };
+              return { label: s.name, stroke: color, fill: `${color}cc`, width: 1, paths: bars?.(i), points: { show: false } };
             case 'area':
               return { label: s.name, stroke: color, fill: `${color}55`, width: 2, points: { show: data.x.length < 60 } };
             case 'scatter':
@@ -83,6 +100,6 @@ export function Chart({ data, title, kind = 'auto', height = 260 }: { data: Char
       resize.disconnect();
       plot.destroy();
     };
-  }, [data, title, height, type]);
+  }, [data, title, height, type, colors.join()]);
   return <figure class="chart" ref={box} aria-label={`Chart: ${title}`} data-chart-type={type} />;
 }

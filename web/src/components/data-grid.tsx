@@ -1,6 +1,7 @@
 // A results grid that stays fast with 10,000 rows: only the rows in view (plus a margin) are in the DOM,
 // between two spacers that keep the scroll height right. Rows have a fixed height, so the slice is
-// plain arithmetic on scrollTop.
+// plain arithmetic on scrollTop. A column may name its header in words and format its cells (a tone
+// class colours a cell; its text must say the same thing without the colour).
 import { useState } from 'preact/hooks';
 
 const ROW_HEIGHT = 28;
@@ -10,6 +11,11 @@ const MARGIN = 10;
 export interface GridColumn {
   name: string;
   type?: string;
+  /** The header shown instead of the name (the name stays in its tooltip). */
+  label?: string;
+  cell?: (value: unknown) => { text: string; tone?: string; title?: string };
+  /** Figures are aligned on the right, so that their digits line up. */
+  numeric?: boolean;
 }
 
 function cellText(value: unknown): string {
@@ -32,8 +38,8 @@ export function DataGrid({ columns, rows, label }: { columns: GridColumn[]; rows
       <div role="rowgroup" class="grid-head">
         <div role="row" aria-rowindex={1} class="grid-row" style={{ gridTemplateColumns: template }}>
           {columns.map((c) => (
-            <div role="columnheader" key={c.name} title={c.type}>
-              {c.name}
+            <div role="columnheader" key={c.name} title={c.label ? c.name : c.type} class={c.numeric ? 'num' : undefined}>
+              {c.label ?? c.name}
             </div>
           ))}
         </div>
@@ -42,11 +48,12 @@ export function DataGrid({ columns, rows, label }: { columns: GridColumn[]; rows
         {rows.slice(first, last).map((row, i) => (
           <div role="row" key={first + i} aria-rowindex={first + i + 2} class="grid-row"
             style={{ gridTemplateColumns: template, position: 'absolute', top: `${(first + i) * ROW_HEIGHT}px`, left: 0, right: 0, height: `${ROW_HEIGHT}px` }}>
-            {columns.map((c, ci) => (
-              <div role="cell" key={c.name}>
-                {cellText(valueAt(row, ci))}
-              </div>
-            ))}
+            {columns.map((c, ci) => {
+              const value = valueAt(row, ci);
+              const { text, tone, title } = c.cell ? c.cell(value) : { text: cellText(value) };
+              const classes = [c.numeric ? 'num' : '', tone ? `tone-${tone}` : ''].filter(Boolean).join(' ');
+              return <div role="cell" key={c.name} class={classes || undefined} title={title}>{text}</div>;
+            })}
           </div>
         ))}
       </div>

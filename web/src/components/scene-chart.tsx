@@ -7,7 +7,17 @@ import { PieChart } from './pie-chart';
 
 const figure = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
 
-export function SceneChart({ visualization, columns, rows, title, height }: { visualization: Visualization; columns: string[]; rows: Array<Record<string, unknown>>; title: string; height?: number }) {
+interface Props {
+  visualization: Visualization;
+  columns: string[];
+  rows: Array<Record<string, unknown>>;
+  title: string;
+  height?: number;
+  /** The series' colours in order (bars, lines, areas, points), when they mean something. */
+  colors?: string[];
+}
+
+export function SceneChart({ visualization, columns, rows, title, height, colors }: Props) {
   const plan = planChart(visualization, columns, rows);
   const note = plan.note ? <p class="muted" role="note">{plan.note}</p> : null;
   switch (plan.draw) {
@@ -33,7 +43,7 @@ export function SceneChart({ visualization, columns, rows, title, height }: { vi
     default:
       return (
         <>
-          <Chart data={plan.data} title={title} kind={plan.draw} {...(height ? { height } : {})} />
+          <Chart data={plan.data} title={title} kind={plan.draw} {...(height ? { height } : {})} {...(colors ? { colors } : {})} />
           {note}
         </>
       );
