@@ -124,7 +124,7 @@ export class AnswerService {
       tokensUsed += fallback.tokensUsed;
       if (fallback.ok) return plainAnswer({ ...fallback.answer, usage: usage() });
       const reason = fallback.reason ? `${plan.reason.replace(/\.$/, '')}; ${fallback.reason}` : plan.reason;
-      return plainAnswer({ ...noMatchAnswer(reason, plan.closest), usage: usage() });
+      return plainAnswer({ ...noMatchAnswer(reason, plan.closest, plan.suggestions), usage: usage() });
     }
     const reveal = live.model.reveals.get(plan.reveal)!;
     // "right now", or a filter value naming a year ("the 2023/24 season"): the question bounds time itself.

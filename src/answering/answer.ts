@@ -19,7 +19,7 @@ export interface Answer {
   };
   usage: { tokens_used: number; latency_ms: number };
   /** Only when nothing answers: why, and what comes closest. */
-  no_match?: { reason: string; closest: Array<{ reveal: string; metric: string; label: string }> };
+  no_match?: { reason: string; closest: Array<{ reveal: string; metric: string; label: string }>; suggestions?: NonNullable<NoMatch['suggestions']>[number][] };
   /** Only when the SQL fallback answered: the statement that ran, and where. */
   raw_sql?: { sql: string; connection: string };
 }
@@ -36,11 +36,11 @@ export const ALL_TIME = 'all_time';
  * freshness. Confidence is `medium`, the lower of the spec's two values, because the field is always
  * present and `high` would vouch for a number that is not there.
  */
-export function noMatchAnswer(reason: string, closest: NoMatch['closest']): Omit<Answer, 'usage'> {
+export function noMatchAnswer(reason: string, closest: NoMatch['closest'], suggestions: NoMatch['suggestions'] = []): Omit<Answer, 'usage'> {
   return {
     answer: noMatchProse(reason, closest),
     data: { rows: [], columns: [] },
     provenance: { source: 'semantic layer', reveal_backed: false, freshness: null, confidence: 'medium', assumptions: [] },
-    no_match: { reason, closest: [...closest] },
+    no_match: { reason, closest: [...closest], ...(suggestions.length > 0 ? { suggestions: [...suggestions] } : {}) },
   };
 }

@@ -74,6 +74,19 @@ describe('values that are also grammar words', () => {
   ])('"%s" declines and names the value it could be', (question, value) => {
     const result = plan(question);
     expect(result.kind).toBe('no_match');
-    if (result.kind === 'no_match') expect(result.reason).toContain(`"${value}"`);
+    // The word as typed, then the value as stored: a decline quotes only the question.
+    if (result.kind === 'no_match') {
+      expect(result.reason).toContain(`"${value.toLowerCase()}"`);
+      expect(result.reason).toMatch(new RegExp(`could be a word of the sentence or the value [A-Z, ]*\\b${value}\\b`));
+    }
+  });
+
+  it.each([
+    ['which 3 product lines had the most revenue', 'the most'],
+    ['the 2 product lines with the lowest revenue', 'the lowest'],
+    ['Which 3 product lines had the highest revenue', 'the highest'],
+  ])('"%s" reads an article before a ranking word as grammar (%s)', (question) => {
+    expect(plan(question)).not.toMatchObject({ filters: expect.arrayContaining([expect.objectContaining({ value: 'THE' })]) });
+    expect(plan(question)).toMatchObject({ kind: 'governed', dimensions: ['product_line'], filters: [] });
   });
 });

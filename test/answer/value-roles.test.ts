@@ -97,7 +97,7 @@ describe('values bound to roles', () => {
       const result = plan(question);
       expect(result.kind).toBe('no_match');
       // "nach CA" may also read as a breakdown by an unknown "CA": declined either way.
-      if (result.kind === 'no_match' && !question.includes('nach')) expect(result.reason).toContain('"TX" and "CA"');
+      if (result.kind === 'no_match' && !question.includes('nach')) expect(result.reason).toContain('over TX and CA');
     },
   );
 

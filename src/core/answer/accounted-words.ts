@@ -76,7 +76,7 @@ function startsDimensionPhrase(all: readonly QuestionWord[], start: number, reve
  * "by <metric>".
  */
 function markersBeforeMetrics(plan: PlanWords): string[] {
-  const { words: all, grammar, metricWords } = plan;
+  const { words: all, grammar, metricWords, quote } = plan;
   const found: string[] = [];
   for (const word of all) {
     if (!grammar.has(word.position)) continue;
@@ -85,7 +85,7 @@ function markersBeforeMetrics(plan: PlanWords): string[] {
     let next = word.position + 1;
     while (next < all.length && all[next]!.stop) next++;
     // "by sales channel": a metric word qualifying the dimension phrase after it is no metric here.
-    if (metricWords.has(next) && !startsDimensionPhrase(all, next + 1, plan.reveal)) found.push(`${word.raw} ${all[next]!.raw}`);
+    if (metricWords.has(next) && !startsDimensionPhrase(all, next + 1, plan.reveal)) found.push(quote([word.position, next]));
   }
   return found;
 }
@@ -99,41 +99,41 @@ export interface PlanWords {
   readonly filterWords: ReadonlySet<number>;
   /** Fields the plan filters on: their names may appear beside the value ("the marketplace channel"). */
   readonly filterFields: readonly string[];
-  /** Breakdowns the question asked for that no dimension of any reveal has. */
+  /** Breakdowns the question asked for that no dimension of any reveal has, quoted. */
   readonly unknownBreakdowns: readonly string[];
   readonly reveal: IndexedReveal;
   readonly metricLabel: string;
   /** The plan is a top-N or bottom-N: "by <metric>" names what it ranks by. */
   readonly ranked: boolean;
-}
-
-function quoteList(list: readonly string[]): string {
-  return list.map((word) => `"${word}"`).join(', ');
+  /** The question's words at these positions, quoted as typed. */
+  readonly quote: (positions: readonly number[]) => string;
 }
 
 /** Why the plan does not answer the question as asked, or undefined when every word is accounted for. */
 export function unaccountedReason(plan: PlanWords): string | undefined {
-  const { words: all, grammar, metricWords, filterWords, reveal, metricLabel } = plan;
+  const { words: all, grammar, metricWords, filterWords, reveal, metricLabel, quote } = plan;
   const used = (position: number) => grammar.has(position) || metricWords.has(position) || filterWords.has(position);
 
-  const restricting = all.filter((word) => !used(word.position) && restrictsByItself(all, word.position)).map((word) => word.raw);
+  const restricting = all.filter((word) => !used(word.position) && restrictsByItself(all, word.position)).map((word) => quote([word.position]));
   if (restricting.length > 0) {
-    return `${quoteList(restricting)} would restrict or change the number in a way the governed plan does not express, so "${metricLabel}" would not answer the question as asked.`;
+    return `${restricting.join(', ')} would restrict or change the number in a way the governed plan does not express, so ${metricLabel} would not answer the question as asked.`;
   }
 
   const ratios = markersBeforeMetrics(plan);
   if (ratios.length > 0) {
-    return `${quoteList(ratios)} asks for one metric per another or a ranking by a metric, which the governed plan does not express; ask for each metric, or for a top N.`;
+    return `${ratios.join(', ')} asks for one metric per another or a ranking by a metric, which the governed plan does not express; ask for each metric, or for a top N.`;
   }
 
   const leftover = all.filter((word) => !word.stop && !used(word.position));
-  const unexplained = [...leftover.filter((word) => !reveal.dimensionStems.has(word.stem)).map((word) => word.raw), ...plan.unknownBreakdowns];
-  if (unexplained.length > 0) return `Nothing in the governed catalog explains ${quoteList(unexplained)}, so "${metricLabel}" would not answer the question.`;
+  const unexplained = [...leftover.filter((word) => !reveal.dimensionStems.has(word.stem)).map((word) => quote([word.position])), ...plan.unknownBreakdowns];
+  if (unexplained.length > 0) return `Nothing in the governed catalog explains ${unexplained.join(', ')}, so ${metricLabel} would not answer the question.`;
 
   // A dimension named outside a breakdown is fine when it names a filter's field ("the marketplace
   // channel"); otherwise the plan would silently ignore it ("revenue channel"), so ask for "by …".
   const filterStems = new Set(reveal.dimensions.filter((d) => plan.filterFields.includes(d.field)).flatMap((d) => d.phrases.flat()));
-  const unused = leftover.filter((word) => !filterStems.has(word.stem)).map((word) => word.raw);
-  if (unused.length > 0) return `The question names ${quoteList(unused)} without saying how to use it; to break ${metricLabel} down, ask "by ${unused[0]}".`;
+  const unused = leftover.filter((word) => !filterStems.has(word.stem));
+  if (unused.length > 0) {
+    return `The question names ${unused.map((word) => quote([word.position])).join(', ')} without saying how to use it; to break ${metricLabel} down, ask 'by ${unused[0]!.raw}'.`;
+  }
   return undefined;
 }

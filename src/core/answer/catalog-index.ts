@@ -20,6 +20,10 @@ export interface IndexedMetric {
   readonly phrases: readonly MetricPhrase[];
   /** Content stems of the description: a weak signal, used only when nothing else matched. */
   readonly descriptionStems: ReadonlySet<string>;
+  /** What the number counts or measures (`usd`, `kwh`), as CML writes it; may be empty. */
+  readonly unit?: string;
+  /** Where the metric is declared, for a suggestion to the model's editor. */
+  readonly span?: { readonly file: string; readonly line: number };
 }
 
 export interface IndexedDimension {
@@ -101,7 +105,15 @@ function indexMetrics(model: SemanticModel, revealName: string): IndexedMetric[]
       seen.add(key);
       return true;
     });
-    return { reveal: revealName, name: metric.name, label: metric.label, phrases, descriptionStems: new Set(contentStems(metric.description)) };
+    return {
+      reveal: revealName,
+      name: metric.name,
+      label: metric.label,
+      phrases,
+      descriptionStems: new Set(contentStems(metric.description)),
+      ...(metric.unit ? { unit: metric.unit } : {}),
+      ...(metric.span ? { span: { file: metric.span.file, line: metric.span.line } } : {}),
+    };
   });
 }
 

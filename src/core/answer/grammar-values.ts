@@ -8,6 +8,7 @@
 // - typed in lower case where a grammar word cannot stand, in a question that does use capitals, the
 //   asker may have meant either: the reading is unsure and the planner declines, naming the value;
 //   unless an article comes right before it ("Revenue in the us"): then it can only be the value;
+// - an article right before a ranking word or a number is grammar ("the most", "the 3 teams");
 // - anywhere else it is grammar ("revenue in WA", "show me the revenue").
 import { tokenise } from './text.js';
 import { ARTICLES } from './value-role-words.js';
@@ -42,7 +43,12 @@ function isCapitals(word: string): boolean {
  * breakdown or a top-N ("by", "per", "top", a number), before which a value may stand but a
  * preposition may not.
  */
-export function readGrammarValues(question: string, valueStems: Pick<ReadonlySet<string>, 'has' | 'size'>, introducesGrammar: (raw: string) => boolean): Map<number, GrammarValueReading> {
+export function readGrammarValues(
+  question: string,
+  valueStems: Pick<ReadonlySet<string>, 'has' | 'size'>,
+  introducesGrammar: (raw: string) => boolean,
+  ranks: (raw: string) => boolean = () => false,
+): Map<number, GrammarValueReading> {
   const readings = new Map<number, GrammarValueReading>();
   if (valueStems.size === 0) return readings;
   const tokens = tokenise(question);
@@ -58,6 +64,11 @@ export function readGrammarValues(question: string, valueStems: Pick<ReadonlySet
       continue;
     }
     const next = tokens[i + 1];
+    // "the most", "the 3 away teams", "the highest": an article stands before a ranking or a number.
+    if (next && ARTICLES.has(token.raw) && readings.get(i + 1) !== 'value' && ranks(next.raw)) {
+      readings.set(i, 'grammar');
+      continue;
+    }
     // Before "and"/"or" a preposition or an article cannot stand either ("revenue in or and wa").
     const grammarCannotStand = next === undefined || (readings.get(i + 1) !== 'value' && (introducesGrammar(next.raw) || CONNECTORS.has(next.raw)));
     // After an article ("the us", "el es") a grammar word cannot stand either: case does not matter.

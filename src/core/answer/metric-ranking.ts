@@ -36,7 +36,43 @@ function appearsInOrder(phrase: readonly string[], sequence: readonly string[]):
   return false;
 }
 
-function scoreMetric(metric: IndexedMetric, sequence: readonly string[], index: CatalogIndex): MetricCandidate | undefined {
+/** Where a phrase occurs whole, as [start, end) in the sequence. */
+function occurrences(phrase: readonly string[], sequence: readonly string[]): Array<readonly [number, number]> {
+  const found: Array<readonly [number, number]> = [];
+  for (let start = 0; start + phrase.length <= sequence.length; start++) {
+    if (phrase.every((stem, k) => sequence[start + k] === stem)) found.push([start, start + phrase.length]);
+  }
+  return found;
+}
+
+/** A label or name of several words spelled out whole: its words are that metric's. */
+interface Claim {
+  readonly metric: IndexedMetric;
+  readonly start: number;
+  readonly end: number;
+}
+
+function claimsOf(metrics: readonly IndexedMetric[], sequence: readonly string[]): Claim[] {
+  return metrics.flatMap((metric) =>
+    metric.phrases.filter((phrase) => phrase.source !== 'synonym' && phrase.stems.length > 1).flatMap((phrase) => occurrences(phrase.stems, sequence).map(([start, end]) => ({ metric, start, end }))),
+  );
+}
+
+/**
+ * Whether every place the words of `metric`'s phrase stand in the question lies strictly inside
+ * another metric's spelled-out label: "reads" inside "estimated reads" is not Meter reads' synonym
+ * "readings", wherever else Meter reads is named. A phrase that matches the whole label competes.
+ */
+function insideOthersLabel(metric: IndexedMetric, phrase: readonly string[], full: boolean, sequence: readonly string[], claims: readonly Claim[]): boolean {
+  const others = claims.filter((claim) => claim.metric !== metric);
+  if (others.length === 0) return false;
+  const inside = (start: number, end: number) => others.some((claim) => claim.start <= start && end <= claim.end && end - start < claim.end - claim.start);
+  if (full) return occurrences(phrase, sequence).every(([start, end]) => inside(start, end));
+  const positions = sequence.flatMap((stem, at) => (phrase.includes(stem) ? [at] : []));
+  return positions.every((at) => inside(at, at + 1));
+}
+
+function scoreMetric(metric: IndexedMetric, sequence: readonly string[], index: CatalogIndex, claims: readonly Claim[]): MetricCandidate | undefined {
   const available = new Set(sequence);
   let best: MetricCandidate | undefined;
   // Every phrase matched in full explains its words: "average basket size" is "average basket" and "basket size".
@@ -47,6 +83,7 @@ function scoreMetric(metric: IndexedMetric, sequence: readonly string[], index: 
     // In full only when the words are adjacent: "enterprise customers and business share" does not
     // name "business customers".
     const full = appearsInOrder(phrase.stems, sequence);
+    if (insideOthersLabel(metric, full ? phrase.stems : matched, full, sequence, claims)) continue;
     if (full) for (const stem of matched) explained.add(stem);
     const weight = matched.reduce((sum, stem) => sum + index.metricWeight(stem), 0);
     const sourceFactor = phrase.source === 'synonym' ? SYNONYM_FACTOR : 1;
@@ -62,12 +99,12 @@ function scoreMetric(metric: IndexedMetric, sequence: readonly string[], index: 
 
 /** Every metric of `reveals` that matches the content stems `sequence` (in question order), best first. */
 export function rankMetrics(sequence: readonly string[], reveals: readonly IndexedReveal[], index: CatalogIndex): MetricCandidate[] {
+  const metrics = reveals.flatMap((reveal) => reveal.metrics);
+  const claims = claimsOf(metrics, sequence);
   const candidates: MetricCandidate[] = [];
-  for (const reveal of reveals) {
-    for (const metric of reveal.metrics) {
-      const candidate = scoreMetric(metric, sequence, index);
-      if (candidate) candidates.push(candidate);
-    }
+  for (const metric of metrics) {
+    const candidate = scoreMetric(metric, sequence, index, claims);
+    if (candidate) candidates.push(candidate);
   }
   // Ties keep catalog order, so the result never depends on the engine's sort.
   return candidates.sort((a, b) => b.score - a.score);

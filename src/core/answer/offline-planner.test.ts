@@ -33,7 +33,7 @@ describe('planOffline', () => {
 
   it('never silently drops a dimension the question names outside a breakdown', () => {
     const plan = planOffline('revenue channel', index, { values });
-    expect(plan).toMatchObject({ kind: 'no_match', reason: 'The question names "channel" without saying how to use it; to break Revenue down, ask "by channel".' });
+    expect(plan).toMatchObject({ kind: 'no_match', reason: "The question names \"channel\" without saying how to use it; to break Revenue down, ask 'by channel'." });
     // Naming a filter's field is fine: "the marketplace channel" is the filter.
     expect(planOffline('orders from the marketplace channel', index, { values })).toMatchObject({ kind: 'governed', filters: [{ field: 'channel', value: 'marketplace' }] });
   });
@@ -60,7 +60,7 @@ describe('planOffline', () => {
     const plan = planOffline('how much was paid', index);
     expect(plan).toMatchObject({ kind: 'no_match' });
     expect(plan.kind === 'no_match' && plan.closest[0]).toMatchObject({ metric: 'revenue' });
-    expect(plan.kind === 'no_match' && plan.reason).toMatch(/"Revenue" was recognised only from its description/);
+    expect(plan.kind === 'no_match' && plan.reason).toMatch(/Revenue \(sales\) was recognised only from its description/);
   });
 
   it('refuses questions whose important words nothing governed explains, naming them', () => {

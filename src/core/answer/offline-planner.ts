@@ -6,14 +6,19 @@
 // number is accounted for by the plan (accounted-words.ts).
 import { unaccountedReason } from './accounted-words.js';
 import type { AnswerPlan, GovernedPlan, NoMatch } from './plan.js';
-import type { CatalogIndex, IndexedReveal } from './catalog-index.js';
+import type { CatalogIndex, IndexedMetric, IndexedReveal } from './catalog-index.js';
 import { trigramDice } from './fuzzy.js';
 import { chooseMetrics, rankMetrics, type MetricCandidate } from './metric-ranking.js';
 import { readGrammarValues } from './grammar-values.js';
-import { CONNECTORS, isBreakdownMarker, isGrammarWord, readShape, readWords, type DimensionRequest, type QuestionShape, type QuestionWord } from './question-shape.js';
+import { CONNECTORS, isBreakdownMarker, isGrammarWord, isRankingWord, readShape, readWords, type DimensionRequest, type QuestionShape, type QuestionWord } from './question-shape.js';
 import { findValueMatches, filtersFrom, grammarValues, knownValues, valueLookup, type ValueLookup } from './value-filters.js';
 import { NO_VALUES } from './value-index.js';
 import { bindValues, cueMarkers, dimensionRole } from './value-roles.js';
+import { withValueSynonyms } from './value-synonyms.js';
+import { readValueWord } from './everyday-values.js';
+import { groundedWords, suggestionText, synonymSuggestions } from './measurement-words.js';
+import { restatingWords, splitMetricWords } from './metric-words.js';
+import { readQuestionText, typedSpan, type QuestionText } from './question-text.js';
 import { isNonRestricting, normalise } from './text.js';
 
 // The planner's whole API from one module: callers build the index once per model and plan with it.
@@ -31,13 +36,18 @@ export interface OfflinePlanOptions {
 
 /** The value lookup of each reveal from the options: the store when given, else one built from plain values. */
 export function revealLookups(reveals: readonly IndexedReveal[], options: Pick<OfflinePlanOptions, 'values' | 'lookup'>): Map<string, ValueLookup> {
-  return new Map(reveals.map((reveal) => [reveal.name, options.lookup?.(reveal.name) ?? (options.values ? valueLookup(reveal, options.values(reveal.name)) : NO_VALUES)]));
+  return new Map(
+    reveals.map((reveal) => [reveal.name, withValueSynonyms(reveal, options.lookup?.(reveal.name) ?? (options.values ? valueLookup(reveal, options.values(reveal.name)) : NO_VALUES))]),
+  );
 }
 
 const CLOSEST_COUNT = 3;
 
-function quoteList(words: readonly string[]): string {
-  return words.map((word) => `"${word}"`).join(', ');
+/** Quotes the question's words at `positions` as typed: declines quote nothing the question does not say. */
+type Quote = (positions: readonly number[]) => string;
+
+function quoter(text: QuestionText, words: readonly QuestionWord[]): Quote {
+  return (positions) => `"${typedSpan(text, positions, (position) => words[position]!.raw)}"`;
 }
 
 /** The metrics to suggest: the best-ranked first, then those whose label looks most like the question. */
@@ -178,22 +188,26 @@ function firstMention(candidate: MetricCandidate, words: readonly QuestionWord[]
 
 export function planOffline(question: string, index: CatalogIndex, options: OfflinePlanOptions = {}): AnswerPlan {
   const reveals = options.domain === undefined ? index.reveals : index.reveals.filter((reveal) => reveal.domain === options.domain);
-  const noMatch = (reason: string, candidates: readonly MetricCandidate[] = []): NoMatch => ({
+  const noMatch = (reason: string, candidates: readonly MetricCandidate[] = [], suggestions: NoMatch['suggestions'] = []): NoMatch => ({
     kind: 'no_match',
     reason,
     closest: closestMetrics(candidates, reveals, question),
+    ...(suggestions.length > 0 ? { suggestions } : {}),
   });
   if (reveals.length === 0) return noMatch(`No governed reveal belongs to the domain "${options.domain}".`);
 
   const lookups = revealLookups(reveals, options);
+  const allMetrics = index.reveals.flatMap((reveal) => reveal.metrics);
   const distinctLookups = [...new Set(lookups.values())];
   const known = knownValues(distinctLookups);
-  const readings = readGrammarValues(question, grammarValues(distinctLookups), isGrammarWord);
+  const readings = readGrammarValues(question, grammarValues(distinctLookups), isGrammarWord, isRankingWord);
   const words = readWords(question, index, known, readings);
+  const text = readQuestionText(question, words.length);
+  const quote = quoter(text, words);
   const unsure = [...readings].filter(([, reading]) => reading === 'ambiguous').map(([position]) => words[position]!);
   if (unsure.length > 0) {
     const stored = unsure.map((word) => storedValue(word.stem, distinctLookups) ?? word.raw);
-    return noMatch(`${quoteList(unsure.map((word) => word.raw))} could be a word of the sentence or the value ${quoteList(stored)}; to filter on it, write it as ${quoteList(stored)}, otherwise rephrase without it.`);
+    return noMatch(`${unsure.map((word) => quote([word.position])).join(', ')} could be a word of the sentence or the value ${stored.join(', ')}; to filter on it, write it as ${stored.join(', ')}, otherwise rephrase without it.`);
   }
   const roleValues = anyOf(reveals.map((reveal) => roleValueStems(reveal, lookups.get(reveal.name)!)));
   const notMarkers = new Set([...cueMarkers(words, isBreakdownMarker, (position) => roleValues.has(words[position]!.stem)), ...markersInMetricNames(words, index)]);
@@ -210,12 +224,12 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
 
   if (choice.kind === 'none') {
     if (content.length === 0 && shape.dimensions.length === 0) return noMatch('The question names no metric.');
-    const words = [...content.map((word) => word.raw), ...shape.dimensions.map((d) => d.words)];
-    return noMatch(`No governed metric matches ${quoteList(words)}.`);
+    const named = [...content.map((word) => quote([word.position])), ...shape.dimensions.map((d) => quote(d.positions))];
+    return noMatch(`No governed metric matches ${named.join(', ')}.`);
   }
   if (choice.kind === 'ambiguous') {
     const { first, second } = choice;
-    return noMatch(`The question is ambiguous: it could mean "${first.metric.label}" (${first.metric.reveal}) or "${second.metric.label}" (${second.metric.reveal}). Please name one.`, [first, second, ...candidates]);
+    return noMatch(`The question is ambiguous: it could mean ${first.metric.label} (${first.metric.reveal}) or ${second.metric.label} (${second.metric.reveal}). Please name one.`, [first, second, ...candidates]);
   }
   if (choice.kind === 'mixed') {
     const { first, second } = choice;
@@ -227,20 +241,22 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
       if (![...other.covered].every((stem) => reveal.dimensionStems.has(stem) || lookup.hasStem(stem))) continue;
       const alone = chooseMetrics(candidates.filter((candidate) => candidate.metric.reveal === reveal.name));
       if (alone.kind !== 'chosen') continue;
-      const plan = planOnReveal({ reveal, metrics: alone.metrics, words, shape, content, reserved, lookup: lookups.get(reveal.name)!, candidates, noMatch });
+      const plan = planOnReveal({ reveal, metrics: alone.metrics, words, text, quote, shape, content, reserved, lookup: lookups.get(reveal.name)!, candidates, allMetrics, noMatch });
       if (plan.kind === 'governed') return plan;
     }
-    return noMatch(`"${first.metric.label}" (${first.metric.reveal}) and "${second.metric.label}" (${second.metric.reveal}) come from different reveals; please ask about one at a time.`, candidates);
+    return noMatch(`${first.metric.label} (${first.metric.reveal}) and ${second.metric.label} (${second.metric.reveal}) come from different reveals; please ask about one at a time.`, candidates);
   }
 
   const reveal = reveals.find((r) => r.name === choice.reveal)!;
-  return planOnReveal({ reveal, metrics: choice.metrics, words, shape, content, reserved, lookup: lookups.get(reveal.name)!, candidates, noMatch });
+  return planOnReveal({ reveal, metrics: choice.metrics, words, text, quote, shape, content, reserved, lookup: lookups.get(reveal.name)!, candidates, allMetrics, noMatch });
 }
 
 interface RevealAttempt {
   readonly reveal: IndexedReveal;
   readonly metrics: readonly MetricCandidate[];
   readonly words: readonly QuestionWord[];
+  readonly text: QuestionText;
+  readonly quote: Quote;
   readonly shape: QuestionShape;
   /** Content words not used up by the grammar. */
   readonly content: readonly QuestionWord[];
@@ -248,24 +264,42 @@ interface RevealAttempt {
   readonly reserved: ReadonlySet<number>;
   readonly lookup: ValueLookup;
   readonly candidates: readonly MetricCandidate[];
-  readonly noMatch: (reason: string, candidates?: readonly MetricCandidate[]) => NoMatch;
+  /** Every metric the question could name, for words that only one of them has. */
+  readonly allMetrics: readonly IndexedMetric[];
+  readonly noMatch: (reason: string, candidates?: readonly MetricCandidate[], suggestions?: NoMatch['suggestions']) => NoMatch;
 }
 
 /** The plan over one reveal once its metrics are chosen: every other word must be a filter or a breakdown. */
 function planOnReveal(attempt: RevealAttempt): AnswerPlan {
-  const { reveal, words, shape, content, reserved, candidates, noMatch } = attempt;
+  const { reveal, words, shape, content, reserved, candidates, noMatch, quote } = attempt;
   const chosen = valuesOverMetrics([...attempt.metrics].sort((a, b) => firstMention(a, words) - firstMention(b, words)), words, content, attempt.lookup);
   // A description is a weak signal ("home win rate" read in "goals per match: … wins at home …"): it
   // may suggest a metric, never govern an answer.
   const described = chosen.find((candidate) => candidate.matchedBy === 'description');
   if (described) {
-    return noMatch(`"${described.metric.label}" was recognised only from its description, which is not enough for a governed answer; to get it, ask for "${described.metric.label}" by name.`, [described, ...candidates]);
+    return noMatch(`${described.metric.label} (${described.metric.reveal}) was recognised only from its description, which is not enough for a governed answer; to get it, ask for it by name.`, [described, ...candidates]);
   }
-  const metricWords = new Set(content.filter((word) => !reserved.has(word.position) && chosen.some((c) => c.covered.has(word.stem))).map((word) => word.position));
+  const { metricWords, repeats } = splitMetricWords(
+    chosen,
+    content.filter((word) => !reserved.has(word.position)),
+  );
 
   // Metric words win over values: "completed orders" is the metric, not orders filtered on status.
-  const matches = findValueMatches(words, new Set([...shape.consumed, ...metricWords]), attempt.lookup);
-  const binding = bindValues(matches, words, reveal.dimensions);
+  const found = findValueMatches(words, new Set([...shape.consumed, ...metricWords]), attempt.lookup);
+  // "reading" the city or the word (everyday-values.ts): an everyday word is no filter, an unsure one no answer.
+  const matches = [];
+  for (const match of found) {
+    const reading = readValueWord(match, words, attempt.text, reveal);
+    if (reading === 'everyday') continue;
+    if (reading === 'unsure') {
+      const { field, value } = match.candidates[0]!;
+      const label = (reveal.dimensions.find((d) => d.field === field)?.label ?? field).toLowerCase();
+      return noMatch(`${quote(match.positions)} could be the ${label} ${value} or the everyday word; to filter on the ${label}, write ${value} with its capital in a question that uses lower case, or say 'the ${label} ${value}'; otherwise rephrase without it.`, candidates);
+    }
+    matches.push(match);
+  }
+  for (const position of repeats) if (!matches.some((match) => match.positions.includes(position))) metricWords.add(position);
+  const binding = bindValues(matches, words, reveal.dimensions, quote);
   if (binding.kind === 'undecided') return noMatch(binding.reason, candidates);
   const filters = filtersFrom(binding.values);
   const filterWords = new Set([...matches.flatMap((match) => match.positions), ...binding.cueWords]);
@@ -275,7 +309,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     // A breakdown no reveal has is an unaccounted word: the final gate names it with the others.
     if (request.unknown) continue;
     const field = resolveDimension(request, reveal);
-    if (!field) return noMatch(`${reveal.label} cannot be broken down by "${request.words}".`, candidates);
+    if (!field) return noMatch(`${reveal.label} cannot be broken down by ${quote(request.positions)}.`, candidates);
     if (!dimensions.includes(field)) dimensions.push(field);
   }
 
@@ -284,26 +318,43 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   // Words that restrict nothing ("were placed", "came in") were left out of `content`: accounted for.
   const inContent = new Set(content.map((word) => word.position));
   const restrictNothing = words.filter((word) => !word.stop && !shape.consumed.has(word.position) && !inContent.has(word.position)).map((word) => word.position);
+  const chosenMetrics = chosen.map((candidate) => candidate.metric);
+  const leftover = () => content.filter((word) => !metricWords.has(word.position) && !filterWords.has(word.position));
+  // "energy drawn", "sales in dollars": words the metric's description or unit grounds (measurement-words.ts).
+  // Not a verb beside a role ("did WAS score at home"): it may say who did it, which the metric does not.
+  const roles = [...filters.map((filter) => filter.field), ...dimensions].some((field) => {
+    const dimension = reveal.dimensions.find((d) => d.field === field);
+    return dimension !== undefined && dimensionRole(dimension) !== undefined;
+  });
+  // "Canadian energy consumption": a word of the metric's own name restates it (not beside a role either).
+  if (!roles) for (const position of restatingWords(leftover(), chosenMetrics, attempt.allMetrics)) metricWords.add(position);
+  const grounded = groundedWords(leftover(), words, chosenMetrics, { verbs: !roles });
+  const grammar = new Set([...shape.consumed, ...restrictNothing, ...grounded]);
   const unaccounted = unaccountedReason({
     words,
-    grammar: new Set([...shape.consumed, ...restrictNothing]),
+    grammar,
     metricWords,
     filterWords,
     filterFields: filters.map((filter) => filter.field),
-    unknownBreakdowns: shape.dimensions.filter((request) => request.unknown).map((request) => request.words),
+    unknownBreakdowns: shape.dimensions.filter((request) => request.unknown).map((request) => quote(request.positions)),
     reveal,
     metricLabel: headline.metric.label,
     ranked: shape.top !== undefined,
+    quote,
   });
-  if (unaccounted) return noMatch(unaccounted, candidates);
+  if (unaccounted) {
+    const unexplained = leftover().filter((word) => !grammar.has(word.position));
+    const suggestions = roles ? [] : synonymSuggestions(unexplained, headline.metric, (word) => typedSpan(attempt.text, [word.position], () => word.raw));
+    return noMatch(`${unaccounted}${suggestionText(suggestions, headline.metric.label)}`, candidates, suggestions);
+  }
   if (shape.top && dimensions.length === 0) {
-    return noMatch(`The question asks for a top ${shape.top.limit} but not of what (for example "top ${shape.top.limit} regions").`, candidates);
+    return noMatch(`The question asks for a top ${shape.top.limit} but not of what (for example 'top ${shape.top.limit} regions').`, candidates);
   }
   // "which branch had the most loans by month" asks for a ranking within each month; one sorted,
   // limited query would return the single best branch-month instead. Say so rather than answer.
   if (shape.top && shape.dimensions.length > Math.max(shape.top.subjects, 1)) {
-    const within = shape.dimensions.slice(Math.max(shape.top.subjects, 1)).map((request) => request.words);
-    return noMatch(`A ranking within each ${quoteList(within)} cannot be answered by one governed query; ask for the ranking overall, or for the breakdown without a ranking.`, candidates);
+    const within = shape.dimensions.slice(Math.max(shape.top.subjects, 1)).map((request) => quote(request.positions));
+    return noMatch(`A ranking within each ${within.join(', ')} cannot be answered by one governed query; ask for the ranking overall, or for the breakdown without a ranking.`, candidates);
   }
 
   const plan: GovernedPlan = {

@@ -41,6 +41,18 @@ export interface NoMatch {
   readonly reason: string;
   /** The closest governed metrics, to suggest. */
   readonly closest: ReadonlyArray<{ readonly reveal: string; readonly metric: string; readonly label: string }>;
+  /**
+   * What the model's editor could add so that such a question is answered: a synonym (a word of the
+   * question, as typed) for a metric, written in CML at `file`:`line` (measurement-words.ts).
+   */
+  readonly suggestions?: ReadonlyArray<{
+    readonly action: 'add_synonym';
+    readonly reveal: string;
+    readonly metric: string;
+    readonly synonym: string;
+    readonly file: string;
+    readonly line: number;
+  }>;
 }
 
 export type AnswerPlan = GovernedPlan | NoMatch;

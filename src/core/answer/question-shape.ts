@@ -24,6 +24,8 @@ export interface DimensionRequest {
   readonly stems: readonly string[];
   /** The words as written, for messages. */
   readonly words: string;
+  /** Positions of those words in the question. */
+  readonly positions: readonly number[];
   readonly grain?: Granularity;
   /** True when no dimension of any reveal has this name: the breakdown cannot resolve. */
   readonly unknown: boolean;
@@ -91,6 +93,11 @@ function rankDirection(raw: string): 'asc' | 'desc' | undefined {
   return undefined;
 }
 
+/** Words that rank ("most", "top", "highest") or count ("3", "three"): an article may stand before them. */
+export function isRankingWord(raw: string): boolean {
+  return TOP_WORDS.has(raw) || rankDirection(raw) !== undefined || numberValue(raw) !== undefined;
+}
+
 /** Words that start a breakdown or a ranking, or are its number: a value may stand before them, a preposition not. */
 export function isGrammarWord(raw: string): boolean {
   return BREAKDOWN_MARKERS.has(raw) || rankDirection(raw) !== undefined || GRAIN_ADVERBS.has(raw) || numberValue(raw) !== undefined;
@@ -150,7 +157,7 @@ function readDimensionList(words: readonly QuestionWord[], start: number, index:
       const stems = span.map((word) => word.stem);
       const grain = length === 1 ? GRAIN_WORDS.get(stems[0]!) : undefined;
       if (grain || phrases.has(stems.join(' '))) {
-        out.push({ stems, words: span.map((word) => word.raw).join(' '), unknown: false, ...(grain ? { grain } : {}) });
+        out.push({ stems, words: span.map((word) => word.raw).join(' '), positions: span.map((word) => word.position), unknown: false, ...(grain ? { grain } : {}) });
         matched = length;
       }
     }
@@ -165,7 +172,7 @@ function readDimensionList(words: readonly QuestionWord[], start: number, index:
       return;
     }
     if (matched === 0) {
-      out.push({ stems: [first.stem], words: first.raw, unknown: true });
+      out.push({ stems: [first.stem], words: first.raw, positions: [first.position], unknown: true });
       matched = 1;
     }
     for (let k = i; k < i + matched; k++) consumed.add(k);
@@ -266,7 +273,7 @@ export function readShape(words: readonly QuestionWord[], index: CatalogIndex, n
     const grain = GRAIN_ADVERBS.get(word.raw);
     if (grain) {
       consumed.add(position);
-      dimensions.push({ stems: [grain], words: word.raw, grain, unknown: false });
+      dimensions.push({ stems: [grain], words: word.raw, positions: [position], grain, unknown: false });
     } else if (BREAKDOWN_MARKERS.has(word.raw) && !notMarkers.has(position)) {
       consumed.add(position);
       readDimensionList(words, position + 1, index, consumed, dimensions);

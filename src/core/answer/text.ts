@@ -123,15 +123,21 @@ const LEXICON: Readonly<Record<string, string>> = {
 // Nouns in "-y" that are no adjective of a shorter word ("party" is not "part"-like, "story" not "stor").
 const NOUNS_IN_Y = new Set(['party', 'story', 'entry', 'army', 'city', 'body', 'copy', 'duty', 'country', 'county', 'penny', 'bunny', 'berry', 'jelly', 'lorry', 'ferry', 'curry', 'carry', 'query', 'quarry']);
 
+// Compass adjectives: "northern region" is the region 'North'.
+const COMPASS = new Set(['north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest']);
+
 /**
- * What an adjective in "-y" is made from: "rainy" → rain, "sunny" → sun, "cloudy" → cloud. The
- * planner tries these only for a word the catalog does not know, and keeps one only when it is a
- * catalog or value word; "-ly" adverbs ("lately") are never read this way.
+ * What an adjective is made from: "rainy" → rain, "sunny" → sun, "cloudy" → cloud, "hazy" → haze,
+ * "smoky" → smoke, "northern" → north. The planner tries these only for a word the catalog does not
+ * know, and keeps one only when it is a catalog or value word; "-ly" adverbs ("lately") are never
+ * read this way, nor four-letter words but by restoring an "e" ("busy" is not "bus").
  */
 export function adjectiveBases(stemmed: string): string[] {
-  if (stemmed.length < 5 || !/[^aeiouy]y$/.test(stemmed) || stemmed.endsWith('ly') || NOUNS_IN_Y.has(stemmed)) return [];
+  if (stemmed.endsWith('ern') && COMPASS.has(stemmed.slice(0, -3))) return [stemmed.slice(0, -3)];
+  if (stemmed.length < 4 || !/[^aeiouy]y$/.test(stemmed) || stemmed.endsWith('ly') || NOUNS_IN_Y.has(stemmed)) return [];
   const base = stemmed.slice(0, -1);
-  return /([bdfgmnprt])\1$/.test(base) ? [base, base.slice(0, -1)] : [base];
+  if (stemmed.length === 4) return [`${base}e`];
+  return /([bdfgmnprt])\1$/.test(base) ? [base, base.slice(0, -1)] : [base, `${base}e`];
 }
 
 export function isStopWord(raw: string): boolean {

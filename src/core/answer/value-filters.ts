@@ -3,6 +3,7 @@
 // looked up from the data by the caller and kept in a value store (value-index.ts); they are matched
 // on whole words and returned as stored.
 import type { IndexedReveal } from './catalog-index.js';
+import { namedByForm } from './everyday-values.js';
 import type { QuestionWord } from './question-shape.js';
 import { ValueStore, type ValueLookup, type ValuePhrase } from './value-index.js';
 
@@ -84,11 +85,13 @@ export function findValueMatches(words: readonly QuestionWord[], blocked: Readon
   for (let i = 0; i < content.length; i++) {
     const word = content[i]!;
     if (blocked.has(word.position)) continue;
+    // "heating" is not the retailer 'Heat' (everyday-values.ts): a name is named by its own word.
+    const named = (candidate: ValuePhrase): boolean => namedByForm(candidate, content.slice(i, i + candidate.stems.length));
     const found = lookup.phrases(stems.slice(i));
-    const phrase = found.find((candidate) => candidate.stems.length >= minWords && candidate.stems.every((stem, k) => content[i + k]?.stem === stem && !blocked.has(content[i + k]!.position)));
+    const phrase = found.find((candidate) => candidate.stems.length >= minWords && candidate.stems.every((stem, k) => content[i + k]?.stem === stem && !blocked.has(content[i + k]!.position)) && named(candidate));
     if (!phrase) continue;
     const key = phrase.stems.join(' ');
-    const candidates = found.filter((candidate) => candidate.stems.join(' ') === key);
+    const candidates = found.filter((candidate) => candidate.stems.join(' ') === key && named(candidate));
     const span = content.slice(i, i + phrase.stems.length);
     matches.push({ positions: span.map((w) => w.position), candidates, near: span.some((w) => w.near === true) });
     i += phrase.stems.length - 1;

@@ -14,6 +14,8 @@ export interface ValuePhrase {
   readonly near?: boolean;
   /** Every word of the value is a grammar word ("OR", "THE", "DIE"): the question decides how it reads. */
   readonly grammar?: boolean;
+  /** Found through another word for the value (value-synonyms.ts): that word as written, normalised. */
+  readonly words?: readonly string[];
 }
 
 /** What the planner asks of the values of one reveal. */

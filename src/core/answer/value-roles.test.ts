@@ -60,13 +60,13 @@ describe('bindValues on a node joined twice under two roles', () => {
 
   it('declines without a cue, naming both fields', () => {
     const bound = bindValues([match(2, 1, 'Austin', ['ship_from.city', 'ship_to.city'])], words('parcels in Austin'), dims);
-    expect(bound).toEqual({ kind: 'undecided', reason: '"Austin" could be the city (ship_from.city) or the city (ship_to.city); say "from" or "to".' });
+    expect(bound).toEqual({ kind: 'undecided', reason: `"austin" could be the city (ship_from.city) or the city (ship_to.city); say 'from' or 'to'.` });
   });
 
   it('declines a value held by a field with a role and a plain one, unless a cue names the role', () => {
     const mixed = [dimension('origin_city', 'Origin city'), dimension('customers.city', 'City')];
     const found = match(2, 1, 'Austin', ['origin_city', 'customers.city']);
-    expect(bindValues([found], words('parcels in Austin'), mixed)).toEqual({ kind: 'undecided', reason: '"Austin" could be the origin city or the city; say "from" or "to".' });
+    expect(bindValues([found], words('parcels in Austin'), mixed)).toEqual({ kind: 'undecided', reason: `"austin" could be the origin city or the city; say 'from' or 'to'.` });
     expect(bindValues([found], words('parcels from Austin'), mixed)).toMatchObject({ kind: 'bound', values: [{ field: 'origin_city', value: 'Austin' }] });
   });
 });

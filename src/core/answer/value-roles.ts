@@ -29,9 +29,9 @@ const TRADE_WORDS = new Set(['seller', 'vendor', 'supplier', 'buyer', 'purchaser
 
 /** How to say which role: "sold by" / "bought by" for trading parties, "from" / "to" for places, home / away. */
 function hint(family: RoleFamily, fields: readonly string[], byField: ReadonlyMap<string, IndexedDimension>): string {
-  if (family === 'venue') return 'say "at home" or "away"';
+  if (family === 'venue') return "say 'at home' or 'away'";
   const trading = fields.some((field) => normalise(`${identifierWords(field)} ${byField.get(field)?.label ?? ''}`).split(' ').some((word) => TRADE_WORDS.has(stem(word))));
-  return trading ? 'say "sold by" or "bought by"' : 'say "from" or "to"';
+  return trading ? "say 'sold by' or 'bought by'" : "say 'from' or 'to'";
 }
 
 const roles = new WeakMap<IndexedDimension, DimensionRole | null>();
@@ -97,8 +97,11 @@ interface Pending {
   side?: RoleSide;
 }
 
-function describe(match: ValueMatch, words: readonly QuestionWord[]): string {
-  return match.candidates[0]?.value ?? match.positions.map((p) => words[p]!.raw).join(' ');
+/** The question's words for a value, quoted: a decline quotes only what the question says. */
+export type QuoteWords = (positions: readonly number[]) => string;
+
+function plainQuote(words: readonly QuestionWord[]): QuoteWords {
+  return (positions) => `"${positions.map((p) => words[p]!.raw).join(' ')}"`;
 }
 
 /**
@@ -106,7 +109,8 @@ function describe(match: ValueMatch, words: readonly QuestionWord[]): string {
  * field (base node first); values of fields with a role are bound by the cue before them, by the
  * other value of a "from A to B" pair, or (home/away) by a venue cue anywhere in the question.
  */
-export function bindValues(matches: readonly ValueMatch[], words: readonly QuestionWord[], dimensions: readonly IndexedDimension[]): Binding {
+export function bindValues(matches: readonly ValueMatch[], words: readonly QuestionWord[], dimensions: readonly IndexedDimension[], quote: QuoteWords = plainQuote(words)): Binding {
+  const describe = (match: ValueMatch): string => quote(match.positions);
   const byField = new Map(dimensions.map((d) => [d.field, d]));
   const values: BoundValue[] = [];
   const cueWords = new Set<number>();
@@ -120,7 +124,7 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
       // The same value in two fields of one level that no role word tells apart (two joins of one
       // node, or two columns of the base): the field is undecided, so no guess.
       const rival = match.candidates.find((c) => c.field !== field && c.field.includes('.') === field.includes('.'));
-      if (rival) return { kind: 'undecided', reason: `"${describe(match, words)}" could be ${labels([field, rival.field], byField, 'or')}; name which one.` };
+      if (rival) return { kind: 'undecided', reason: `${describe(match)} could be ${labels([field, rival.field], byField, 'or')}; name which one.` };
       values.push({ field, value, near: match.near });
       const cue = cueBefore(words, match.positions[0]!);
       if (cue && FAMILY_OF[cue.side] === 'direction') plainCues.set(field, new Set([...(plainCues.get(field) ?? []), cue.side]));
@@ -140,8 +144,8 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
   for (const [field, sides] of plainCues) {
     if (sides.size < 2) continue;
     const label = byField.get(field)?.label.toLowerCase() ?? field;
-    const named = values.filter((v) => v.field === field).map((v) => `"${v.value}"`).join(' and ');
-    return { kind: 'undecided', reason: `"from … to …" over ${named} reads as a range or a route, which the ${label} alone cannot express; name the values to include, or ask for each.` };
+    const named = values.filter((v) => v.field === field).map((v) => v.value).join(' and ');
+    return { kind: 'undecided', reason: `From … to … over ${named} reads as a range or a route, which the ${label} alone cannot express; name the values to include, or ask for each.` };
   }
   // "Austin to Dallas": in a pair, the value without a cue plays the other role.
   const direction = pending.filter((p) => p.family === 'direction');
@@ -168,7 +172,7 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
       const own = entry.match.candidates.find((c) => byField.has(c.field) && sideOfField(c.field) === entry.side);
       const other = own ? undefined : counterparts(fields, entry.side, dimensions)[0];
       const field = own?.field ?? other?.field;
-      if (!field) return { kind: 'undecided', reason: `"${describe(entry.match, words)}" is known only as ${labels(fields, byField)}, which the question does not ask for.` };
+      if (!field) return { kind: 'undecided', reason: `${describe(entry.match)} is known only as ${labels(fields, byField)}, which the question does not ask for.` };
       values.push({ field, value: own?.value ?? value, near: entry.match.near });
       continue;
     }
@@ -178,7 +182,7 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
     })])];
     // Two fields where one plays a role ("origin city" and a plain "city"): they mean different things.
     if (possible.length > 1) {
-      return { kind: 'undecided', reason: `"${describe(entry.match, words)}" could be ${labels(possible, byField, 'or')}; ${hint(entry.family, possible, byField)}.` };
+      return { kind: 'undecided', reason: `${describe(entry.match)} could be ${labels(possible, byField, 'or')}; ${hint(entry.family, possible, byField)}.` };
     }
     values.push({ field: fields[0]!, value, near: entry.match.near });
   }

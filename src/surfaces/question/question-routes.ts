@@ -39,9 +39,16 @@ export const answerSchema = z.object({
   }),
   usage: z.object({ tokens_used: z.number().int(), latency_ms: z.number().int() }),
   no_match: z
-    .object({ reason: z.string(), closest: z.array(z.object({ reveal: z.string(), metric: z.string(), label: z.string() })) })
+    .object({
+      reason: z.string(),
+      closest: z.array(z.object({ reveal: z.string(), metric: z.string(), label: z.string() })),
+      suggestions: z
+        .array(z.object({ action: z.literal('add_synonym'), reveal: z.string(), metric: z.string(), synonym: z.string(), file: z.string(), line: z.number().int() }))
+        .optional()
+        .describe('What the model could add so such a question is answered: a word of the question as a synonym of a metric, declared in `file` at `line`.'),
+    })
     .optional()
-    .describe('Only when nothing answered: why, and the closest governed metrics.'),
+    .describe('Only when nothing answered: why, the closest governed metrics, and suggestions for the model.'),
   raw_sql: z
     .object({ sql: z.string(), connection: z.string() })
     .optional()
