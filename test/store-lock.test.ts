@@ -133,7 +133,8 @@ describe('store lock', () => {
     const file = lockFile();
     writeLock(file, owner({ pid: deadPid() }));
     // Every process starts, says it is ready, and waits; once all are ready the test lets them go at
-    // once (however long each took to start on a busy machine). The winner holds the lock a moment.
+    // once (however long each took to start on a busy machine). The winner holds the lock until the
+    // others have given up, however slow they are, then the test lets it go.
     const script = `
       import { acquireStoreLock } from ${JSON.stringify(path.join(ROOT, 'src/store/store-lock.ts'))};
       console.log('ready');
@@ -141,7 +142,7 @@ describe('store lock', () => {
       try {
         const lock = await acquireStoreLock(${JSON.stringify(file)}, { holder: 'server', command: 'svc serve' });
         console.log(lock.replaced ? 'took over' : 'won');
-        await new Promise((r) => setTimeout(r, 1500));
+        await new Promise((r) => process.stdin.once('data', r));
         lock.release();
       } catch (error) {
         console.log(error.reason ?? error.message);
@@ -156,6 +157,9 @@ describe('store lock', () => {
     });
     await Promise.all(children.map((c) => c.ready));
     for (const { child } of children) child.stdin.write('go\n');
+    let gaveUp = 0;
+    await new Promise<void>((resolve) => children.forEach((c) => void c.exited.then(() => ++gaveUp === children.length - 1 && resolve())));
+    for (const { child } of children) if (child.exitCode === null) child.stdin.write('release\n');
     const outcomes = await Promise.all(children.map((c) => c.exited));
     expect(outcomes.sort()).toEqual(['running', 'running', 'running', 'took over']);
     // Neither the lock, nor the takeover mutex, nor a temporary file is left behind.
