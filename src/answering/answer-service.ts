@@ -23,6 +23,7 @@ import type { Config } from '../config.js';
 import { noMatchAnswer, type Answer } from './answer.js';
 import { decideCoverage } from './coverage.js';
 import { answerGoverned } from './governed-answer.js';
+import { gatePlan } from './plan-gates.js';
 import { mayUseSqlFallback, SqlFallback } from './sql-fallback-runner.js';
 import { DEFAULT_VALUE_OPTIONS, ValueCatalog, type ValueCatalogOptions } from './value-catalog.js';
 
@@ -118,7 +119,8 @@ export class AnswerService {
     const planned = this.llm ? await this.llm.planner.plan(text, index, planOptions) : { plan: planOffline(text, index, planOptions), tokensUsed: 0, via: 'offline', note: undefined };
     if (planned.note) this.onNote(`Question planned ${planned.via === 'llm' ? 'by the language model' : 'offline'}: ${planned.note}`);
     tokensUsed += planned.tokensUsed;
-    const { plan } = planned;
+    const gated = planned.plan.kind === 'governed' ? gatePlan(planned.plan, question, live.model) : undefined;
+    const plan = gated?.kind === 'declined' ? gated.noMatch : gated?.kind === 'pass' ? gated.plan : planned.plan;
     if (plan.kind === 'no_match') {
       const fallback = await this.trySqlFallback(principal, live, question, asked, plan);
       tokensUsed += fallback.tokensUsed;

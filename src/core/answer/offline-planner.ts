@@ -5,12 +5,13 @@
 // two roles to the role the question names), and, last, every word that could restrict or change the
 // number is accounted for by the plan (accounted-words.ts).
 import { unaccountedReason } from './accounted-words.js';
+import { resolveBreakdown } from './breakdown-fields.js';
 import type { AnswerPlan, GovernedPlan, NoMatch } from './plan.js';
 import type { CatalogIndex, IndexedMetric, IndexedReveal } from './catalog-index.js';
 import { trigramDice } from './fuzzy.js';
 import { chooseMetrics, rankMetrics, type MetricCandidate } from './metric-ranking.js';
 import { readGrammarValues } from './grammar-values.js';
-import { CONNECTORS, isBreakdownMarker, isGrammarWord, isRankingWord, readShape, readWords, type DimensionRequest, type QuestionShape, type QuestionWord } from './question-shape.js';
+import { CONNECTORS, isBreakdownMarker, isGrainAdverb, isGrammarWord, isRankingWord, readShape, readWords, type QuestionShape, type QuestionWord } from './question-shape.js';
 import { findValueMatches, filtersFrom, grammarValues, knownValues, valueLookup, type ValueLookup } from './value-filters.js';
 import { NO_VALUES } from './value-index.js';
 import { bindValues, cueMarkers, dimensionRole } from './value-roles.js';
@@ -19,7 +20,7 @@ import { readValueWord } from './everyday-values.js';
 import { groundedWords, suggestionText, synonymSuggestions } from './measurement-words.js';
 import { restatingWords, splitMetricWords } from './metric-words.js';
 import { readQuestionText, typedSpan, type QuestionText } from './question-text.js';
-import { isNonRestricting, normalise } from './text.js';
+import { isNonRestricting, normalise, stem } from './text.js';
 
 // The planner's whole API from one module: callers build the index once per model and plan with it.
 export { buildCatalogIndex, type CatalogIndex } from './catalog-index.js';
@@ -68,14 +69,6 @@ function closestMetrics(candidates: readonly MetricCandidate[], reveals: readonl
   return [...picked.values()];
 }
 
-function resolveDimension(request: DimensionRequest, reveal: IndexedReveal): string | undefined {
-  if (request.grain) return reveal.timeField ? `${reveal.timeField}.${request.grain}` : undefined;
-  const key = request.stems.join(' ');
-  const matches = reveal.dimensions.filter((dimension) => dimension.phrases.some((phrase) => phrase.join(' ') === key));
-  // "region" names both where an order ships (base) and where its customer lives (joined): the base wins.
-  return (matches.find((dimension) => dimension.onBase) ?? matches[0])?.field;
-}
-
 function multiWordValuePositions(words: readonly QuestionWord[], consumed: ReadonlySet<number>, lookups: readonly ValueLookup[], index: CatalogIndex): Set<number> {
   const positions = new Set<number>();
   for (const lookup of lookups) {
@@ -109,15 +102,19 @@ function insideMetricPhrase(words: readonly QuestionWord[], positions: readonly 
 }
 
 const markerPhrases = new WeakMap<CatalogIndex, ReadonlyArray<readonly string[]>>();
+const GRAIN_ADVERB_STEMS = new Set(['daily', 'weekly', 'monthly', 'quarterly', 'yearly', 'annual', 'diario', 'diaria', 'semanal', 'mensual', 'mensal', 'anual', 'trimestral'].map(stem));
 
 /**
- * Breakdown markers inside a metric's own name as the question writes it ("goals per match", "Tore
- * pro Spiel"): part of the metric, not a breakdown nor a ratio of two metrics.
+ * Breakdown markers and grain adverbs inside a metric's own name as the question writes it ("goals
+ * per match", "Tore pro Spiel", "average daily rate"): part of the metric, not a breakdown, a time
+ * grain nor a ratio of two metrics.
  */
 function markersInMetricNames(words: readonly QuestionWord[], index: CatalogIndex): Set<number> {
   let phrases = markerPhrases.get(index);
   if (!phrases) {
-    phrases = index.reveals.flatMap((reveal) => reveal.metrics.flatMap((metric) => metric.phrases.map((phrase) => phrase.stems))).filter((stems) => stems.some(isBreakdownMarker));
+    phrases = index.reveals
+      .flatMap((reveal) => reveal.metrics.flatMap((metric) => metric.phrases.map((phrase) => phrase.stems)))
+      .filter((stems) => stems.some((stem) => isBreakdownMarker(stem) || GRAIN_ADVERB_STEMS.has(stem)));
     markerPhrases.set(index, phrases);
   }
   const found = new Set<number>();
@@ -126,9 +123,9 @@ function markersInMetricNames(words: readonly QuestionWord[], index: CatalogInde
   for (const phrase of phrases) {
     for (let start = 0; start + phrase.length <= content.length; start++) {
       if (!phrase.every((stem, k) => content[start + k]!.stem === stem)) continue;
-      phrase.forEach((stem, k) => {
-        if (isBreakdownMarker(stem)) found.add(content[start + k]!.position);
-      });
+      for (const word of content.slice(start, start + phrase.length)) {
+        if (isBreakdownMarker(word.raw) || isGrainAdverb(word.raw)) found.add(word.position);
+      }
     }
   }
   return found;
@@ -308,9 +305,10 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   for (const request of shape.dimensions) {
     // A breakdown no reveal has is an unaccounted word: the final gate names it with the others.
     if (request.unknown) continue;
-    const field = resolveDimension(request, reveal);
-    if (!field) return noMatch(`${reveal.label} cannot be broken down by ${quote(request.positions)}.`, candidates);
-    if (!dimensions.includes(field)) dimensions.push(field);
+    const resolved = resolveBreakdown(request, reveal);
+    if (resolved.kind === 'ambiguous') return noMatch(resolved.reason, candidates);
+    if (resolved.kind === 'none') return noMatch(`${reveal.label} cannot be broken down by ${quote(request.positions)}.`, candidates);
+    if (!dimensions.includes(resolved.field)) dimensions.push(resolved.field);
   }
 
   const headline = chosen[0]!;

@@ -82,6 +82,11 @@ export function isBreakdownMarker(raw: string): boolean {
   return BREAKDOWN_MARKERS.has(raw);
 }
 
+/** "monthly", "taglich": an adverb that asks for a time breakdown. */
+export function isGrainAdverb(raw: string): boolean {
+  return GRAIN_ADVERBS.has(raw);
+}
+
 function numberValue(raw: string): number | undefined {
   if (/^\d{1,3}$/.test(raw)) return Number(raw) > 0 ? Number(raw) : undefined;
   return NUMBER_WORDS[raw];
@@ -263,14 +268,17 @@ function readRankedSubject(words: readonly QuestionWord[], consumed: Set<number>
   return { limit: limit ?? (looksPlural(lastSubjectWord) ? DEFAULT_PLURAL_TOP_LIMIT : 1), direction, subjects: found.length };
 }
 
-/** `notMarkers`: positions of "by"/"nach"/"par" that introduce a value ("sold by Acme"), not a breakdown. */
+/**
+ * `notMarkers`: positions of "by"/"nach"/"par" that introduce a value ("sold by Acme"), not a breakdown,
+ * and of markers and grain adverbs inside a metric's own name ("goals per match", "average daily rate").
+ */
 export function readShape(words: readonly QuestionWord[], index: CatalogIndex, notMarkers: ReadonlySet<number> = new Set()): QuestionShape {
   const consumed = new Set<number>();
   const dimensions: DimensionRequest[] = [];
   const top = readTop(words, consumed, index, dimensions);
   words.forEach((word, position) => {
     if (consumed.has(position)) return;
-    const grain = GRAIN_ADVERBS.get(word.raw);
+    const grain = notMarkers.has(position) ? undefined : GRAIN_ADVERBS.get(word.raw);
     if (grain) {
       consumed.add(position);
       dimensions.push({ stems: [grain], words: word.raw, positions: [position], grain, unknown: false });

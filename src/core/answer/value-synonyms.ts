@@ -22,8 +22,15 @@ interface SynonymEntry {
 /** Fields with more values than this hold no codes of a family (there are 52 states, 50 countries here). */
 const MAX_CODE_FIELD_VALUES = 400;
 
+/**
+ * A synonym's words as the matcher reads a question: without stop words. A synonym that loses a word
+ * that way is not taken: "e-bike" would be read as "bike" ("e" is a stop word of other languages), and
+ * "bikes" would then filter on electric bikes; such a synonym matches nothing rather than too much.
+ */
 function phraseOf(text: string): { stems: string[]; words: string[] } {
-  const content = tokenise(text).filter((token) => !token.stop);
+  const tokens = tokenise(text);
+  const content = tokens.filter((token) => !token.stop);
+  if (content.length !== tokens.length) return { stems: [], words: [] };
   return { stems: content.map((token) => token.stem), words: content.map((token) => token.raw) };
 }
 

@@ -76,4 +76,32 @@ describe('matchesExpected', () => {
     expect(matchesExpected(answer([{ team: 'A', gmv: 5 }, { team: 'C', gmv: 3 }, { team: 'B', gmv: 3 }], columns), expected, METRICS)).toBe(true);
     expect(matchesExpected(answer([{ team: 'A', gmv: 5 }, { team: 'C', gmv: 3 }, { team: 'D', gmv: 3 }], columns), expected, METRICS)).toBe(false);
   });
+
+  it('takes a comparison only with both periods and the change between them, in one row', () => {
+    const expected: ExpectedResult = { kind: 'compared', current: 120, comparison: 100 };
+    const columns = ['gmv', 'gmv.comparison', 'gmv.change', 'gmv.change_percent'];
+    expect(matchesExpected(answer([{ gmv: 120, 'gmv.comparison': 100, 'gmv.change': 20, 'gmv.change_percent': 20 }], columns, 120), expected, METRICS)).toBe(true);
+    // The periods the other way round: the change has the wrong sign.
+    expect(matchesExpected(answer([{ gmv: 100, 'gmv.comparison': 120, 'gmv.change': -20 }], columns, 100), expected, METRICS)).toBe(false);
+    // One period alone, or both without the change, is not a comparison.
+    expect(matchesExpected(answer([{ gmv: 120 }], ['gmv'], 120), expected, METRICS)).toBe(false);
+    expect(matchesExpected(answer([{ gmv: 120, 'gmv.comparison': 100 }], ['gmv', 'gmv.comparison'], 120), expected, METRICS)).toBe(false);
+    // A change that does not follow from the two values.
+    expect(matchesExpected(answer([{ gmv: 120, 'gmv.comparison': 100, 'gmv.change': 25 }], columns, 120), expected, METRICS)).toBe(false);
+    // A comparison per group where one for the whole was asked.
+    const twoRows = [{ channel: 'web', gmv: 120, 'gmv.comparison': 100, 'gmv.change': 20 }, { channel: 'app', gmv: 1, 'gmv.comparison': 1, 'gmv.change': 0 }];
+    expect(matchesExpected(answer(twoRows, ['channel', ...columns]), expected, METRICS)).toBe(false);
+  });
+
+  it('reads shares from the share column, the computed columns never as labels', () => {
+    const expected: ExpectedResult = { kind: 'shares', rows: [{ keys: ['web'], value: 0.75 }, { keys: ['app'], value: 0.25 }] };
+    const columns = ['channel', 'gmv', 'gmv.share'];
+    expect(matchesExpected(answer([{ channel: 'web', gmv: 30, 'gmv.share': 0.75 }, { channel: 'app', gmv: 10, 'gmv.share': 0.25 }], columns), expected, METRICS)).toBe(true);
+    // The totals where their shares were asked for.
+    expect(matchesExpected(answer([{ channel: 'web', gmv: 30 }, { channel: 'app', gmv: 10 }], ['channel', 'gmv']), expected, METRICS)).toBe(false);
+    expect(matchesExpected(answer([{ channel: 'web', gmv: 30, 'gmv.share': 0.25 }, { channel: 'app', gmv: 10, 'gmv.share': 0.75 }], columns), expected, METRICS)).toBe(false);
+    // A ratio beside a breakdown is a number of the row, not a label of its group.
+    const perRows: ExpectedResult = { kind: 'rows', rows: [{ keys: ['web'], value: 30 }] };
+    expect(matchesExpected(answer([{ channel: 'web', gmv: 30, orders: 3, 'gmv.per.orders': 10 }], ['channel', 'gmv', 'orders', 'gmv.per.orders']), perRows, METRICS)).toBe(true);
+  });
 });

@@ -1,5 +1,6 @@
 // Whether a governed answer states the expected numbers: the headline value for a single-number
-// question, the rows for a breakdown (in any order) and for a top-N (in rank order).
+// question, the rows for a breakdown (in any order) and for a top-N (in rank order), both periods and
+// the change for a comparison, each group's fraction for shares.
 //
 // A group may go by more than one label (a state's code and its name): every column of an expected
 // row but the last is one accepted label of that group, and an answer's row matches the group when
@@ -14,12 +15,37 @@ export function sameNumber(a: number | null, b: number | null): boolean {
   return Math.abs(a - b) <= RELATIVE_TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
-/** The rows of an answer as labels (every column that is not a metric of its reveal) and the headline number. */
-export function answerRows(answer: Answer, metricNames: ReadonlySet<string>): ResultRow[] {
+/**
+ * Keys the semantic layer computes beside a measure (docs/queries.md: `m.comparison`, `m.change`,
+ * `m.change_percent`, `m.share`, `m.per.other`, `dimension.partial`): numbers, never a group's label.
+ */
+const DERIVED_KEY = /\.(comparison|change|change_percent|share|partial)$|\.per\./;
+
+/**
+ * The rows of an answer as labels (every column that is neither a metric of its reveal nor computed
+ * beside one) and a number: the headline metric's, or the column named by `numberKey`.
+ */
+export function answerRows(answer: Answer, metricNames: ReadonlySet<string>, numberKey?: (metric: string) => string): ResultRow[] {
   const metric = answer.data.metric;
   if (!metric) return [];
-  const labelColumns = answer.data.columns.filter((column) => !metricNames.has(column));
-  return answer.data.rows.map((row) => ({ keys: labelColumns.map((column) => toKey(row[column])), value: toNumber(row[metric]) }));
+  const labelColumns = answer.data.columns.filter((column) => !metricNames.has(column) && column !== metric && !DERIVED_KEY.test(column));
+  const key = numberKey?.(metric) ?? metric;
+  return answer.data.rows.map((row) => ({ keys: labelColumns.map((column) => toKey(row[column])), value: toNumber(row[key]) }));
+}
+
+/** A share is read from the metric's share column when the answer has one, else from the metric itself. */
+const shareKey = (answer: Answer) => (metric: string) => (answer.data.columns.includes(`${metric}.share`) ? `${metric}.share` : metric);
+
+/** One row holding the current value, the comparison period's and the change between them. */
+function sameComparison(answer: Answer, current: number | null, comparison: number | null): boolean {
+  const metric = answer.data.metric;
+  if (!metric || answer.data.rows.length !== 1 || current === null || comparison === null) return false;
+  const row = answer.data.rows[0]!;
+  return (
+    sameNumber(current, toNumber(row[metric])) &&
+    sameNumber(comparison, toNumber(row[`${metric}.comparison`])) &&
+    sameNumber(current - comparison, toNumber(row[`${metric}.change`]))
+  );
 }
 
 const isNothing = (value: number | null): boolean => value === null || value === 0;
@@ -64,7 +90,8 @@ export function matchesExpected(answer: Answer, expected: ExpectedResult, metric
     const value = answer.data.value ?? (answer.data.rows.length === 0 ? null : Number.NaN);
     return sameNumber(expected.value, value);
   }
-  const actual = answerRows(answer, metricNames);
+  if (expected.kind === 'compared') return sameComparison(answer, expected.current, expected.comparison);
+  const actual = answerRows(answer, metricNames, expected.kind === 'shares' ? shareKey(answer) : undefined);
   if (actual.length === 0 || actual[0]!.keys.length === 0) return false;
-  return expected.kind === 'rows' ? sameRows(expected.rows, actual) : sameRanking(expected.rows, actual);
+  return expected.kind === 'ranked' ? sameRanking(expected.rows, actual) : sameRows(expected.rows, actual);
 }

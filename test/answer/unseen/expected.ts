@@ -19,7 +19,9 @@ export type ExpectedResult =
       readonly rows: readonly ResultRow[];
       /** The number of the first group left out by the LIMIT (null when none is): a tie with the last member would make the set ill-posed. */
       readonly firstLeftOut: number | null;
-    };
+    }
+  | { readonly kind: 'compared'; readonly current: number | null; readonly comparison: number | null }
+  | { readonly kind: 'shares'; readonly rows: readonly ResultRow[] };
 
 export function toNumber(cell: unknown): number | null {
   if (cell === null || cell === undefined) return null;
@@ -49,19 +51,50 @@ async function run(connection: DuckDBConnection, sql: string): Promise<unknown[]
   }
 }
 
+async function oneNumber(connection: DuckDBConnection, sql: string): Promise<number | null> {
+  const rows = await run(connection, sql);
+  if (rows.length !== 1 || rows[0]!.length !== 1) throw new Error(`expected one row of one column, got ${rows.length} rows: ${sql}`);
+  return toNumber(rows[0]![0]);
+}
+
 async function expectedOf(connection: DuckDBConnection, expect: Expected): Promise<ExpectedResult> {
-  if ('value' in expect) {
-    const rows = await run(connection, expect.value);
-    if (rows.length !== 1 || rows[0]!.length !== 1) throw new Error(`expected one row of one column, got ${rows.length} rows: ${expect.value}`);
-    return { kind: 'value', value: toNumber(rows[0]![0]) };
+  if ('value' in expect) return { kind: 'value', value: await oneNumber(connection, expect.value) };
+  if ('compared' in expect) {
+    const { current, comparison } = expect.compared;
+    return { kind: 'compared', current: await oneNumber(connection, current), comparison: await oneNumber(connection, comparison) };
   }
   if ('rows' in expect) return { kind: 'rows', rows: resultRows(await run(connection, expect.rows)) };
+  if ('shares' in expect) return { kind: 'shares', rows: resultRows(await run(connection, expect.shares)) };
   const limit = LIMIT.exec(expect.ranked);
   if (!limit) throw new Error(`a ranked expectation ends with LIMIT n: ${expect.ranked}`);
   const rows = resultRows(await run(connection, expect.ranked));
   const n = Number(limit[1]);
   const oneMore = resultRows(await run(connection, expect.ranked.replace(LIMIT, `LIMIT ${n + 1}`)));
   return { kind: 'ranked', rows, firstLeftOut: oneMore.length > n ? oneMore[n]!.value : null };
+}
+
+const isNumber = (value: number | null): boolean => value !== null && !Number.isNaN(value);
+
+/**
+ * Why an expected answer is not well posed, or undefined when it is: every number present, a
+ * breakdown with groups, a share a fraction, and no tie at a top-N's cut-off (which would make two
+ * different sets of groups equally right).
+ */
+export function expectedProblem(expected: ExpectedResult): string | undefined {
+  switch (expected.kind) {
+    case 'value':
+      return isNumber(expected.value) ? undefined : 'no number';
+    case 'compared':
+      return isNumber(expected.current) && isNumber(expected.comparison) ? undefined : 'a period without a number';
+    default: {
+      if (expected.rows.length === 0) return 'no rows';
+      if (!expected.rows.every((row) => isNumber(row.value))) return 'a group without a number';
+      if (expected.kind === 'shares' && !expected.rows.every((row) => row.value! >= 0 && row.value! <= 1)) return 'a share outside 0 to 1';
+      if (expected.kind !== 'ranked') return undefined;
+      if (!expected.rows.every((row) => row.keys.every((key) => key !== null))) return 'a NULL group ranked';
+      return expected.firstLeftOut === expected.rows.at(-1)!.value ? 'a tie at the cut-off' : undefined;
+    }
+  }
 }
 
 /** Every expected answer of a set, in order; the file is opened and closed here. */

@@ -50,7 +50,9 @@ const showRows = (rows: readonly ResultRow[]): string =>
 function showExpected(expected: ExpectedResult | undefined, outcome: QuestionOutcome): string {
   if (isDecline(outcome.question)) return `declined (${outcome.question.decline}: ${outcome.question.why})`;
   if (!expected) return '?';
-  return expected.kind === 'value' ? String(expected.value) : `${expected.kind}: ${showRows(expected.rows)}`;
+  if (expected.kind === 'value') return String(expected.value);
+  if (expected.kind === 'compared') return `${expected.current} against ${expected.comparison} (change ${expected.current !== null && expected.comparison !== null ? expected.current - expected.comparison : '?'})`;
+  return `${expected.kind}: ${showRows(expected.rows)}`;
 }
 
 function showAnswer(answer: Answer | undefined, error: string | undefined): string {

@@ -16,7 +16,7 @@ export interface TableData {
   readonly rows: readonly (readonly Cell[])[];
 }
 
-export type Language = 'en' | 'es' | 'fr' | 'de' | 'pt';
+export type Language = 'en' | 'es' | 'fr' | 'de' | 'pt' | 'it';
 
 /** What a question exercises; one question usually has several. */
 export type Trait =
@@ -39,16 +39,41 @@ export type Trait =
   | 'verb'
   | 'derived_form'
   | 'snapshot'
-  | 'synonym';
+  | 'synonym'
+  // Classes of question the planner is taught one by one (test/answer/classes/):
+  /** Two periods set side by side: "how many more … in 2024 than in 2023", "growth … last month". */
+  | 'comparison'
+  /** A part over its whole: "what share of … were …", "share of each … in …". */
+  | 'share'
+  /** One metric over another: "revenue per trip", "fees per sender". */
+  | 'per'
+  /** A value left out: "excluding", "except", "other than", "not", "without". */
+  | 'negation'
+  /** Two or more filters on one metric. */
+  | 'multi_filter'
+  /** A verb binding a value to its role: "left / sent from" against "arrived / received in". */
+  | 'direction_verb'
+  /** Asked in a language the model has no synonyms in. */
+  | 'foreign_language';
 
 /**
  * The expected answer, as SQL over the domain's DuckDB tables with literal UTC date bounds:
- * - `value`: one row, one column: the headline number;
+ * - `value`: one row, one column: the headline number (a share, "what share of X were Y", is a
+ *   fraction from 0 to 1, as the semantic layer returns shares and percentages);
  * - `rows`: one row per group, the number last; the columns before it are labels the group goes by
  *   (one, or alternatives such as a state's code and its name); compared without regard to order;
- * - `ranked`: the same shape, in rank order (top-N / bottom-N, ending in LIMIT n); NULL groups left out.
+ * - `ranked`: the same shape, in rank order (top-N / bottom-N, ending in LIMIT n); NULL groups left out;
+ * - `compared`: two periods side by side, each SQL one row of one column: the current period's value
+ *   and the comparison period's. A governed answer states both and the change (current less
+ *   comparison), as the semantic layer's `compare` returns them (docs/queries.md);
+ * - `shares`: the shape of `rows`, with each group's fraction (0 to 1) of the total as its number.
  */
-export type Expected = { readonly value: string } | { readonly rows: string } | { readonly ranked: string };
+export type Expected =
+  | { readonly value: string }
+  | { readonly rows: string }
+  | { readonly ranked: string }
+  | { readonly compared: { readonly current: string; readonly comparison: string } }
+  | { readonly shares: string };
 
 /** Why a question must not get a governed number. */
 export type DeclineKind =
