@@ -20,6 +20,8 @@ export interface IndexedMetric {
   readonly phrases: readonly MetricPhrase[];
   /** Content stems of the description: a weak signal, used only when nothing else matched. */
   readonly descriptionStems: ReadonlySet<string>;
+  /** Counts the rows of the reveal's base node, unfiltered: its words name the things the reveal is about ("trips"). */
+  readonly rowCount?: boolean;
 }
 
 export interface IndexedDimension {
@@ -101,7 +103,9 @@ function indexMetrics(model: SemanticModel, revealName: string): IndexedMetric[]
       seen.add(key);
       return true;
     });
-    return { reveal: revealName, name: metric.name, label: metric.label, phrases, descriptionStems: new Set(contentStems(metric.description)) };
+    const measure = metric.measure && !metric.measure.role && metric.measure.node === reveal.base ? model.nodes.get(reveal.base)?.measures.get(metric.measure.name) : undefined;
+    const rowCount = measure?.type === 'count' && !measure.sql && !measure.filter;
+    return { reveal: revealName, name: metric.name, label: metric.label, phrases, descriptionStems: new Set(contentStems(metric.description)), ...(rowCount ? { rowCount } : {}) };
   });
 }
 
