@@ -9,12 +9,15 @@ import type { RoleSide } from './value-role-words.js';
 
 const list = (text: string): string[] => text.split(' ');
 
-// English forms; "pick up" and "drop off" keep their particle.
-const LEAVING = list('start starts started starting begin begins began begun beginning depart departs departed departing leave leaves left leaving originate originates originated originating unlocked rented');
-const LEAVING_PHRASAL = ['pick up', 'picks up', 'picked up', 'picking up', 'set off', 'set out'];
-const ARRIVING = list('end ends ended ending finish finishes finished finishing arrive arrives arrived arriving return returns returned returning dock docks docked docking terminate terminates terminated terminating land lands landed landing receive receives received receiving');
-const ARRIVING_PHRASAL = ['drop off', 'drops off', 'dropped off', 'dropping off'];
-const MOVING = list('send sends sent sending ship ships shipped shipping go goes went going gone move moves moved moving travel travels travelled traveled travelling traveling fly flies flew flown transfer transfers transferred transferring wire wired remit remitted come comes came coming head heads headed heading');
+// English forms; "pick up" and "drop off" keep their particle. Forms in "-s" are left out: they are as
+// often plural nouns ("returns to Porto", "transfers to Mexico").
+const LEAVING = list('start started starting begin began begun beginning depart departed departing leave left leaving originate originated originating unlocked rented');
+const LEAVING_PHRASAL = ['pick up', 'picked up', 'picking up', 'set off', 'set out'];
+const ARRIVING = list('end ended ending finish finished finishing arrive arrived arriving return returned returning dock docked docking terminate terminated terminating land landed landing receive received receiving');
+const ARRIVING_PHRASAL = ['drop off', 'dropped off', 'dropping off'];
+const LEAVING_PLACE = list('left leave leaving depart departed departing');
+const REACHING_PLACE = list('reached reach reaching entered enter entering');
+const MOVING = list('send sent sending ship shipped shipping go went going gone move moved moving travel travelled traveled travelling traveling fly flew flown transfer transferred transferring wire wired remit remitted come came coming head headed heading');
 // What may stand between a verb of moving and its preposition: "sent money to", "sent home to".
 const MOVED = ['', 'money ', 'funds ', 'cash ', 'home ', 'money home '];
 
@@ -44,8 +47,11 @@ const OTHER_LANGUAGES: ReadonlyArray<readonly [string, RoleSide]> = [
 
 /** Verb phrases that, right before a value (articles aside), say which side it plays. */
 export const DIRECTION_VERB_CUES: ReadonlyArray<readonly [string, RoleSide]> = [
-  ...[...LEAVING, ...LEAVING_PHRASAL].flatMap((verb) => [verb, ...FROM_PREPOSITIONS.map((p) => `${verb} ${p}`)]).map((p) => [p, 'from'] as const),
-  ...[...ARRIVING, ...ARRIVING_PHRASAL].flatMap((verb) => [verb, ...TO_PREPOSITIONS.map((p) => `${verb} ${p}`)]).map((p) => [p, 'to'] as const),
+  ...[...LEAVING, ...LEAVING_PHRASAL].flatMap((verb) => FROM_PREPOSITIONS.map((p) => `${verb} ${p}`)).map((p) => [p, 'from'] as const),
+  ...[...ARRIVING, ...ARRIVING_PHRASAL].flatMap((verb) => TO_PREPOSITIONS.map((p) => `${verb} ${p}`)).map((p) => [p, 'to'] as const),
+  // Verbs whose object is the place itself: "left Campus North", "reached Porto".
+  ...LEAVING_PLACE.map((verb) => [verb, 'from'] as const),
+  ...REACHING_PLACE.map((verb) => [verb, 'to'] as const),
   ...MOVING.flatMap((verb) => MOVED.flatMap((moved) => [`${verb} ${moved}from`, `${verb} ${moved}out of`])).map((p) => [p, 'from'] as const),
   ...MOVING.flatMap((verb) => MOVED.flatMap((moved) => [`${verb} ${moved}to`, `${verb} ${moved}into`])).map((p) => [p, 'to'] as const),
   ...OTHER_LANGUAGES,

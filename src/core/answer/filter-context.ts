@@ -13,7 +13,9 @@ import { asksForAmount } from './headline-fit.js';
 import type { MetricCandidate } from './metric-ranking.js';
 import { CONNECTORS, type QuestionWord } from './question-shape.js';
 import { findValueMatches, type BoundValue, type ValueLookup } from './value-filters.js';
-import { ARTICLES } from './value-role-words.js';
+import { PLACE_CUES } from './direction-verbs.js';
+import { PRONOUNS } from './negation.js';
+import { ARTICLES, DIRECTION_CUE_LIST } from './value-role-words.js';
 import { cueBefore } from './value-roles.js';
 
 const words = (text: string): string[] => text.split(' ');
@@ -135,11 +137,12 @@ export function refineMetrics(input: RefineInput): MetricRefinement {
   const fieldStems = new Set(input.values.flatMap((value) => byField.get(value.field)?.phrases.flat() ?? []));
   const anchors = [...valueWords, ...cueWords];
   const near = (position: number) => anchors.some((anchor) => Math.abs(anchor - position) <= NOUN_REACH);
+  const leadsToValue = (position: number) => anchors.some((anchor) => anchor > position && anchor - position <= NOUN_REACH);
   const amount = asksForAmount(all.map((word) => word.raw).join(' '));
   // A metric word after "per" is a divisor; after "by", one unless it leads to a value ("by guests from Germany").
   const afterMarker = (position: number): boolean => {
     const marker = markerBefore(all, position);
-    return marker !== undefined && (RATIO_MARKERS.has(marker) || !near(position));
+    return marker !== undefined && (RATIO_MARKERS.has(marker) || !leadsToValue(position));
   };
 
   let kept = [...input.chosen];
@@ -173,4 +176,15 @@ export function refineMetrics(input: RefineInput): MetricRefinement {
     if (!taken.has(word.position) && things.has(word.stem) && !afterMarker(word.position) && !kept.some((candidate) => candidate.metric.rowCount)) moved.add(word.position);
   }
   return { metrics: kept, moved };
+}
+
+const CUE_WORDS: ReadonlySet<string> = new Set([...DIRECTION_CUE_LIST.flatMap((cue) => cue.words), ...PLACE_CUES.flat()]);
+
+/**
+ * Words that may stand between a negation and the value it leaves out: grammar, role and place cues,
+ * the reveal's field words and its own things ("excluding trips that started in the Harbour district").
+ */
+export function negationPassable(reveal: IndexedReveal): (word: QuestionWord) => boolean {
+  const things = new Set(reveal.metrics.filter((metric) => metric.rowCount).flatMap((metric) => metric.phrases.flatMap((phrase) => phrase.stems)));
+  return (word) => word.stop || ARTICLES.has(word.raw) || CUE_WORDS.has(word.raw) || PRONOUNS.has(word.raw) || reveal.dimensionStems.has(word.stem) || things.has(word.stem);
 }

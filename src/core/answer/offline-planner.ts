@@ -6,7 +6,8 @@
 // number is accounted for by the plan (accounted-words.ts).
 import { unaccountedReason } from './accounted-words.js';
 import { resolveBreakdown } from './breakdown-fields.js';
-import { directionCueStems, introducerWords, refineMetrics, valueMarkers } from './filter-context.js';
+import { directionCueStems, introducerWords, negationPassable, refineMetrics, valueMarkers } from './filter-context.js';
+import { findNegations, negatedFilters } from './negation.js';
 import type { AnswerPlan, GovernedPlan, NoMatch } from './plan.js';
 import type { CatalogIndex, IndexedReveal } from './catalog-index.js';
 import { trigramDice } from './fuzzy.js';
@@ -269,11 +270,13 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
 
   // Metric words win over values: "completed orders" is the metric, not orders filtered on status.
   const matches = findValueMatches(words, new Set([...shape.consumed, ...metricWords]), attempt.lookup);
-  const binding = bindValues(matches, words, reveal.dimensions);
+  // "excluding OTA", "did not start at Central Station": values left out, as negated filters.
+  const negation = findNegations(words, matches, negationPassable(reveal), Math.min(...metricWords));
+  const binding = bindValues(matches, words, reveal.dimensions, negation.values);
   if (binding.kind === 'undecided') return noMatch(binding.reason, candidates);
-  const filters = filtersFrom(binding.values);
+  const filters = [...filtersFrom(binding.values.filter((value) => !value.negated)), ...negatedFilters(binding.values.filter((value) => value.negated))];
   const valueWords = new Set(matches.flatMap((match) => match.positions));
-  const filterWords = new Set([...valueWords, ...binding.cueWords]);
+  const filterWords = new Set([...valueWords, ...binding.cueWords, ...negation.words]);
   // Metric words that only describe the rows the filters pick ("trips departing from …", "electric bikes").
   const refined = refineMetrics({ chosen, words, content: content.filter((word) => !reserved.has(word.position)), reveal, values: binding.values, valueWords, cueWords: binding.cueWords });
   for (const position of refined.moved) {

@@ -126,7 +126,7 @@ interface Pending {
 }
 
 // "from countries other than Germany": a negation between the cue and its value.
-const BETWEEN_CUE_AND_VALUE = new Set(['other', 'than', 'except', 'excluding', 'but', 'not']);
+const BETWEEN_CUE_AND_VALUE = new Set(['other', 'than', 'except', 'excluding', 'but', 'not', 'outside', 'without']);
 
 /** Words a cue may stand apart from `match` by: articles, "other than", and the words of the fields that hold it. */
 function skippable(match: ValueMatch, byField: ReadonlyMap<string, IndexedDimension>): (word: QuestionWord) => boolean {
@@ -150,7 +150,9 @@ function placeBefore(words: readonly QuestionWord[], start: number, skip: (word:
       const first = end - cue.length + 1;
       let before = first - 1;
       while (before >= 0 && ARTICLES.has(words[before]!.raw)) before--;
-      const strong = cue.some((word) => PLACE_VERBS.has(word)) || (before >= 0 && plainWords.has(words[before]!.stem));
+      // "hotels in Germany", "at hotels outside Spain": the plain field's own words beside the place word.
+      const named = (before >= 0 && plainWords.has(words[before]!.stem)) || words.slice(end + 1, start).some((word) => plainWords.has(word.stem));
+      const strong = cue.some((word) => PLACE_VERBS.has(word)) || named;
       return { positions: Array.from({ length: cue.length }, (_, k) => first + k), strong };
     }
     if (!skip(words[end]!)) return undefined;
@@ -182,8 +184,10 @@ function describe(match: ValueMatch, words: readonly QuestionWord[]): string {
  * field (base node first); values of fields with a role are bound by the cue before them, by the
  * other value of a "from A to B" pair, or (home/away) by a venue cue anywhere in the question.
  */
-export function bindValues(matches: readonly ValueMatch[], words: readonly QuestionWord[], dimensions: readonly IndexedDimension[]): Binding {
+export function bindValues(matches: readonly ValueMatch[], words: readonly QuestionWord[], dimensions: readonly IndexedDimension[], negated: ReadonlySet<number> = new Set()): Binding {
   const byField = new Map(dimensions.map((d) => [d.field, d]));
+  // `negated`: start positions of the values the question leaves out ("excluding OTA").
+  const mark = (match: ValueMatch): { negated?: true } => (negated.has(match.positions[0]!) ? { negated: true } : {});
   const values: BoundValue[] = [];
   const cueWords = new Set<number>();
   const pending: Pending[] = [];
@@ -197,7 +201,7 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
       // node, or two columns of the base): the field is undecided, so no guess.
       const rival = match.candidates.find((c) => c.field !== field && c.field.includes('.') === field.includes('.'));
       if (rival) return { kind: 'undecided', reason: `"${describe(match, words)}" could be ${labels([field, rival.field], byField, 'or')}; name which one.` };
-      values.push({ field, value, near: match.near });
+      values.push({ field, value, near: match.near, ...mark(match) });
       const cue = cueBefore(words, match.positions[0]!);
       if (cue && FAMILY_OF[cue.side] === 'direction') plainCues.set(field, new Set([...(plainCues.get(field) ?? []), cue.side]));
       continue;
@@ -236,7 +240,7 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
     if (entry.place) for (const position of entry.placeWords ?? []) cueWords.add(position);
   }
   // "Austin to Dallas": in a pair, the value without a cue plays the other role.
-  const direction = pending.filter((p) => p.family === 'direction' && !p.place);
+  const direction = pending.filter((p) => p.family === 'direction' && !p.place && !negated.has(p.match.positions[0]!));
   if (direction.length === 2) {
     const [a, b] = direction as [Pending, Pending];
     if (a.side && !b.side) b.side = OPPOSITE[a.side];
@@ -252,9 +256,15 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
       for (const cue of found) for (const position of cue.positions) cueWords.add(position);
     }
   }
+  // "sent to Africa except Morocco": a value left out of another, with no cue of its own, takes that one's role.
+  let lastSide: RoleSide | undefined;
+  for (const entry of [...pending].sort((a, b) => a.match.positions[0]! - b.match.positions[0]!)) {
+    if (entry.side) lastSide = entry.side;
+    else if (lastSide && negated.has(entry.match.positions[0]!) && !entry.place && FAMILY_OF[lastSide] === entry.family) entry.side = lastSide;
+  }
   for (const entry of pending) {
     if (entry.place) {
-      values.push(entry.place);
+      values.push({ ...entry.place, ...mark(entry.match) });
       continue;
     }
     const fields = entry.match.candidates.map((c) => c.field);
@@ -265,7 +275,7 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
       const other = own ? undefined : counterparts(fields, entry.side, dimensions)[0];
       const field = own?.field ?? other?.field;
       if (!field) return { kind: 'undecided', reason: `"${describe(entry.match, words)}" is known only as ${labels(fields, byField)}, which the question does not ask for.` };
-      values.push({ field, value: own?.value ?? value, near: entry.match.near });
+      values.push({ field, value: own?.value ?? value, near: entry.match.near, ...mark(entry.match) });
       continue;
     }
     const possible = [...new Set([...fields, ...entry.match.candidates.flatMap((c) => {
@@ -276,7 +286,7 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
     if (possible.length > 1) {
       return { kind: 'undecided', reason: `"${describe(entry.match, words)}" could be ${labels(possible, byField, 'or')}; ${hint(entry.family, possible, byField)}.` };
     }
-    values.push({ field: fields[0]!, value, near: entry.match.near });
+    values.push({ field: fields[0]!, value, near: entry.match.near, ...mark(entry.match) });
   }
   return { kind: 'bound', values, cueWords };
 }
