@@ -92,7 +92,11 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
   const visible = !marker || (total[VISIBLE] !== null && total[VISIBLE] !== undefined);
   const restrictions = dataKeyRestrictions(model, headline.result.nodesRead, principal.attributes);
   const columns = breakdown.result.outputColumns.map((c) => c.key).filter((key) => !INTERNAL.has(key));
-  const proseFilters: ProseFilter[] = plan.filters.map((f) => ({ label: words(f.field, model), values: typeof f.value === 'string' ? [f.value] : [...f.value] }));
+  const proseFilters: ProseFilter[] = plan.filters.map((f) => ({
+    label: words(f.field, model),
+    values: typeof f.value === 'string' ? [f.value] : [...f.value],
+    ...(f.operator === 'notEquals' || f.operator === 'notIn' ? { negated: true } : {}),
+  }));
   const approximate = plan.filters.filter((f) => f.near).flatMap((f) => (typeof f.value === 'string' ? [f.value] : [...f.value]));
   const provenance = (assumptions: readonly Assumption[]): Answer['provenance'] => ({
     source: 'semantic layer',

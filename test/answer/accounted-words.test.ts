@@ -8,18 +8,26 @@ import { safetyIndex, safetyValues } from './safety-catalogs.js';
 const plan = (question: string) => planOffline(question, safetyIndex, { values: safetyValues });
 
 describe('words that restrict the number by themselves', () => {
+  // A negation leaves its value out (accounted for by the negated filter); one that reaches no value is declined.
   it.each([
-    ['revenue not in TX', 'not'],
-    ['revenue excluding the web channel', 'excluding'],
-    ['shipments other than from Austin', 'other'],
-    ['ingresos no en TX', 'no'],
+    ['revenue not in TX', 'state', 'TX'],
+    ['revenue excluding the web channel', 'channel', 'web'],
+    ['shipments other than from Austin', 'origin_city', 'Austin'],
+    ['ingresos no en TX', 'state', 'TX'],
+    ["chiffre d'affaires sauf TX", 'state', 'TX'],
+    ["chiffre d'affaires hors WA", 'state', 'WA'],
+    ['Umsatz ohne TX', 'state', 'TX'],
+    ['Umsatz nicht in WA', 'state', 'WA'],
+    ['receita exceto TX', 'state', 'TX'],
+    ['receita sem WA', 'state', 'WA'],
+  ])('"%s" leaves %s = %s out', (question, field, value) => {
+    expect(plan(question)).toMatchObject({ kind: 'governed', filters: [{ field, operator: 'notEquals', value }] });
+  });
+
+  it.each([
     ['ingresos sin la tienda', 'sin'],
-    ["chiffre d'affaires sauf TX", 'sauf'],
-    ["chiffre d'affaires hors WA", 'hors'],
-    ['Umsatz ohne TX', 'ohne'],
-    ['Umsatz nicht in WA', 'nicht'],
-    ['receita exceto TX', 'exceto'],
-    ['receita sem WA', 'sem'],
+    ['revenue excluding refunds', 'excluding'],
+    ['shipments not delayed', 'not'],
     ['sales count over 100', 'over'],
     ['revenue of more than 50', 'more'],
     ['ventas de más de 100', 'más'],

@@ -1,7 +1,8 @@
 // Generated questions: a question the planner answers, plus one restriction it did not plan for (a
 // value, a negation, a comparison, an unknown word, a second period, "per customer", a ratio "per
 // sale"), inserted at a random place, in a random language. None may come back as a governed plan that ignores it: a value
-// must show up as a filter, "per X" as a breakdown, everything else must be declined.
+// must show up as a filter, a negation as a filter that leaves a value out, "per X" as a breakdown,
+// everything else must be declined.
 // Seeded: PLANNER_FUZZ_SEED=<n> reproduces a run, PLANNER_FUZZ_RUNS=<n> changes its length.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +36,8 @@ const base = fc
 
 type Restriction =
   | { readonly kind: 'value'; readonly text: string; readonly value: string }
+  /** A negation with the value it leaves out ('' when none follows it). */
+  | { readonly kind: 'negation'; readonly text: string; readonly value: string }
   | { readonly kind: 'breakdown'; readonly text: string; readonly words: string }
   | { readonly kind: 'decline'; readonly text: string; readonly atEnd?: boolean };
 
@@ -54,8 +57,8 @@ const PER = ['per customer', 'average per customer', 'por cliente', 'par client'
 
 const restriction: fc.Arbitrary<Restriction> = fc.oneof(
   fc.constantFrom(...VALUES).map(([text, value]): Restriction => ({ kind: 'value', text, value })),
-  fc.tuple(fc.constantFrom(...NEGATIONS), fc.constantFrom('', 'TX', 'web', 'Garden', 'Austin')).map(([word, value]): Restriction => ({ kind: 'decline', text: [word, value].filter(Boolean).join(' ') })),
-  fc.tuple(fc.constantFrom(...NEGATIONS_OF), fc.constantFrom('TX', 'web', 'Garden', 'Austin', 'CA')).map(([word, value]): Restriction => ({ kind: 'decline', text: `${word} ${value}` })),
+  fc.tuple(fc.constantFrom(...NEGATIONS), fc.constantFrom('', 'TX', 'web', 'Garden', 'Austin')).map(([word, value]): Restriction => ({ kind: 'negation', text: [word, value].filter(Boolean).join(' '), value })),
+  fc.tuple(fc.constantFrom(...NEGATIONS_OF), fc.constantFrom('TX', 'web', 'Garden', 'Austin', 'CA')).map(([word, value]): Restriction => ({ kind: 'negation', text: `${word} ${value}`, value })),
   fc.constantFrom(...COMPARISONS).map((text): Restriction => ({ kind: 'decline', text })),
   fc.constantFrom(...UNKNOWN).map((text): Restriction => ({ kind: 'decline', text })),
   fc.constantFrom(...PERIODS).map((text): Restriction => ({ kind: 'decline', text })),
@@ -70,12 +73,15 @@ function insert(question: string, text: string, at: number): string {
   return [...words.slice(0, position), text, ...words.slice(position)].join(' ');
 }
 
+const holds = (filter: GovernedPlan['filters'][number], value: string): boolean => (typeof filter.value === 'string' ? filter.value === value : filter.value.includes(value));
+const negated = (filter: GovernedPlan['filters'][number]): boolean => filter.operator === 'notEquals' || filter.operator === 'notIn';
+
 /** Whether a governed plan reflects the restriction the question added. */
 function reflects(governed: GovernedPlan, added: Restriction): boolean {
   if (added.kind === 'decline') return false;
-  if (added.kind === 'value') {
-    return governed.filters.some((filter) => (typeof filter.value === 'string' ? filter.value === added.value : filter.value.includes(added.value)));
-  }
+  if (added.kind === 'value') return governed.filters.some((filter) => holds(filter, added.value));
+  // A negation must leave a value out: its own, or (without one) the value it reached.
+  if (added.kind === 'negation') return governed.filters.some((filter) => negated(filter) && (added.value === '' || holds(filter, added.value)));
   return governed.dimensions.some((field) => field.includes(added.words));
 }
 

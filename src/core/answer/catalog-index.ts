@@ -24,6 +24,8 @@ export interface IndexedMetric {
   readonly unit?: string;
   /** Where the metric is declared, for a suggestion to the model's editor. */
   readonly span?: { readonly file: string; readonly line: number };
+  /** Counts the rows of the reveal's base node, unfiltered: its words name the things the reveal is about ("trips"). */
+  readonly rowCount?: boolean;
 }
 
 export interface IndexedDimension {
@@ -105,6 +107,8 @@ function indexMetrics(model: SemanticModel, revealName: string): IndexedMetric[]
       seen.add(key);
       return true;
     });
+    const measure = metric.measure && !metric.measure.role && metric.measure.node === reveal.base ? model.nodes.get(reveal.base)?.measures.get(metric.measure.name) : undefined;
+    const rowCount = measure?.type === 'count' && !measure.sql && !measure.filter;
     return {
       reveal: revealName,
       name: metric.name,
@@ -113,6 +117,7 @@ function indexMetrics(model: SemanticModel, revealName: string): IndexedMetric[]
       descriptionStems: new Set(contentStems(metric.description)),
       ...(metric.unit ? { unit: metric.unit } : {}),
       ...(metric.span ? { span: { file: metric.span.file, line: metric.span.line } } : {}),
+      ...(rowCount ? { rowCount } : {}),
     };
   });
 }

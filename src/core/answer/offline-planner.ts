@@ -6,6 +6,8 @@
 // number is accounted for by the plan (accounted-words.ts).
 import { unaccountedReason } from './accounted-words.js';
 import { resolveBreakdown } from './breakdown-fields.js';
+import { directionCueStems, introducerWords, negationPassable, refineMetrics, valueMarkers } from './filter-context.js';
+import { findNegations, negatedFilters } from './negation.js';
 import type { AnswerPlan, GovernedPlan, NoMatch } from './plan.js';
 import type { CatalogIndex, IndexedMetric, IndexedReveal } from './catalog-index.js';
 import { trigramDice } from './fuzzy.js';
@@ -207,7 +209,11 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
     return noMatch(`${unsure.map((word) => quote([word.position])).join(', ')} could be a word of the sentence or the value ${stored.join(', ')}; to filter on it, write it as ${stored.join(', ')}, otherwise rephrase without it.`);
   }
   const roleValues = anyOf(reveals.map((reveal) => roleValueStems(reveal, lookups.get(reveal.name)!)));
-  const notMarkers = new Set([...cueMarkers(words, isBreakdownMarker, (position) => roleValues.has(words[position]!.stem)), ...markersInMetricNames(words, index)]);
+  const notMarkers = new Set([
+    ...cueMarkers(words, isBreakdownMarker, (position) => roleValues.has(words[position]!.stem)),
+    ...markersInMetricNames(words, index),
+    ...valueMarkers(words, distinctLookups, index),
+  ]);
   const shape = readShape(words, index, notMarkers);
   // "were placed", "came in", "se registraron": words that restrict nothing, unless the catalog knows them.
   const raws = words.map((word) => word.raw);
@@ -230,12 +236,14 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   }
   if (choice.kind === 'mixed') {
     const { first, second } = choice;
+    // "trips docked at Stadium Gate": a verb that binds a value to its role, whatever metric it spells.
+    const cueStems = directionCueStems(words, distinctLookups);
     // "refunds for emergency visits": "visits" names a metric of the care reveal and the visit a
     // refund belongs to in billing. The reveal that explains the other metric's words wins.
     for (const [own, other] of [[first, second], [second, first]] as const) {
       const reveal = reveals.find((r) => r.name === own.metric.reveal)!;
       const lookup = lookups.get(reveal.name)!;
-      if (![...other.covered].every((stem) => reveal.dimensionStems.has(stem) || lookup.hasStem(stem))) continue;
+      if (![...other.covered].every((stem) => reveal.dimensionStems.has(stem) || lookup.hasStem(stem) || cueStems.has(stem))) continue;
       const alone = chooseMetrics(candidates.filter((candidate) => candidate.metric.reveal === reveal.name));
       if (alone.kind !== 'chosen') continue;
       const plan = planOnReveal({ reveal, metrics: alone.metrics, words, text, quote, shape, content, reserved, lookup: lookups.get(reveal.name)!, candidates, allMetrics, noMatch });
@@ -296,10 +304,22 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     matches.push(match);
   }
   for (const position of repeats) if (!matches.some((match) => match.positions.includes(position))) metricWords.add(position);
-  const binding = bindValues(matches, words, reveal.dimensions, quote);
+  // "excluding OTA", "did not start at Central Station": values left out, as negated filters.
+  const negation = findNegations(words, matches, negationPassable(reveal), Math.min(...metricWords));
+  const binding = bindValues(matches, words, reveal.dimensions, quote, negation.values);
   if (binding.kind === 'undecided') return noMatch(binding.reason, candidates);
-  const filters = filtersFrom(binding.values);
-  const filterWords = new Set([...matches.flatMap((match) => match.positions), ...binding.cueWords]);
+  const filters = [...filtersFrom(binding.values.filter((value) => !value.negated)), ...negatedFilters(binding.values.filter((value) => value.negated))];
+  const valueWords = new Set(matches.flatMap((match) => match.positions));
+  const filterWords = new Set([...valueWords, ...binding.cueWords, ...negation.words]);
+  // Metric words that only describe the rows the filters pick ("trips departing from …", "electric bikes").
+  const refined = refineMetrics({ chosen, words, content: content.filter((word) => !reserved.has(word.position)), reveal, values: binding.values, valueWords, cueWords: binding.cueWords });
+  for (const position of refined.moved) {
+    metricWords.delete(position);
+    filterWords.add(position);
+  }
+  const fieldStems = new Set(binding.values.flatMap((value) => reveal.dimensions.find((d) => d.field === value.field)?.phrases.flat() ?? []));
+  for (const position of introducerWords(words, matches.map((match) => match.positions[0]!), fieldStems, new Set([...metricWords, ...shape.consumed]))) filterWords.add(position);
+  const kept = refined.metrics;
 
   const dimensions: string[] = [];
   for (const request of shape.dimensions) {
@@ -311,7 +331,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     if (!dimensions.includes(resolved.field)) dimensions.push(resolved.field);
   }
 
-  const headline = chosen[0]!;
+  const headline = kept[0]!;
   // The last gate: every word that could restrict or change the number is accounted for by the plan.
   // Words that restrict nothing ("were placed", "came in") were left out of `content`: accounted for.
   const inContent = new Set(content.map((word) => word.position));
@@ -358,7 +378,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   const plan: GovernedPlan = {
     kind: 'governed',
     reveal: reveal.name,
-    metrics: chosen.map((candidate) => candidate.metric.name),
+    metrics: kept.map((candidate) => candidate.metric.name),
     dimensions,
     filters,
     ...(shape.top ? { sort: { field: headline.metric.name, direction: shape.top.direction }, limit: shape.top.limit } : {}),

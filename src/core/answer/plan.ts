@@ -24,7 +24,8 @@ export interface GovernedPlan {
   /** Filters on dimension values found in the question. */
   readonly filters: ReadonlyArray<{
     readonly field: string;
-    readonly operator: 'equals' | 'in';
+    /** `notEquals` / `notIn`: the values are left out ("excluding OTA"); rows without a value are kept. */
+    readonly operator: 'equals' | 'in' | 'notEquals' | 'notIn';
     readonly value: string | readonly string[];
     /** The value was found through a typo-corrected word ("Chicgo" → 'Chicago'): an assumption to state. */
     readonly near?: boolean;

@@ -78,10 +78,12 @@ function coverageWords(coverage: Coverage): string {
   return coverage.kind === 'all_time' ? ' as of now (all time)' : ' as of now';
 }
 
-/** A value filter of the plan, for the reader: "channel is web", "region is Europe or Asia". */
+/** A value filter of the plan, for the reader: "channel is web", "region is Europe or Asia", "channel is not OTA". */
 export interface ProseFilter {
   readonly label: string;
   readonly values: readonly string[];
+  /** The values are left out. */
+  readonly negated?: boolean;
 }
 
 export interface ProseInput {
@@ -106,9 +108,14 @@ const SHOWN = 5;
 /** The label of the group whose dimension value is NULL, in prose and in the facts a model may reword. */
 export const NULL_GROUP_LABEL = '(none)';
 
+function filterWords(filter: ProseFilter): string {
+  if (!filter.negated) return `is ${filter.values.join(' or ')}`;
+  return filter.values.length === 1 ? `is not ${filter.values[0]}` : `is none of ${filter.values.join(', ')}`;
+}
+
 function where(filters: readonly ProseFilter[]): string {
   if (!filters.length) return '';
-  return `, where ${filters.map((f) => `${f.label} is ${f.values.join(' or ')}`).join(' and ')},`;
+  return `, where ${filters.map((f) => `${f.label} ${filterWords(f)}`).join(' and ')},`;
 }
 
 /** "Revenue for last week (2025-06-09 to 2025-06-15), where channel is web," / "Open tickets as of now". */

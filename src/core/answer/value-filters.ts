@@ -11,7 +11,8 @@ export type { ValueLookup, ValuePhrase } from './value-index.js';
 
 export interface Filter {
   readonly field: string;
-  readonly operator: 'equals' | 'in';
+  /** `notEquals` and `notIn` leave values out ("excluding OTA") and keep the rows without a value. */
+  readonly operator: 'equals' | 'in' | 'notEquals' | 'notIn';
   readonly value: string | readonly string[];
   /** A value was found through a typo-corrected word: the answer should say which value it assumed. */
   readonly near?: boolean;
@@ -75,6 +76,8 @@ export interface BoundValue {
   readonly field: string;
   readonly value: string;
   readonly near?: boolean;
+  /** Left out by the question ("excluding OTA"): a negated filter. */
+  readonly negated?: boolean;
 }
 
 /** Values of at least `minWords` words named in the words not in `blocked`, longest first, left to right, each once. */

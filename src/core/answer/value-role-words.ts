@@ -2,6 +2,8 @@
 // Two families: direction (where something comes from / goes to, who sells / who buys) and venue
 // (home / away). Dimension words classify a dimension; cue phrases in a question bind a value.
 
+import { DIRECTION_VERB_CUES } from './direction-verbs.js';
+
 export type RoleFamily = 'direction' | 'venue';
 export type RoleSide = 'from' | 'to' | 'home' | 'away';
 
@@ -57,7 +59,7 @@ function cues(list: ReadonlyArray<readonly [string, RoleSide]>): Cue[] {
   return list.map(([phrase, side]) => ({ words: words(phrase), side })).sort((a, b) => b.words.length - a.words.length);
 }
 
-export const DIRECTION_CUE_LIST: readonly Cue[] = cues([...DIRECTION_CUES, ...[...SIDE_WORDS].filter(([, side]) => FAMILY_OF[side] === 'direction')]);
+export const DIRECTION_CUE_LIST: readonly Cue[] = cues([...DIRECTION_CUES, ...DIRECTION_VERB_CUES, ...[...SIDE_WORDS].filter(([, side]) => FAMILY_OF[side] === 'direction')]);
 export const VENUE_CUE_LIST: readonly Cue[] = cues([...VENUE_CUES, ...[...SIDE_WORDS].filter(([, side]) => FAMILY_OF[side] === 'venue')]);
 
 /** Articles skipped between a cue and its value ("from the Lions", "de la Sevilla"). */

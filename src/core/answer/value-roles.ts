@@ -9,6 +9,7 @@ import type { IndexedDimension } from './catalog-index.js';
 import type { QuestionWord } from './question-shape.js';
 import { identifierWords, normalise, stem } from './text.js';
 import type { BoundValue, ValueMatch } from './value-filters.js';
+import { PLACE_CUES, PLACE_VERBS } from './direction-verbs.js';
 import { ARTICLES, DIRECTION_CUE_LIST, FAMILY_OF, OPPOSITE, SIDE_WORDS, VENUE_CUE_LIST, type Cue, type RoleFamily, type RoleSide } from './value-role-words.js';
 
 /** A dimension may carry the name of the role it plays (a role-playing join's alias) and its node. */
@@ -25,6 +26,8 @@ export type Binding =
   | { readonly kind: 'undecided'; readonly reason: string };
 
 const MAX_ARTICLES = 2;
+/** Words a cue may stand apart from its value by when the field's own words are among them. */
+const MAX_SKIPPED = 4;
 const TRADE_WORDS = new Set(['seller', 'vendor', 'supplier', 'buyer', 'purchaser', 'vendedor', 'comprador', 'vendeur', 'acheteur', 'verkaufer', 'kaufer']);
 
 /** How to say which role: "sold by" / "bought by" for trading parties, "from" / "to" for places, home / away. */
@@ -35,6 +38,18 @@ function hint(family: RoleFamily, fields: readonly string[], byField: ReadonlyMa
 }
 
 const roles = new WeakMap<IndexedDimension, DimensionRole | null>();
+const STEMMED_SIDES: ReadonlyMap<string, RoleSide> = new Map([...SIDE_WORDS].map(([word, side]) => [stem(word), side] as const));
+
+/**
+ * The one side that words give: a direction (from, to) before a venue (home, away), since a "guest
+ * origin" country is where a hotel guest comes from, not an away team; none when they disagree.
+ */
+function oneSide(found: ReadonlyArray<RoleSide | undefined>): RoleSide | undefined {
+  const sides = new Set(found.filter((side): side is RoleSide => side !== undefined));
+  const direction = [...sides].filter((side) => FAMILY_OF[side] === 'direction');
+  if (direction.length > 0) return direction.length === 1 ? direction[0] : undefined;
+  return sides.size === 1 ? [...sides][0] : undefined;
+}
 
 /** The side a dimension plays, from the words of its field id, label and role name; undefined when none or both. */
 export function dimensionRole(dimension: IndexedDimension): DimensionRole | undefined {
@@ -44,8 +59,9 @@ export function dimensionRole(dimension: IndexedDimension): DimensionRole | unde
   const idWords = normalise(identifierWords(dimension.field.replace(/\./g, ' '))).split(' ');
   const all = [...idWords, ...normalise(dimension.label).split(' '), ...(role ? normalise(identifierWords(role)).split(' ') : [])];
   const sideOf = (word: string): RoleSide | undefined => SIDE_WORDS.get(word) ?? SIDE_WORDS.get(stem(word));
-  const sides = new Set(all.map(sideOf).filter((side): side is RoleSide => side !== undefined));
-  const side = sides.size === 1 ? [...sides][0]! : undefined;
+  // A role's own phrases (its join's synonyms: "guest origin", "pickup station") say which side it plays too.
+  const phraseSides = role ? dimension.phrases.flat().map((word) => STEMMED_SIDES.get(word)) : [];
+  const side = oneSide([...all.map(sideOf), ...phraseSides]);
   // With a role name, the path is the role itself: "pickup.city" and "delivery.city" share "city".
   const restWords = role ? normalise(identifierWords(dimension.field.split('.').pop()!)).split(' ') : idWords;
   const result = side ? { side, rest: restWords.filter((word) => sideOf(word) === undefined).map(stem).join(' ') } : undefined;
@@ -67,17 +83,23 @@ function cueEndingAt(words: readonly QuestionWord[], end: number, list: readonly
   });
 }
 
-/** The direction cue right before position `start`, skipping articles ("from the port"), with its positions. */
-export function cueBefore(words: readonly QuestionWord[], start: number): { side: RoleSide; positions: number[] } | undefined {
+/**
+ * The direction cue right before position `start`, with its positions, skipping articles ("from the
+ * port") and whatever else `skip` allows (the value's own field words: "from countries other than
+ * Germany", "an der Station Harbour Front").
+ */
+export function cueBefore(words: readonly QuestionWord[], start: number, skip: (word: QuestionWord) => boolean = isArticle): { side: RoleSide; positions: number[] } | undefined {
   let end = start - 1;
-  for (let skipped = 0; end >= 0 && skipped <= MAX_ARTICLES; skipped++) {
+  for (let skipped = 0; end >= 0 && skipped <= MAX_SKIPPED; skipped++) {
     const cue = cueEndingAt(words, end, DIRECTION_CUE_LIST);
     if (cue) return { side: cue.side, positions: Array.from({ length: cue.words.length }, (_, k) => end - cue.words.length + 1 + k) };
-    if (!ARTICLES.has(words[end]!.raw)) return undefined;
+    if (!skip(words[end]!) || (skip === isArticle && skipped >= MAX_ARTICLES)) return undefined;
     end--;
   }
   return undefined;
 }
+
+const isArticle = (word: QuestionWord): boolean => ARTICLES.has(word.raw);
 
 /** Venue cues anywhere in the question ("at home", "fuera de casa"), longest first, each word once. */
 function venueCues(words: readonly QuestionWord[], taken: ReadonlySet<number>): Array<{ side: RoleSide; positions: number[] }> {
@@ -95,6 +117,62 @@ interface Pending {
   readonly match: ValueMatch;
   readonly family: RoleFamily;
   side?: RoleSide;
+  /** Placed by a place word ("stayed in Portugal") on the one field of the value that plays no role. */
+  place?: BoundValue;
+  /** Placed by a bare "in": kept only when another value of the question is bound to a role by its cue. */
+  weakPlace?: boolean;
+  /** The place words, accounted for when the place is kept. */
+  placeWords?: readonly number[];
+}
+
+// "from countries other than Germany": a negation between the cue and its value.
+const BETWEEN_CUE_AND_VALUE = new Set(['other', 'than', 'except', 'excluding', 'but', 'not', 'outside', 'without']);
+
+/** Words a cue may stand apart from `match` by: articles, "other than", and the words of the fields that hold it. */
+function skippable(match: ValueMatch, byField: ReadonlyMap<string, IndexedDimension>): (word: QuestionWord) => boolean {
+  const stems = new Set(match.candidates.flatMap((candidate) => byField.get(candidate.field)?.phrases.flat() ?? []));
+  return (word) => ARTICLES.has(word.raw) || BETWEEN_CUE_AND_VALUE.has(word.raw) || stems.has(word.stem);
+}
+
+/**
+ * The place words right before `start` ("stayed in", "in", "visited"), skipping as `skip` allows.
+ * `strong` when a verb says so or the words before name the plain field ("hotels in Germany"); a bare
+ * "in" ("parcels in Austin") may as well mean where something came from.
+ */
+function placeBefore(words: readonly QuestionWord[], start: number, skip: (word: QuestionWord) => boolean, plainWords: ReadonlySet<string>): { positions: number[]; strong: boolean } | undefined {
+  let end = start - 1;
+  for (let skipped = 0; end >= 0 && skipped <= MAX_SKIPPED; skipped++) {
+    const cue = PLACE_CUES.find((phrase) => {
+      const first = end - phrase.length + 1;
+      return first >= 0 && phrase.every((word, k) => words[first + k]!.raw === word);
+    });
+    if (cue) {
+      const first = end - cue.length + 1;
+      let before = first - 1;
+      while (before >= 0 && ARTICLES.has(words[before]!.raw)) before--;
+      // "hotels in Germany", "at hotels outside Spain": the plain field's own words beside the place word.
+      const named = (before >= 0 && plainWords.has(words[before]!.stem)) || words.slice(end + 1, start).some((word) => plainWords.has(word.stem));
+      const strong = cue.some((word) => PLACE_VERBS.has(word)) || named;
+      return { positions: Array.from({ length: cue.length }, (_, k) => first + k), strong };
+    }
+    if (!skip(words[end]!)) return undefined;
+    end--;
+  }
+  return undefined;
+}
+
+/** The value's candidate on the one field that plays no role and is reached through no role join, if it has exactly one. */
+function plainCandidate(match: ValueMatch, byField: ReadonlyMap<string, IndexedDimension>): BoundValue | undefined {
+  const plain = match.candidates.filter((candidate) => {
+    const dimension = byField.get(candidate.field) as RoleAwareDimension | undefined;
+    return dimension !== undefined && dimensionRole(dimension) === undefined && dimension.role === undefined;
+  });
+  return plain.length === 1 ? { field: plain[0]!.field, value: plain[0]!.value, near: match.near } : undefined;
+}
+
+/** Words of a dimension's own phrases ("hotel", "country" for the hotel's country). */
+function phraseWords(field: string, byField: ReadonlyMap<string, IndexedDimension>): Set<string> {
+  return new Set(byField.get(field)?.phrases.flat() ?? []);
 }
 
 /** The question's words for a value, quoted: a decline quotes only what the question says. */
@@ -109,9 +187,11 @@ function plainQuote(words: readonly QuestionWord[]): QuoteWords {
  * field (base node first); values of fields with a role are bound by the cue before them, by the
  * other value of a "from A to B" pair, or (home/away) by a venue cue anywhere in the question.
  */
-export function bindValues(matches: readonly ValueMatch[], words: readonly QuestionWord[], dimensions: readonly IndexedDimension[], quote: QuoteWords = plainQuote(words)): Binding {
+export function bindValues(matches: readonly ValueMatch[], words: readonly QuestionWord[], dimensions: readonly IndexedDimension[], quote: QuoteWords = plainQuote(words), negated: ReadonlySet<number> = new Set()): Binding {
   const describe = (match: ValueMatch): string => quote(match.positions);
   const byField = new Map(dimensions.map((d) => [d.field, d]));
+  // `negated`: start positions of the values the question leaves out ("excluding OTA").
+  const mark = (match: ValueMatch): { negated?: true } => (negated.has(match.positions[0]!) ? { negated: true } : {});
   const values: BoundValue[] = [];
   const cueWords = new Set<number>();
   const pending: Pending[] = [];
@@ -125,7 +205,7 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
       // node, or two columns of the base): the field is undecided, so no guess.
       const rival = match.candidates.find((c) => c.field !== field && c.field.includes('.') === field.includes('.'));
       if (rival) return { kind: 'undecided', reason: `${describe(match)} could be ${labels([field, rival.field], byField, 'or')}; name which one.` };
-      values.push({ field, value, near: match.near });
+      values.push({ field, value, near: match.near, ...mark(match) });
       const cue = cueBefore(words, match.positions[0]!);
       if (cue && FAMILY_OF[cue.side] === 'direction') plainCues.set(field, new Set([...(plainCues.get(field) ?? []), cue.side]));
       continue;
@@ -133,10 +213,20 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
     const family = FAMILY_OF[dimensionRole(sided[0]!)!.side];
     const entry: Pending = { match, family };
     if (family === 'direction') {
-      const cue = cueBefore(words, match.positions[0]!);
+      const skip = skippable(match, byField);
+      const cue = cueBefore(words, match.positions[0]!, skip);
       if (cue && FAMILY_OF[cue.side] === family) {
         entry.side = cue.side;
         for (const position of cue.positions) cueWords.add(position);
+      } else {
+        // "hotels in Germany", "stayed in Portugal": where the thing counted happened, the field of no role.
+        const plain = plainCandidate(match, byField);
+        const place = plain && placeBefore(words, match.positions[0]!, skip, phraseWords(plain.field, byField));
+        if (plain && place) {
+          entry.place = plain;
+          entry.weakPlace = !place.strong;
+          entry.placeWords = place.positions;
+        }
       }
     }
     pending.push(entry);
@@ -147,8 +237,14 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
     const named = values.filter((v) => v.field === field).map((v) => v.value).join(' and ');
     return { kind: 'undecided', reason: `From … to … over ${named} reads as a range or a route, which the ${label} alone cannot express; name the values to include, or ask for each.` };
   }
+  // "room nights in Spain booked by guests from Spain": a bare "in" places a value when another is cued to a role.
+  const cued = pending.some((p) => p.side !== undefined);
+  for (const entry of pending) {
+    if (entry.weakPlace && !cued) entry.place = undefined;
+    if (entry.place) for (const position of entry.placeWords ?? []) cueWords.add(position);
+  }
   // "Austin to Dallas": in a pair, the value without a cue plays the other role.
-  const direction = pending.filter((p) => p.family === 'direction');
+  const direction = pending.filter((p) => p.family === 'direction' && !p.place && !negated.has(p.match.positions[0]!));
   if (direction.length === 2) {
     const [a, b] = direction as [Pending, Pending];
     if (a.side && !b.side) b.side = OPPOSITE[a.side];
@@ -164,7 +260,17 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
       for (const cue of found) for (const position of cue.positions) cueWords.add(position);
     }
   }
+  // "sent to Africa except Morocco": a value left out of another, with no cue of its own, takes that one's role.
+  let lastSide: RoleSide | undefined;
+  for (const entry of [...pending].sort((a, b) => a.match.positions[0]! - b.match.positions[0]!)) {
+    if (entry.side) lastSide = entry.side;
+    else if (lastSide && negated.has(entry.match.positions[0]!) && !entry.place && FAMILY_OF[lastSide] === entry.family) entry.side = lastSide;
+  }
   for (const entry of pending) {
+    if (entry.place) {
+      values.push({ ...entry.place, ...mark(entry.match) });
+      continue;
+    }
     const fields = entry.match.candidates.map((c) => c.field);
     const value = entry.match.candidates[0]!.value;
     const sideOfField = (field: string) => dimensionRole(byField.get(field)!)?.side;
@@ -173,7 +279,7 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
       const other = own ? undefined : counterparts(fields, entry.side, dimensions)[0];
       const field = own?.field ?? other?.field;
       if (!field) return { kind: 'undecided', reason: `${describe(entry.match)} is known only as ${labels(fields, byField)}, which the question does not ask for.` };
-      values.push({ field, value: own?.value ?? value, near: entry.match.near });
+      values.push({ field, value: own?.value ?? value, near: entry.match.near, ...mark(entry.match) });
       continue;
     }
     const possible = [...new Set([...fields, ...entry.match.candidates.flatMap((c) => {
@@ -184,7 +290,7 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
     if (possible.length > 1) {
       return { kind: 'undecided', reason: `${describe(entry.match)} could be ${labels(possible, byField, 'or')}; ${hint(entry.family, possible, byField)}.` };
     }
-    values.push({ field: fields[0]!, value, near: entry.match.near });
+    values.push({ field: fields[0]!, value, near: entry.match.near, ...mark(entry.match) });
   }
   return { kind: 'bound', values, cueWords };
 }
