@@ -79,7 +79,7 @@ function markersBeforeMetrics(plan: PlanWords): string[] {
   const { words: all, grammar, metricWords } = plan;
   const found: string[] = [];
   for (const word of all) {
-    if (!grammar.has(word.position)) continue;
+    if (!grammar.has(word.position) || plan.ratioMarkers?.has(word.position)) continue;
     const ratio = RATIO_MARKERS.has(word.raw);
     if (!ratio && !(RANKING_MARKERS.has(word.raw) && !plan.ranked)) continue;
     let next = word.position + 1;
@@ -105,6 +105,8 @@ export interface PlanWords {
   readonly metricLabel: string;
   /** The plan is a top-N or bottom-N: "by <metric>" names what it ranks by. */
   readonly ranked: boolean;
+  /** Markers of a ratio the plan carries ("per trip": `per`): a metric after them is its divisor. */
+  readonly ratioMarkers?: ReadonlySet<number>;
 }
 
 function quoteList(list: readonly string[]): string {

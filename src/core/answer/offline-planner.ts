@@ -5,6 +5,7 @@
 // two roles to the role the question names), and, last, every word that could restrict or change the
 // number is accounted for by the plan (accounted-words.ts).
 import { unaccountedReason } from './accounted-words.js';
+import { analysisMetricWords, completePlan, readAnalysis, type Analysis } from './analysis.js';
 import { resolveBreakdown } from './breakdown-fields.js';
 import { directionCueStems, introducerWords, negationPassable, refineMetrics, valueMarkers } from './filter-context.js';
 import { findNegations, negatedFilters } from './negation.js';
@@ -208,7 +209,9 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position) && !restrictsNothing(word));
   // Values of several words ("small business", "North America") are too specific to be metric words.
   const reserved = multiWordValuePositions(words, shape.consumed, [...new Set(lookups.values())], index);
-  const candidates = rankMetrics(content.filter((word) => !reserved.has(word.position)).map((word) => word.stem), reveals, index);
+  // "per trip": a divisor's words are not the metric asked for.
+  const analysis = readAnalysis(words, shape, index, reveals);
+  const candidates = rankMetrics(content.filter((word) => !reserved.has(word.position) && !analysis.reserved.has(word.position)).map((word) => word.stem), reveals, index);
   const choice = chooseMetrics(candidates);
 
   if (choice.kind === 'none') {
@@ -232,14 +235,14 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
       if (![...other.covered].every((stem) => reveal.dimensionStems.has(stem) || lookup.hasStem(stem) || cueStems.has(stem))) continue;
       const alone = chooseMetrics(candidates.filter((candidate) => candidate.metric.reveal === reveal.name));
       if (alone.kind !== 'chosen') continue;
-      const plan = planOnReveal({ reveal, metrics: alone.metrics, words, shape, content, reserved, lookup: lookups.get(reveal.name)!, candidates, noMatch });
+      const plan = planOnReveal({ reveal, metrics: alone.metrics, words, shape, content, reserved, analysis, lookup: lookups.get(reveal.name)!, candidates, noMatch });
       if (plan.kind === 'governed') return plan;
     }
     return noMatch(`"${first.metric.label}" (${first.metric.reveal}) and "${second.metric.label}" (${second.metric.reveal}) come from different reveals; please ask about one at a time.`, candidates);
   }
 
   const reveal = reveals.find((r) => r.name === choice.reveal)!;
-  return planOnReveal({ reveal, metrics: choice.metrics, words, shape, content, reserved, lookup: lookups.get(reveal.name)!, candidates, noMatch });
+  return planOnReveal({ reveal, metrics: choice.metrics, words, shape, content, reserved, analysis, lookup: lookups.get(reveal.name)!, candidates, noMatch });
 }
 
 interface RevealAttempt {
@@ -251,6 +254,8 @@ interface RevealAttempt {
   readonly content: readonly QuestionWord[];
   /** Positions of values of several words, kept from metric matching. */
   readonly reserved: ReadonlySet<number>;
+  /** What the question asks beyond metrics, breakdowns and filters ("per trip"). */
+  readonly analysis: Analysis;
   readonly lookup: ValueLookup;
   readonly candidates: readonly MetricCandidate[];
   readonly noMatch: (reason: string, candidates?: readonly MetricCandidate[]) => NoMatch;
@@ -267,6 +272,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     return noMatch(`"${described.metric.label}" was recognised only from its description, which is not enough for a governed answer; to get it, ask for "${described.metric.label}" by name.`, [described, ...candidates]);
   }
   const metricWords = new Set(content.filter((word) => !reserved.has(word.position) && chosen.some((c) => c.covered.has(word.stem))).map((word) => word.position));
+  for (const position of analysisMetricWords(attempt.analysis)) metricWords.add(position);
 
   // Metric words win over values: "completed orders" is the metric, not orders filtered on status.
   const matches = findValueMatches(words, new Set([...shape.consumed, ...metricWords]), attempt.lookup);
@@ -304,7 +310,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   const restrictNothing = words.filter((word) => !word.stop && !shape.consumed.has(word.position) && !inContent.has(word.position)).map((word) => word.position);
   const unaccounted = unaccountedReason({
     words,
-    grammar: new Set([...shape.consumed, ...restrictNothing]),
+    grammar: new Set([...shape.consumed, ...restrictNothing, ...attempt.analysis.grammar]),
     metricWords,
     filterWords,
     filterFields: filters.map((filter) => filter.field),
@@ -312,6 +318,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     reveal,
     metricLabel: headline.metric.label,
     ranked: shape.top !== undefined,
+    ratioMarkers: attempt.analysis.grammar,
   });
   if (unaccounted) return noMatch(unaccounted, candidates);
   if (shape.top && dimensions.length === 0) {
@@ -333,5 +340,6 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     ...(shape.top ? { sort: { field: headline.metric.name, direction: shape.top.direction }, limit: shape.top.limit } : {}),
     matchedBy: headline.matchedBy,
   };
-  return plan;
+  const completed = completePlan(plan, attempt.analysis, { metric: (name) => reveal.metrics.find((metric) => metric.name === name)?.label ?? name });
+  return completed.kind === 'plan' ? completed.plan : noMatch(completed.reason, candidates);
 }
