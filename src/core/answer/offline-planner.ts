@@ -7,6 +7,7 @@
 import { unaccountedReason } from './accounted-words.js';
 import { analysisMetricWords, completePlan, readAnalysis, type Analysis } from './analysis.js';
 import { resolveBreakdown } from './breakdown-fields.js';
+import { describedShare } from './share-reading.js';
 import { directionCueStems, introducerWords, negationPassable, refineMetrics, valueMarkers } from './filter-context.js';
 import { findNegations, negatedFilters } from './negation.js';
 import type { AnswerPlan, GovernedPlan, NoMatch } from './plan.js';
@@ -340,6 +341,12 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     ...(shape.top ? { sort: { field: headline.metric.name, direction: shape.top.direction }, limit: shape.top.limit } : {}),
     matchedBy: headline.matchedBy,
   };
-  const completed = completePlan(plan, attempt.analysis, { metric: (name) => reveal.metrics.find((metric) => metric.name === name)?.label ?? name });
+  const valueAt = new Map<string, number>();
+  for (const value of binding.values) valueAt.set(value.field, Math.min(valueAt.get(value.field) ?? Number.POSITIVE_INFINITY, value.at ?? Number.POSITIVE_INFINITY));
+  const completed = completePlan(plan, attempt.analysis, {
+    metric: (name) => reveal.metrics.find((metric) => metric.name === name)?.label ?? name,
+    filterAt: (field) => valueAt.get(field) ?? Number.POSITIVE_INFINITY,
+    describedShare: () => describedShare([...new Set(words.filter((word) => !word.stop && !shape.consumed.has(word.position)).map((word) => word.stem))], reveal.metrics),
+  });
   return completed.kind === 'plan' ? completed.plan : noMatch(completed.reason, candidates);
 }

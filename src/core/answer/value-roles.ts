@@ -187,7 +187,7 @@ function describe(match: ValueMatch, words: readonly QuestionWord[]): string {
 export function bindValues(matches: readonly ValueMatch[], words: readonly QuestionWord[], dimensions: readonly IndexedDimension[], negated: ReadonlySet<number> = new Set()): Binding {
   const byField = new Map(dimensions.map((d) => [d.field, d]));
   // `negated`: start positions of the values the question leaves out ("excluding OTA").
-  const mark = (match: ValueMatch): { negated?: true } => (negated.has(match.positions[0]!) ? { negated: true } : {});
+  const mark = (match: ValueMatch): { negated?: true; at: number } => ({ at: match.positions[0]!, ...(negated.has(match.positions[0]!) ? { negated: true as const } : {}) });
   const values: BoundValue[] = [];
   const cueWords = new Set<number>();
   const pending: Pending[] = [];
