@@ -8,17 +8,19 @@
 // team, so the ranking leaves it out (and says so when there was one); the headline total still counts
 // it. A breakdown without a limit keeps it, labelled "(none)".
 import type { Principal } from '../identity/principal.js';
-import type { GovernedPlan } from '../core/answer/plan.js';
+import type { ComparedPeriods, GovernedPlan } from '../core/answer/plan.js';
 import type { ProseFacts } from '../core/answer/llm-prose.js';
 import { answerProse, formatValue, noRowsVisibleProse, NULL_GROUP_LABEL, type Coverage, type ProseFilter } from '../core/answer/prose.js';
 import { FieldResolver } from '../core/semantic/fields.js';
 import type { RevealQuery } from '../core/semantic/reveal.js';
-import type { Reveal, SemanticModel, SemanticNode, SqlPart, SqlTemplate } from '../core/semantic/model.js';
+import type { Reveal, SemanticNode, SqlPart, SqlTemplate } from '../core/semantic/model.js';
 import type { LiveModel } from '../modeling/model-service.js';
 import type { GovernedQueryService } from '../querying/governed-query-service.js';
 import type { Answer } from './answer.js';
 import { ALL_TIME, AS_OF_NOW } from './answer.js';
 import { dataKeyRestrictions, matchedByDescription, noRows, noRowsVisible, nullGroupExcluded, valuesMatchedApproximately, type Assumption } from './assumptions.js';
+import { composedFigures, isComposedPlan } from './composed-answer.js';
+import { fieldWords } from './field-words.js';
 import { freshnessDate } from './freshness.js';
 
 const MAX_ROWS = 1000;
@@ -36,6 +38,8 @@ export interface GovernedRun {
   /** Decided before the queries ran (the period assumed). */
   readonly assumptions: readonly Assumption[];
   readonly now: Date;
+  /** For a plan that compares two periods: both, as the server resolved them. */
+  readonly comparison?: ComparedPeriods;
 }
 
 /** `sql`: the statements that ran (the headline's, then the breakdown's when it is another query), as compiled with the asker's data keys. */
@@ -71,7 +75,9 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
 
   const headline = await runQuery({ reveal: plan.reveal, metrics: plan.metrics, dimensions: [], filters, sorts: [], limit: 1 }, extras, 1);
   const total = headline.rows[0] ?? {};
-  const breakdown = plan.dimensions.length
+  // A ratio, shares or a comparison is one query of its own (composed-answer.ts).
+  const composed = isComposedPlan(plan);
+  const breakdown = plan.dimensions.length && !composed
     ? await runQuery(
         {
           reveal: plan.reveal,
@@ -124,6 +130,19 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
     };
   }
 
+  if (composed) {
+    const figures = await composedFigures(governed, { principal, live: run.live, plan, reveal, timeField: time, coverage, ...(run.comparison ? { comparison: run.comparison } : {}), total: total[metric.name], proseFilters });
+    return {
+      result: {
+        answer: figures.prose,
+        data: { rows: figures.rows, columns: figures.columns, metric: figures.metric, ...(figures.value !== undefined ? { value: figures.value } : {}), period },
+        provenance: provenance(visible ? [] : [noRows()]),
+      },
+      facts: { template: figures.prose, rows: figures.facts },
+      sql: [...sql, ...figures.sql],
+    };
+  }
+
   const rows = breakdown.rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !INTERNAL.has(key))));
   const value = total[metric.name];
   const nullGroupLeftOut = ranked && Number(total[NULL_GROUP]) === 1;
@@ -155,14 +174,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
   return { result, facts: { template: answer, rows: rowFacts }, sql };
 }
 
-/** A field id in words: `customers.ship_region` → "ship region". */
-function words(field: string, model: SemanticModel): string {
-  const path = field.split('.');
-  const name = path.at(-1)!.replaceAll('_', ' ');
-  // A role of a node joined twice ("ship_to.city") names which city: keep it. A node's own name does not.
-  const via = path.at(-2);
-  return via !== undefined && !model.nodes.has(via) ? `${via.replaceAll('_', ' ')} ${name}` : name;
-}
+const words = fieldWords;
 
 /** The reveal's time dimension as a field id relative to its base. */
 function timeField(reveal: Reveal): string | undefined {

@@ -43,3 +43,14 @@ export function declaredRatio(model: SemanticModel, reveal: Reveal, numerator: M
     );
   });
 }
+
+const ADDITIVE = new Set(['count', 'count_distinct', 'sum']);
+
+/**
+ * Whether the metric adds up over rows (a count, a count of distinct things, a sum): what a share is a
+ * part of, and what a ratio may divide. An average or a ratio of its own would be divided twice.
+ */
+export function addsUp(model: SemanticModel, metric: Metric): boolean {
+  const measure = measureOf(model, metric);
+  return measure !== undefined && !measure.ratio && ADDITIVE.has(measure.type);
+}

@@ -4,7 +4,7 @@
 import { fitHeadline } from '../core/answer/headline-fit.js';
 import type { GovernedPlan, NoMatch } from '../core/answer/plan.js';
 import type { SemanticModel } from '../core/semantic/model.js';
-import { countsThings } from './metric-facts.js';
+import { addsUp, countsThings, declaredRatio, nodeMeasureId } from './metric-facts.js';
 
 export type GateResult = { readonly kind: 'pass'; readonly plan: GovernedPlan } | { readonly kind: 'declined'; readonly noMatch: NoMatch };
 
@@ -17,6 +17,32 @@ export function gatePlan(plan: GovernedPlan, question: string, model: SemanticMo
   // A ranking sorts by its headline: a plan that ranks keeps its order.
   const fit = fitHeadline(question, metrics.map((metric) => ({ name: metric.name, label: metric.label, counts: countsThings(model, metric) })));
   if (fit.kind === 'mismatch') return declined(fit.reason);
-  const reordered = plan.sort ? plan : { ...plan, metrics: fit.metrics };
-  return { kind: 'pass', plan: reordered };
+  let gated: GovernedPlan = plan.sort ? plan : { ...plan, metrics: fit.metrics };
+  const headline = reveal.metrics.get(gated.metrics[0]!)!;
+
+  if (gated.per) {
+    const divisor = reveal.metrics.get(gated.per.by);
+    if (!divisor) return declined(`"${gated.per.by}" is not a metric of ${reveal.label}.`);
+    // The model's own ratio of the two ("fare per trip" for fare revenue over trips) is the governed answer.
+    const declared = declaredRatio(model, reveal, headline, divisor);
+    if (declared) {
+      const { per: _per, ...rest } = gated;
+      return { kind: 'pass', plan: { ...rest, metrics: [declared.name] } };
+    }
+    for (const metric of [headline, divisor]) {
+      if (!addsUp(model, metric) || nodeMeasureId(reveal, metric) === undefined) {
+        return declined(`${metric.label} does not add up over rows (it is an average, a rate or an expression), so "${headline.label} per ${divisor.label}" would divide it again; ask for each metric.`);
+      }
+    }
+  }
+  if (gated.share) {
+    if (!addsUp(model, headline) || nodeMeasureId(reveal, headline) === undefined) {
+      return declined(`${headline.label} does not add up over rows (it is an average, a rate or an expression), so it has no share of a total; ask for ${headline.label} itself.`);
+    }
+    if (gated.metrics.length > 1) gated = { ...gated, metrics: [headline.name] };
+  }
+  if (gated.compare && nodeMeasureId(reveal, headline) === undefined) {
+    return declined(`${headline.label} is an expression over other metrics, which a comparison of two periods cannot read; ask for each period.`);
+  }
+  return { kind: 'pass', plan: gated };
 }

@@ -55,11 +55,14 @@ describe('words that restrict the number by themselves', () => {
   });
 
   it.each([
-    ['freight cost per shipment', 'per shipment'],
-    ['revenue per sale', 'per sale'],
-    ['coût du fret par expédition', 'par expédition'],
-    ['shipments by freight cost', 'by freight'],
-  ])('"%s" asks for a ratio or a ranking the plan does not express: declined, naming "%s"', (question, words) => {
+    ['freight cost per shipment', 'freight_cost', 'shipments'],
+    ['revenue per sale', 'revenue', 'sales_count'],
+    ['coût du fret par expédition', 'freight_cost', 'shipments'],
+  ])('"%s" asks for one metric per another: planned as %s per %s, never as the two totals', (question, metric, by) => {
+    expect(plan(question)).toMatchObject({ kind: 'governed', metrics: [metric], per: { by } });
+  });
+
+  it.each([['shipments by freight cost', 'by freight']])('"%s" asks for a ranking the plan does not express: declined, naming "%s"', (question, words) => {
     const result = plan(question);
     expect(result.kind).toBe('no_match');
     if (result.kind === 'no_match') expect(result.reason).toContain(`"${words}"`);

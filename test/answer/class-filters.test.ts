@@ -93,7 +93,7 @@ describe('several filters on one metric', () => {
     expect(classCatalog('bikeshare').plan('fare revenue and trips departing from Central Station')).toMatchObject({ kind: 'governed', metrics: ['fares', 'trips'] });
   });
 
-  it('keeps "per <metric>" and "by <metric>" declined', () => {
-    expect(classCatalog('remittance').plan('fee revenue per transfer from Spain')).toMatchObject({ kind: 'no_match' });
+  it('keeps a divisor after "per" a divisor, never words of the rows', () => {
+    expect(classCatalog('remittance').plan('fee revenue per transfer sent from Spain')).toMatchObject({ kind: 'governed', metrics: ['fees'], per: { by: 'transfers' } });
   });
 });

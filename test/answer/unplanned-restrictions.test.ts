@@ -2,7 +2,7 @@
 // value, a negation, a comparison, an unknown word, a second period, "per customer", a ratio "per
 // sale"), inserted at a random place, in a random language. None may come back as a governed plan that ignores it: a value
 // must show up as a filter, a negation as a filter that leaves a value out, "per X" as a breakdown,
-// everything else must be declined.
+// "per sale" as a ratio, everything else must be declined.
 // Seeded: PLANNER_FUZZ_SEED=<n> reproduces a run, PLANNER_FUZZ_RUNS=<n> changes its length.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -38,6 +38,8 @@ type Restriction =
   | { readonly kind: 'value'; readonly text: string; readonly value: string }
   /** A negation with the value it leaves out ('' when none follows it). */
   | { readonly kind: 'negation'; readonly text: string; readonly value: string }
+  /** "per sale": one metric per another, planned as a ratio (`per`) or declined; at the end of the question. */
+  | { readonly kind: 'ratio'; readonly text: string; readonly atEnd: true }
   | { readonly kind: 'breakdown'; readonly text: string; readonly words: string }
   | { readonly kind: 'decline'; readonly text: string; readonly atEnd?: boolean };
 
@@ -63,7 +65,7 @@ const restriction: fc.Arbitrary<Restriction> = fc.oneof(
   fc.constantFrom(...UNKNOWN).map((text): Restriction => ({ kind: 'decline', text })),
   fc.constantFrom(...PERIODS).map((text): Restriction => ({ kind: 'decline', text })),
   // At the end: right before a dimension, "per sale channel" is the "sales channel" breakdown.
-  fc.constantFrom(...RATIOS).map((text): Restriction => ({ kind: 'decline', text, atEnd: true })),
+  fc.constantFrom(...RATIOS).map((text): Restriction => ({ kind: 'ratio', text, atEnd: true })),
   fc.constantFrom(...PER).map((text): Restriction => ({ kind: 'breakdown', text, words: 'customer' })),
 );
 
@@ -82,6 +84,7 @@ function reflects(governed: GovernedPlan, added: Restriction): boolean {
   if (added.kind === 'value') return governed.filters.some((filter) => holds(filter, added.value));
   // A negation must leave a value out: its own, or (without one) the value it reached.
   if (added.kind === 'negation') return governed.filters.some((filter) => negated(filter) && (added.value === '' || holds(filter, added.value)));
+  if (added.kind === 'ratio') return governed.per !== undefined;
   return governed.dimensions.some((field) => field.includes(added.words));
 }
 
@@ -99,7 +102,7 @@ describe('no unplanned restriction comes back governed', () => {
     fc.assert(
       fc.property(base, restriction, fc.nat(20), (question, added, at) => {
         fc.pre(plan(question).kind === 'governed');
-        const asked = added.kind === 'decline' && added.atEnd ? `${question} ${added.text}` : insert(question, added.text, at);
+        const asked = (added.kind === 'decline' || added.kind === 'ratio') && added.atEnd ? `${question} ${added.text}` : insert(question, added.text, at);
         const result = plan(asked);
         if (result.kind === 'governed') expect(reflects(result, added), `${asked} → ${JSON.stringify(result)}`).toBe(true);
       }),

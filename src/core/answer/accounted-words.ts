@@ -79,7 +79,7 @@ function markersBeforeMetrics(plan: PlanWords): string[] {
   const { words: all, grammar, metricWords, quote } = plan;
   const found: string[] = [];
   for (const word of all) {
-    if (!grammar.has(word.position)) continue;
+    if (!grammar.has(word.position) || plan.ratioMarkers?.has(word.position)) continue;
     const ratio = RATIO_MARKERS.has(word.raw);
     if (!ratio && !(RANKING_MARKERS.has(word.raw) && !plan.ranked)) continue;
     let next = word.position + 1;
@@ -107,6 +107,8 @@ export interface PlanWords {
   readonly ranked: boolean;
   /** The question's words at these positions, quoted as typed. */
   readonly quote: (positions: readonly number[]) => string;
+  /** Markers of a ratio the plan carries ("per trip": `per`): a metric after them is its divisor. */
+  readonly ratioMarkers?: ReadonlySet<number>;
 }
 
 /** Why the plan does not answer the question as asked, or undefined when every word is accounted for. */

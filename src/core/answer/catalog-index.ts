@@ -216,7 +216,9 @@ function indexDimensions(model: SemanticModel, base: string): IndexedDimension[]
       const own = phrasesOf([identifierWords(dimension.name), dimension.label, ...(dimension.synonyms ?? [])]);
       // A joined node's dimension can also be named with its node ("customer segment") or its role
       // ("destination city"); a role's own words name it too ("ship to" alone, "destination").
-      const qualified = nodeWords.flatMap((words) => own.map((phrase) => [...words, ...phrase]));
+      // A role's words that already end in the dimension's ("sending country" for a country) name it as they are.
+      const endsWith = (words: readonly string[], phrase: readonly string[]) => phrase.length <= words.length && phrase.every((stem, k) => words[words.length - phrase.length + k] === stem);
+      const qualified = nodeWords.flatMap((words) => own.map((phrase) => (endsWith(words, phrase) ? [...words] : [...words, ...phrase])));
       dimensions.push({
         field: path === undefined ? dimension.name : `${path}.${dimension.name}`,
         label: dimension.label,

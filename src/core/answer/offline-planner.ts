@@ -5,7 +5,9 @@
 // two roles to the role the question names), and, last, every word that could restrict or change the
 // number is accounted for by the plan (accounted-words.ts).
 import { unaccountedReason } from './accounted-words.js';
+import { analysisMetricWords, completePlan, readAnalysis, type Analysis } from './analysis.js';
 import { resolveBreakdown } from './breakdown-fields.js';
+import { describedShare } from './share-reading.js';
 import { directionCueStems, introducerWords, negationPassable, refineMetrics, valueMarkers } from './filter-context.js';
 import { findNegations, negatedFilters } from './negation.js';
 import type { AnswerPlan, GovernedPlan, NoMatch } from './plan.js';
@@ -222,7 +224,9 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   const content = words.filter((word) => !word.stop && !shape.consumed.has(word.position) && !restrictsNothing(word));
   // Values of several words ("small business", "North America") are too specific to be metric words.
   const reserved = multiWordValuePositions(words, shape.consumed, [...new Set(lookups.values())], index);
-  const candidates = rankMetrics(content.filter((word) => !reserved.has(word.position)).map((word) => word.stem), reveals, index);
+  // "per trip": a divisor's words are not the metric asked for.
+  const analysis = readAnalysis(words, shape, index, reveals);
+  const candidates = rankMetrics(content.filter((word) => !reserved.has(word.position) && !analysis.reserved.has(word.position)).map((word) => word.stem), reveals, index);
   const choice = chooseMetrics(candidates);
 
   if (choice.kind === 'none') {
@@ -246,14 +250,14 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
       if (![...other.covered].every((stem) => reveal.dimensionStems.has(stem) || lookup.hasStem(stem) || cueStems.has(stem))) continue;
       const alone = chooseMetrics(candidates.filter((candidate) => candidate.metric.reveal === reveal.name));
       if (alone.kind !== 'chosen') continue;
-      const plan = planOnReveal({ reveal, metrics: alone.metrics, words, text, quote, shape, content, reserved, lookup: lookups.get(reveal.name)!, candidates, allMetrics, noMatch });
+      const plan = planOnReveal({ reveal, metrics: alone.metrics, words, text, quote, shape, content, reserved, analysis, lookup: lookups.get(reveal.name)!, candidates, allMetrics, noMatch });
       if (plan.kind === 'governed') return plan;
     }
     return noMatch(`${first.metric.label} (${first.metric.reveal}) and ${second.metric.label} (${second.metric.reveal}) come from different reveals; please ask about one at a time.`, candidates);
   }
 
   const reveal = reveals.find((r) => r.name === choice.reveal)!;
-  return planOnReveal({ reveal, metrics: choice.metrics, words, text, quote, shape, content, reserved, lookup: lookups.get(reveal.name)!, candidates, allMetrics, noMatch });
+  return planOnReveal({ reveal, metrics: choice.metrics, words, text, quote, shape, content, reserved, analysis, lookup: lookups.get(reveal.name)!, candidates, allMetrics, noMatch });
 }
 
 interface RevealAttempt {
@@ -267,6 +271,8 @@ interface RevealAttempt {
   readonly content: readonly QuestionWord[];
   /** Positions of values of several words, kept from metric matching. */
   readonly reserved: ReadonlySet<number>;
+  /** What the question asks beyond metrics, breakdowns and filters ("per trip"). */
+  readonly analysis: Analysis;
   readonly lookup: ValueLookup;
   readonly candidates: readonly MetricCandidate[];
   /** Every metric the question could name, for words that only one of them has. */
@@ -288,6 +294,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     chosen,
     content.filter((word) => !reserved.has(word.position)),
   );
+  for (const position of analysisMetricWords(attempt.analysis)) metricWords.add(position);
 
   // Metric words win over values: "completed orders" is the metric, not orders filtered on status.
   const found = findValueMatches(words, new Set([...shape.consumed, ...metricWords]), attempt.lookup);
@@ -347,7 +354,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   // "Canadian energy consumption": a word of the metric's own name restates it (not beside a role either).
   if (!roles) for (const position of restatingWords(leftover(), chosenMetrics, attempt.allMetrics)) metricWords.add(position);
   const grounded = groundedWords(leftover(), words, chosenMetrics, { verbs: !roles });
-  const grammar = new Set([...shape.consumed, ...restrictNothing, ...grounded]);
+  const grammar = new Set([...shape.consumed, ...restrictNothing, ...grounded, ...attempt.analysis.grammar]);
   const unaccounted = unaccountedReason({
     words,
     grammar,
@@ -359,6 +366,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     metricLabel: headline.metric.label,
     ranked: shape.top !== undefined,
     quote,
+    ratioMarkers: attempt.analysis.grammar,
   });
   if (unaccounted) {
     const unexplained = leftover().filter((word) => !grammar.has(word.position));
@@ -384,5 +392,12 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     ...(shape.top ? { sort: { field: headline.metric.name, direction: shape.top.direction }, limit: shape.top.limit } : {}),
     matchedBy: headline.matchedBy,
   };
-  return plan;
+  const valueAt = new Map<string, number>();
+  for (const value of binding.values) valueAt.set(value.field, Math.min(valueAt.get(value.field) ?? Number.POSITIVE_INFINITY, value.at ?? Number.POSITIVE_INFINITY));
+  const completed = completePlan(plan, attempt.analysis, {
+    metric: (name) => reveal.metrics.find((metric) => metric.name === name)?.label ?? name,
+    filterAt: (field) => valueAt.get(field) ?? Number.POSITIVE_INFINITY,
+    describedShare: () => describedShare([...new Set(words.filter((word) => !word.stop && !shape.consumed.has(word.position)).map((word) => word.stem))], reveal.metrics),
+  });
+  return completed.kind === 'plan' ? completed.plan : noMatch(completed.reason, candidates);
 }

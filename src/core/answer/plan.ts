@@ -30,10 +30,32 @@ export interface GovernedPlan {
     /** The value was found through a typo-corrected word ("Chicgo" → 'Chicago'): an assumption to state. */
     readonly near?: boolean;
   }>;
+  /**
+   * "X per Y": the headline metric divided by the metric `by` of the same reveal. The server answers
+   * with the ratio metric the model declares for the two, or with the semantic layer's `per`.
+   */
+  readonly per?: { readonly by: string };
+  /**
+   * A part over its whole. With `part` ("what share of trips were electric"): the headline metric where
+   * `part.field` is `part.value`, over the metric for every row the other filters keep. Without it
+   * ("share of each rider type in fare revenue"): each group's share of the total over every group.
+   */
+  readonly share?: { readonly part?: { readonly field: string; readonly value: string } };
+  /**
+   * Two periods side by side ("how many more … in 2024 than in 2023", "growth … last month"). Planners
+   * only say so: both periods are read from the question and resolved on the server.
+   */
+  readonly compare?: true;
   readonly sort?: { readonly field: string; readonly direction: 'asc' | 'desc' };
   readonly limit?: number;
   /** How the headline metric was recognised: only name, label or synonym may give high confidence. */
   readonly matchedBy: 'name' | 'label' | 'synonym' | 'description';
+}
+
+/** The two periods of a comparison, resolved on the server: the current one and the one it is set beside. */
+export interface ComparedPeriods {
+  readonly current: ResolvedPeriod;
+  readonly comparison: ResolvedPeriod;
 }
 
 export interface NoMatch {

@@ -73,7 +73,7 @@ export function describePeriod(period: ResolvedPeriod): string {
 export type Coverage = { readonly kind: 'period'; readonly period: ResolvedPeriod } | { readonly kind: 'as_of_now' } | { readonly kind: 'all_time' };
 
 /** Words after the metric's label: " for last week (…)", " as of now", " as of now (all time)". */
-function coverageWords(coverage: Coverage): string {
+export function coverageWords(coverage: Coverage): string {
   if (coverage.kind === 'period') return ` for ${describePeriod(coverage.period)}`;
   return coverage.kind === 'all_time' ? ' as of now (all time)' : ' as of now';
 }
@@ -117,6 +117,9 @@ function where(filters: readonly ProseFilter[]): string {
   if (!filters.length) return '';
   return `, where ${filters.map((f) => `${f.label} ${filterWords(f)}`).join(' and ')},`;
 }
+
+/** ", where channel is web," for a sentence about a metric; empty without filters. */
+export const whereClause = where;
 
 /** "Revenue for last week (2025-06-09 to 2025-06-15), where channel is web," / "Open tickets as of now". */
 function subject(input: Pick<ProseInput, 'metricLabel' | 'coverage' | 'filters'>): string {

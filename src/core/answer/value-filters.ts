@@ -78,6 +78,8 @@ export interface BoundValue {
   readonly near?: boolean;
   /** Left out by the question ("excluding OTA"): a negated filter. */
   readonly negated?: boolean;
+  /** Where the value starts in the question. */
+  readonly at?: number;
 }
 
 /** Values of at least `minWords` words named in the words not in `blocked`, longest first, left to right, each once. */

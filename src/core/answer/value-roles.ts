@@ -191,7 +191,7 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
   const describe = (match: ValueMatch): string => quote(match.positions);
   const byField = new Map(dimensions.map((d) => [d.field, d]));
   // `negated`: start positions of the values the question leaves out ("excluding OTA").
-  const mark = (match: ValueMatch): { negated?: true } => (negated.has(match.positions[0]!) ? { negated: true } : {});
+  const mark = (match: ValueMatch): { negated?: true; at: number } => ({ at: match.positions[0]!, ...(negated.has(match.positions[0]!) ? { negated: true as const } : {}) });
   const values: BoundValue[] = [];
   const cueWords = new Set<number>();
   const pending: Pending[] = [];

@@ -17,7 +17,8 @@ export const GRID_CASES: readonly DefectCase[] = [
   answered('everyday_value', 'What was the peak draw reading in March 2025?', ['simple'], `SELECT max(kwh) FROM ${R} WHERE read_on >= DATE '2025-03-01' AND read_on < DATE '2025-04-01'`),
   answered('everyday_value', 'energy used for Heat in 2024', ['filter'], `SELECT sum(kwh) FROM ${R} WHERE retailer = 'Heat' AND ${Y2024}`),
   declined('everyday_value', 'energy used for heating in 2024', 'inexpressible', 'heating is not the retailer Heat, and nothing in the model tells energy used for heating apart'),
-  declined('everyday_value', 'energy used per reading in 2024', 'inexpressible', 'energy per reading is a ratio, not energy used in Reading'),
+  // A ratio, not energy used in Reading: energy used per meter read.
+  answered('everyday_value', 'energy used per reading in 2024', ['simple'], `SELECT sum(kwh) / count(*) FROM ${R} WHERE ${Y2024}`),
 
   // Adjectives and full names of stored values.
   answered('value_forms', 'energy used in sunny weather in 2024', ['filter', 'derived_form'], `SELECT sum(kwh) FROM ${R} WHERE sky = 'sun' AND ${Y2024}`),
