@@ -160,12 +160,8 @@ export class SqlStatementHandler implements StatementHandler {
    */
   private async describeOuter(statement: OuterStatement, declared: readonly number[]): Promise<{ paramTypes: number[]; fields: PreparedStatement['fields'] }> {
     const plans = await this.outerPlans(statement);
-    const count = Math.max(Math.max(0, ...paramNumbers(statement.ast)), declared.length);
-    const types = Array.from({ length: count }, (_, i) => declared[i] || partParamType(statement, plans, i + 1));
-    const rewritten = outerSql(statement, plans.map((p) => p.columns), count);
-    const described = await this.outerOnMirror(rewritten.originalPosition, (mirror) =>
-      mirror.describe(rewritten.sql, outerParamTypes(types, count, plans.length), this.ctx.settings.forCatalog()),
-    );
+    const { count, rewritten, paramTypes } = outerStatementOf(statement, plans, declared);
+    const described = await this.outerOnMirror(rewritten.originalPosition, (mirror) => mirror.describe(rewritten.sql, paramTypes, this.ctx.settings.forCatalog()));
     return { paramTypes: described.paramTypes.slice(0, count), fields: described.fields };
   }
 
@@ -173,12 +169,10 @@ export class SqlStatementHandler implements StatementHandler {
   private async outer(statement: OuterStatement, paramTypes: readonly number[], params: ReadonlyArray<string | null>, signal: AbortSignal): Promise<StatementOutcome> {
     const plans = await this.outerPlans(statement);
     const parts = await Promise.all(plans.map((plan, i) => inStatement(statement.parts[i]!.statement, () => this.governedRows(plan, params, signal))));
-    const count = Math.max(Math.max(0, ...paramNumbers(statement.ast)), paramTypes.length, params.length);
-    const rewritten = outerSql(statement, plans.map((p) => p.columns), count);
-    const values = [...Array.from({ length: count }, (_, i) => params[i] ?? null), ...parts.map((p) => partRowsJson(p.translated.columns, p.rows))];
-    const types = Array.from({ length: count }, (_, i) => paramTypes[i] || partParamType(statement, plans, i + 1));
-    const result = await this.outerOnMirror(rewritten.originalPosition, (mirror) =>
-      mirror.run(rewritten.sql, values, { paramTypes: outerParamTypes(types, count, plans.length), settings: this.ctx.settings.forCatalog(), maxRows: MAX_QUERY_LIMIT + 1 }),
+    const outer = outerStatementOf(statement, plans, paramTypes, params.length);
+    const values = [...Array.from({ length: outer.count }, (_, i) => params[i] ?? null), ...parts.map((p) => partRowsJson(p.translated.columns, p.rows))];
+    const result = await this.outerOnMirror(outer.rewritten.originalPosition, (mirror) =>
+      mirror.run(outer.rewritten.sql, values, { paramTypes: outer.paramTypes, settings: this.ctx.settings.forCatalog(), maxRows: MAX_QUERY_LIMIT + 1 }),
     );
     if (result.rows.length > MAX_QUERY_LIMIT) throw tooManyRows();
     return { fields: result.fields, rows: result.rows, tag: result.command };
@@ -224,6 +218,16 @@ export class SqlStatementHandler implements StatementHandler {
 }
 
 const PARAM_TYPE_OIDS: Record<ParamType, number> = { text: TEXT_OID, numeric: NUMERIC_OID, bool: BOOL_OID, date: DATE_OID, timestamp: TIMESTAMP_OID, int8: INT8_OID };
+
+/**
+ * What the mirror runs for an outer query: the client's parameters (as many as it uses, declared or
+ * sent), each typed as the client said, else as the part that uses it says; then the parts' JSON.
+ */
+function outerStatementOf(statement: OuterStatement, plans: readonly SelectPlan[], clientTypes: readonly number[], clientParams = 0): { count: number; rewritten: ReturnType<typeof outerSql>; paramTypes: number[] } {
+  const count = Math.max(0, ...paramNumbers(statement.ast), clientTypes.length, clientParams);
+  const types = Array.from({ length: count }, (_, i) => clientTypes[i] || partParamType(statement, plans, i + 1));
+  return { count, rewritten: outerSql(statement, plans.map((p) => p.columns), count), paramTypes: outerParamTypes(types, count, plans.length) };
+}
 
 /** The type of `$n` in the first part that uses it; 0 (PostgreSQL infers it) when only the outer query does. */
 function partParamType(statement: OuterStatement, plans: readonly SelectPlan[], n: number): number {

@@ -182,9 +182,9 @@ for (const engine of Object.keys(AVAILABLE) as Engine[]) {
   });
 }
 
-describe('engines agree on negated filters', () => {
-  it(`row for row, ${ENGINES.join(' vs ')}`, async (ctx) => {
-    if (ENGINES.length < 2) ctx.skip(`only ${ENGINES.join(', ')} can run here: start PostgreSQL or MariaDB to compare engines`);
+// Comparing engines needs two: DuckDB is always here, and CI (REQUIRE_SERVICES=1) requires the others.
+describe.runIf(ENGINES.length >= 2)('engines agree on negated filters', () => {
+  it(`row for row, ${ENGINES.join(' vs ')}`, async () => {
     await fc.assert(
       fc.asyncProperty(ticketFilter, async (f) => {
         const input = { node: 'tickets', dimensions: ['channel', 'priority'], measures: ['ticket_count', 'total_minutes'], filters: [{ not: f }] };

@@ -5,7 +5,7 @@
 // keys give them different regions' orders, each through their own structured key on both sides; and
 // where the data key decides the answer (the region is selected), the two members' answers must differ.
 import type pg from 'pg';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_NOW } from '../helpers/clock.js';
 import { hasService } from '../helpers/services.js';
 import { differentialApp, type Member, type WarehouseEngine, type WarehouseWorkspace } from './differential-app.js';
@@ -64,11 +64,11 @@ function regionsOf(outcome: Outcome): string[] {
   return outcome.answers.sql.rows.map((row) => String(fromSql(row[column]!, 'text')));
 }
 
-describe.each(WAREHOUSES)('the SQL interface and C answer alike on $engine', ({ engine, timezone, seed, available }) => {
-  const it = available ? test : test.skip;
+// A warehouse that does not answer is left out here; with REQUIRE_SERVICES=1 (CI) hasService fails instead.
+describe.each(WAREHOUSES.filter((w) => w.available))('the SQL interface and C answer alike on $engine', ({ engine, timezone, seed }) => {
   let ws: WarehouseWorkspace;
   beforeAll(async () => {
-    if (available) ws = await app().workspace(engine, timezone);
+    ws = await app().workspace(engine, timezone);
   }, 120_000);
 
   it(`gives C's rows for ${QUERIES} random queries, for each of two members`, async () => {

@@ -76,6 +76,8 @@ const GRAIN_ADVERBS: ReadonlyMap<string, Granularity> = new Map<string, Granular
   ...['quarterly', 'trimestral', 'trimestriel', 'quartalsweise'].map((w) => [w, 'quarter'] as const),
   ...['yearly', 'annual', 'anual', 'annuel', 'jahrlich'].map((w) => [w, 'year'] as const),
 ]);
+/** Every grain adverb, as written. */
+export const GRAIN_ADVERB_WORDS: readonly string[] = [...GRAIN_ADVERBS.keys()];
 const MAX_DIMENSION_WORDS = 3;
 
 export function isBreakdownMarker(raw: string): boolean {
