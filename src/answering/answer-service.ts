@@ -8,6 +8,7 @@ import { LlmClient } from '../core/answer/llm-client.js';
 import { createLlmPlanner, type LlmPlanner } from '../core/answer/llm-planner.js';
 import { checkProse, PROSE_MAX_TOKENS, proseRequest, warmUpProseCheck, type ProseFacts } from '../core/answer/llm-prose.js';
 import { buildCatalogIndex, planOffline, type CatalogIndex } from '../core/answer/offline-planner.js';
+import { readComparison } from '../core/answer/compared-periods.js';
 import { findPeriod } from '../core/answer/periods.js';
 import { asksAsOfNow, valueNamesYear, withoutPeriodPhrase } from '../core/answer/time-bounds.js';
 import type { NoMatch, ResolvedPeriod } from '../core/answer/plan.js';
@@ -109,17 +110,21 @@ export class AnswerService {
 
     const now = this.clock.now();
     const timezone = principal.workspace.timezone;
-    const asked = findPeriod(question, { now, timezone });
-    const text = asked ? withoutPeriodPhrase(question, asked.phrase) : question;
-
-    const candidates = [...live.model.reveals.values()].filter((r) => domain === undefined || r.domain === domain);
     const index = this.index(live.model);
+    const candidates = [...live.model.reveals.values()].filter((r) => domain === undefined || r.domain === domain);
     const lookup = await this.values.lookups(principal.workspace.id, live, index, principal.attributes, candidates);
+    // "2024 than 2023", "growth last month": two periods, the current one covering the answer. A cue
+    // word the catalog or its values use ("Salary increase", a reason 'growth') is not one.
+    const isCatalogWord = (stem: string) => index.vocabulary.has(stem) || candidates.some((reveal) => lookup(reveal.name)?.hasStem(stem) === true);
+    const comparison = readComparison(question, { now, timezone, isCatalogWord });
+    const asked = comparison ? comparison.current : findPeriod(question, { now, timezone });
+    const text = comparison ? comparison.text : asked ? withoutPeriodPhrase(question, asked.phrase) : question;
+
     const planOptions = { ...(domain !== undefined ? { domain } : {}), lookup };
     const planned = this.llm ? await this.llm.planner.plan(text, index, planOptions) : { plan: planOffline(text, index, planOptions), tokensUsed: 0, via: 'offline', note: undefined };
     if (planned.note) this.onNote(`Question planned ${planned.via === 'llm' ? 'by the language model' : 'offline'}: ${planned.note}`);
     tokensUsed += planned.tokensUsed;
-    const gated = planned.plan.kind === 'governed' ? gatePlan(planned.plan, question, live.model) : undefined;
+    const gated = planned.plan.kind === 'governed' ? gatePlan(comparison ? { ...planned.plan, compare: true } : planned.plan, question, live.model) : undefined;
     const plan = gated?.kind === 'declined' ? gated.noMatch : gated?.kind === 'pass' ? gated.plan : planned.plan;
     if (plan.kind === 'no_match') {
       const fallback = await this.trySqlFallback(principal, live, question, asked, plan);
@@ -134,7 +139,7 @@ export class AnswerService {
     const fallback = findPeriod(DEFAULT_PERIOD_PHRASE, { now, timezone })!;
     const decision = decideCoverage(plan, reveal, { asked, fallback, timeBounded, timeLabel: timeLabel(live.model, reveal) });
     if (decision.kind === 'refused') return plainAnswer({ ...noMatchAnswer(decision.reason, decision.closest), usage: usage() });
-    const { result, facts, sql } = await answerGoverned(this.governed, { principal, live, plan, coverage: decision.coverage, assumptions: decision.assumptions, now });
+    const { result, facts, sql } = await answerGoverned(this.governed, { principal, live, plan, coverage: decision.coverage, assumptions: decision.assumptions, now, ...(comparison ? { comparison } : {}) });
     if (this.llm?.prose) {
       const written = await this.llmProse({ question, ...facts });
       tokensUsed += written.tokensUsed;

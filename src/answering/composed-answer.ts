@@ -6,7 +6,7 @@
 // The prose states the figures it divides, the share as a percentage, and for a comparison both
 // values and the change, in the metric's unit.
 import type { ComparedPeriods, GovernedPlan } from '../core/answer/plan.js';
-import { coverageWords, describePeriod, formatValue, whereClause, type Coverage, type ProseFilter } from '../core/answer/prose.js';
+import { coverageWords, describePeriod, formatValue, periodWords, whereClause, type Coverage, type ProseFilter } from '../core/answer/prose.js';
 import type { Filter, SemanticQuery } from '../core/semantic/query.js';
 import type { Metric, Reveal } from '../core/semantic/model.js';
 import type { Principal } from '../identity/principal.js';
@@ -85,6 +85,7 @@ const singular = (label: string): string => {
   const word = lower(label);
   return !word.includes(' ') && /[^s]s$/.test(word) ? word.slice(0, -1) : word;
 };
+const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 const numberOf = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 export async function composedFigures(governed: GovernedQueryService, run: ComposedRun): Promise<ComposedFigures> {
@@ -92,6 +93,9 @@ export async function composedFigures(governed: GovernedQueryService, run: Compo
   const metric = reveal.metrics.get(plan.metrics[0]!)!;
   const measure = measureOf(reveal, metric);
   const names = new Map([[measure, metric.name]]);
+  // Two periods side by side compare every metric asked for ("transfers sent and their volume").
+  const others = plan.compare ? plan.metrics.slice(1).map((name) => reveal.metrics.get(name)!) : [];
+  for (const other of others) names.set(measureOf(reveal, other), other.name);
   const divisor = plan.per ? reveal.metrics.get(plan.per.by)! : undefined;
   if (divisor) names.set(measureOf(reveal, divisor), divisor.name);
   const part = plan.share?.part;
@@ -99,7 +103,7 @@ export async function composedFigures(governed: GovernedQueryService, run: Compo
   const query: SemanticQuery = {
     node: reveal.base,
     dimensions: part ? [part.field] : [...plan.dimensions],
-    measures: divisor ? [measure, measureOf(reveal, divisor)] : [measure],
+    measures: [...names.keys()],
     filters: [...planFilters(plan), ...(plan.compare ? [] : periodFilters(run.timeField, run.coverage))],
     sorts: [],
     limit: MAX_ROWS,
@@ -155,20 +159,29 @@ export async function composedFigures(governed: GovernedQueryService, run: Compo
     return { rows, columns, metric: metric.name, prose, facts: groups, sql };
   }
 
-  // A comparison: the current period's value, the comparison period's, and the change.
+  // A comparison: each metric's value in the current period, in the comparison period, and the change.
   const row = rows[0] ?? {};
-  const current = numberOf(row[metric.name]);
-  const before = numberOf(row[`${metric.name}.comparison`]);
-  const change = numberOf(row[`${metric.name}.change`]);
-  const percent = numberOf(row[`${metric.name}.change_percent`]);
   const comparedTo = run.comparison ? describePeriod(run.comparison.comparison) : 'the comparison period';
-  const direction = change === undefined ? '' : change > 0 ? 'up' : change < 0 ? 'down' : 'unchanged';
-  const delta =
-    change === undefined
-      ? 'the change cannot be given'
-      : change === 0
-        ? 'unchanged'
-        : `${direction} ${formatValue(Math.abs(change), unit)}${percent !== undefined ? ` (${percent > 0 ? '+' : '-'}${formatValue(Math.abs(percent) / 100, 'percent')})` : ''}`;
-  const prose = `${subject(metric.label)} was ${formatValue(current, unit)}, against ${formatValue(before, unit)} for ${comparedTo}: ${delta}.`;
-  return { rows, columns, metric: metric.name, ...(current !== undefined ? { value: current } : {}), prose, facts: [prose], sql };
+  const sentences = [metric, ...others].map((each, at) => {
+    const current = numberOf(row[each.name]);
+    const before = numberOf(row[`${each.name}.comparison`]);
+    const change = numberOf(row[`${each.name}.change`]);
+    const percent = numberOf(row[`${each.name}.change_percent`]);
+    const direction = change === undefined ? '' : change > 0 ? 'up' : change < 0 ? 'down' : 'unchanged';
+    const delta =
+      change === undefined
+        ? 'the change cannot be given'
+        : change === 0
+          ? 'unchanged'
+          : `${direction} ${formatValue(Math.abs(change), each.unit)}${percent !== undefined ? ` (${percent > 0 ? '+' : '-'}${formatValue(Math.abs(percent) / 100, 'percent')})` : ''}`;
+    // The first sentence says what and when; the others only which metric.
+    return `${at === 0 ? subject(each.label) : each.label} was ${formatValue(current, each.unit)}, against ${formatValue(before, each.unit)} for ${comparedTo}: ${delta}.`;
+  });
+  // A current period that is not over yet ("this quarter", Q2 while in Q2) is set beside a whole one.
+  if (run.comparison && run.timeField && row[`${run.timeField}.partial`] === true) {
+    sentences.push(`${capitalised(periodWords(run.comparison.current))} is not over yet: its figures cover the days up to now.`);
+  }
+  const current = numberOf(row[metric.name]);
+  const prose = sentences.join(' ');
+  return { rows, columns, metric: metric.name, ...(current !== undefined ? { value: current } : {}), prose, facts: sentences, sql };
 }

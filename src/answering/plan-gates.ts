@@ -18,7 +18,7 @@ export function gatePlan(plan: GovernedPlan, question: string, model: SemanticMo
   const fit = fitHeadline(question, metrics.map((metric) => ({ name: metric.name, label: metric.label, counts: countsThings(model, metric) })));
   if (fit.kind === 'mismatch') return declined(fit.reason);
   let gated: GovernedPlan = plan.sort ? plan : { ...plan, metrics: fit.metrics };
-  const headline = reveal.metrics.get(gated.metrics[0]!)!;
+  let headline = reveal.metrics.get(gated.metrics[0]!)!;
 
   if (gated.per) {
     const divisor = reveal.metrics.get(gated.per.by);
@@ -27,22 +27,28 @@ export function gatePlan(plan: GovernedPlan, question: string, model: SemanticMo
     const declared = declaredRatio(model, reveal, headline, divisor);
     if (declared) {
       const { per: _per, ...rest } = gated;
-      return { kind: 'pass', plan: { ...rest, metrics: [declared.name] } };
-    }
-    for (const metric of [headline, divisor]) {
+      gated = { ...rest, metrics: [declared.name] };
+    } else for (const metric of [headline, divisor]) {
       if (!addsUp(model, metric) || nodeMeasureId(reveal, metric) === undefined) {
         return declined(`${metric.label} does not add up over rows (it is an average, a rate or an expression), so "${headline.label} per ${divisor.label}" would divide it again; ask for each metric.`);
       }
     }
   }
+  headline = reveal.metrics.get(gated.metrics[0]!)!;
   if (gated.share) {
     if (!addsUp(model, headline) || nodeMeasureId(reveal, headline) === undefined) {
       return declined(`${headline.label} does not add up over rows (it is an average, a rate or an expression), so it has no share of a total; ask for ${headline.label} itself.`);
     }
     if (gated.metrics.length > 1) gated = { ...gated, metrics: [headline.name] };
   }
-  if (gated.compare && nodeMeasureId(reveal, headline) === undefined) {
-    return declined(`${headline.label} is an expression over other metrics, which a comparison of two periods cannot read; ask for each period.`);
+  if (gated.compare) {
+    const expression = gated.metrics.map((name) => reveal.metrics.get(name)!).find((metric) => nodeMeasureId(reveal, metric) === undefined);
+    if (expression) return declined(`${expression.label} is an expression over other metrics, which a comparison of two periods cannot read; ask for each period.`);
+    if (!reveal.time) return declined(`${reveal.label} has no time to set two periods side by side; ask for ${headline.label} without periods.`);
+    // One total in each period, and the change: a breakdown, a ranking, a ratio or a share of each
+    // period is another table than the one the answer states.
+    const beyond = gated.dimensions.length > 0 ? 'a breakdown' : gated.sort ? 'a ranking' : gated.per ? 'a ratio' : gated.share ? 'a share' : undefined;
+    if (beyond) return declined(`Two periods side by side are answered for one metric total; this question also asks for ${beyond}. Ask for ${headline.label} in the two periods, or for ${beyond} in each period.`);
   }
   return { kind: 'pass', plan: gated };
 }

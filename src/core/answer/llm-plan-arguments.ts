@@ -30,26 +30,55 @@ export function closestOf(retrieval: Retrieval): NoMatch['closest'] {
   return retrieval.metrics.slice(0, CLOSEST_COUNT).map((metric) => ({ reveal: metric.reveal, metric: metric.name, label: metric.label }));
 }
 
+/** A value of `field` as stored, when the field's values are known; a value the data does not hold would silently match nothing. */
+function storedValue(reveal: CandidateReveal, field: string, given: string): string {
+  if (!reveal.filterFields.includes(field)) fail(`"${field}" is not a filterable field of ${reveal.name}`);
+  const known = reveal.values.get(field) ?? [];
+  const stored = known.length > 0 ? known.find((candidate) => candidate.toLowerCase() === given.toLowerCase()) : given;
+  return stored ?? fail(`"${given}" is not a known value of ${field}`);
+}
+
 function readFilters(value: unknown, reveal: CandidateReveal): GovernedPlan['filters'] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) fail('filters is not a list');
-  const byField = new Map<string, string[]>();
+  // Values kept and values left out of one field are two filters: "web or app" and "not OTA".
+  const byField = new Map<string, { field: string; exclude: boolean; values: string[] }>();
   for (const filter of value) {
     if (!isRecord(filter) || typeof filter['field'] !== 'string' || typeof filter['value'] !== 'string') fail('a filter is not {field, value}');
-    const field = filter['field'];
-    const given = filter['value'];
-    if (!reveal.filterFields.includes(field)) fail(`"${field}" is not a filterable field of ${reveal.name}`);
-    const known = reveal.values.get(field) ?? [];
-    // Values are returned as stored; a value the data does not hold would silently match nothing.
-    const stored = known.length > 0 ? known.find((candidate) => candidate.toLowerCase() === given.toLowerCase()) : given;
-    if (stored === undefined) fail(`"${given}" is not a known value of ${field}`);
-    const values = byField.get(field) ?? [];
-    if (!values.includes(stored)) values.push(stored);
-    byField.set(field, values);
+    const exclude = filter['exclude'] === true;
+    const stored = storedValue(reveal, filter['field'], filter['value']);
+    const key = `${exclude ? '!' : ''}${filter['field']}`;
+    const entry = byField.get(key) ?? { field: filter['field'], exclude, values: [] };
+    if (!entry.values.includes(stored)) entry.values.push(stored);
+    byField.set(key, entry);
   }
-  return [...byField].map(([field, values]) =>
-    values.length === 1 ? { field, operator: 'equals' as const, value: values[0]! } : { field, operator: 'in' as const, value: values },
+  return [...byField.values()].map(({ field, exclude, values }) =>
+    values.length === 1
+      ? { field, operator: exclude ? ('notEquals' as const) : ('equals' as const), value: values[0]! }
+      : { field, operator: exclude ? ('notIn' as const) : ('in' as const), value: values },
   );
+}
+
+/** `per`: a candidate metric of the reveal, not the headline itself, dividing one metric. */
+function readPer(value: unknown, reveal: CandidateReveal, metrics: readonly string[], retrieval: Retrieval): GovernedPlan['per'] {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') fail('per is not a metric name');
+  if (!retrieval.metrics.some((metric) => metric.reveal === reveal.name && metric.name === value)) fail(`"${value}" is not a candidate metric of ${reveal.name}`);
+  if (metrics.length !== 1) fail('per divides one metric');
+  if (metrics[0] === value) fail('per divides a metric by itself');
+  return { by: value };
+}
+
+function readShare(value: unknown, reveal: CandidateReveal, dimensions: readonly string[]): GovernedPlan['share'] {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value)) fail('share is not an object');
+  const { field, value: given } = value;
+  if (field === undefined && given === undefined) {
+    if (dimensions.length === 0) fail('a share without a part needs a dimension');
+    return {};
+  }
+  if (typeof field !== 'string' || typeof given !== 'string') fail('share is not {field, value}');
+  return { part: { field, value: storedValue(reveal, field, given) } };
 }
 
 function readGoverned(args: Record<string, unknown>, retrieval: Retrieval): GovernedPlan {
@@ -85,12 +114,18 @@ function readGoverned(args: Record<string, unknown>, retrieval: Retrieval): Gove
     limit = given;
   }
 
+  const per = readPer(args['per'], reveal, metrics, retrieval);
+  const share = readShare(args['share'], reveal, dimensions);
+  if (per && share) fail('a share of a ratio is not one query');
+  if ((per || share) && sort) fail('a ranking by a ratio or a share is not one query');
   return {
     kind: 'governed',
     reveal: reveal.name,
     metrics,
     dimensions,
     filters,
+    ...(per ? { per } : {}),
+    ...(share ? { share } : {}),
     ...(sort ? { sort } : {}),
     ...(limit !== undefined ? { limit } : {}),
     // A pick nothing in the question names (a description or look-alike candidate) is never high confidence.

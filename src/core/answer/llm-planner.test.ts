@@ -171,6 +171,40 @@ describe('createLlmPlanner against an OpenAI-compatible server on loopback', () 
     expect(result.plan).toMatchObject({ kind: 'governed', filters: [{ field: 'channel', operator: 'in', value: ['web', 'mobile'] }] });
   });
 
+  it('reads values left out, "per" and shares from the arguments, checked like the rest', async () => {
+    server.script(
+      { kind: 'tool', arguments: { no_match: false, reveal: 'sales', metrics: ['revenue'], filters: [{ field: 'channel', value: 'marketplace', exclude: true }, { field: 'ship_region', value: 'europe' }] } },
+      { kind: 'tool', arguments: { no_match: false, reveal: 'sales', metrics: ['revenue'], per: 'buyers' } },
+      { kind: 'tool', arguments: { no_match: false, reveal: 'sales', metrics: ['orders'], share: { field: 'channel', value: 'Web' } } },
+      { kind: 'tool', arguments: { no_match: false, reveal: 'sales', metrics: ['orders'], dimensions: ['channel'], share: {} } },
+    );
+    expect((await planner().plan('revenue in Europe excluding the marketplace', index, { values })).plan).toMatchObject({
+      filters: [
+        { field: 'channel', operator: 'notEquals', value: 'marketplace' },
+        { field: 'ship_region', operator: 'equals', value: 'Europe' },
+      ],
+    });
+    expect((await planner().plan('revenue per buyer', index, { values })).plan).toMatchObject({ kind: 'governed', metrics: ['revenue'], per: { by: 'buyers' } });
+    expect((await planner().plan('what share of orders were web orders', index, { values })).plan).toMatchObject({ kind: 'governed', share: { part: { field: 'channel', value: 'web' } } });
+    expect((await planner().plan('share of each channel in orders', index, { values })).plan).toMatchObject({ kind: 'governed', dimensions: ['channel'], share: {} });
+  });
+
+  it('falls back when "per" or a share cannot be one query', async () => {
+    const cases = [
+      { per: 'revenue', metrics: ['revenue'] },
+      { per: 'not_a_metric', metrics: ['revenue'] },
+      { share: { field: 'channel', value: 'fax' }, metrics: ['orders'] },
+      { share: {}, metrics: ['orders'] },
+      { per: 'buyers', metrics: ['revenue'], dimensions: ['channel'], sort: { field: 'revenue', direction: 'desc' }, limit: 3 },
+    ];
+    for (const extra of cases) {
+      server.script({ kind: 'tool', arguments: { no_match: false, reveal: 'sales', ...extra } });
+      const result = await planner().plan('revenue per buyer', index, { values });
+      expect(result.via, JSON.stringify(extra)).toBe('offline');
+      expect(result.note, JSON.stringify(extra)).toMatch(/invalid plan_query arguments/);
+    }
+  });
+
   it('keeps the prompt small for the demo catalog and for a 500-metric catalog', async () => {
     const large = buildCatalogIndex(largeModel(demo));
     expect(large.reveals.flatMap((reveal) => reveal.metrics).length).toBeGreaterThanOrEqual(500);

@@ -14,7 +14,10 @@ const INSTRUCTIONS = [
   `Turn the question into ${PLAN_TOOL} arguments over the governed catalog below.`,
   'Use only the listed reveals, metrics and fields; all metrics come from one reveal, the headline first.',
   'Periods and dates are resolved elsewhere: ignore them. Do not compute or invent numbers.',
-  'Filter only on values the question names. Use sort and limit only for "top N"-style questions.',
+  'Filter only on values the question names; set exclude on a filter whose value is left out ("excluding", "not", "other than").',
+  'Use sort and limit only for "top N"-style questions.',
+  'For "X per Y" set per to the metric Y (X is the one metric). For "what share of X were V" set share to the field and value V; for "the share of each D in X", share {} with D as the dimension.',
+  'A comparison of two periods is read elsewhere: plan the metric as for one period.',
   'If nothing listed answers the question, set no_match true with a short reason.',
 ].join('\n');
 
@@ -53,7 +56,19 @@ function planParameters(retrieval: Retrieval): Record<string, unknown> {
       dimensions: { type: 'array', items: name(fields) },
       filters: {
         type: 'array',
-        items: { type: 'object', additionalProperties: false, properties: { field: name(filterFields), value: { type: 'string' } }, required: ['field', 'value'] },
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { field: name(filterFields), value: { type: 'string' }, exclude: { type: 'boolean', description: 'The value is left out.' } },
+          required: ['field', 'value'],
+        },
+      },
+      per: { ...name(unique(retrieval.metrics.map((metric) => metric.name))), description: 'X per Y: the metric Y the headline is divided by.' },
+      share: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'A share of the headline: of the rows where field is value, or {} for each group of the dimensions.',
+        properties: { field: name(filterFields), value: { type: 'string' } },
       },
       sort: {
         type: 'object',

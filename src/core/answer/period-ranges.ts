@@ -37,6 +37,7 @@ import {
   month,
   quarter,
   quarterFromOrdinal,
+  comparedEnds,
   refused,
   rule,
   year,
@@ -78,6 +79,12 @@ function span(first: Range, last: Range, clock: Clock): Range {
  * calendar ("November 2018 to February"); with none, the range is the latest one that has begun.
  */
 function resolveEnds(first: End, last: End, unit: Unit, clock: Clock): Range {
+  const [start, end] = endsOf(first, last, unit, clock);
+  return span(start, end, clock);
+}
+
+/** Each end as its own unit, years resolved as `resolveEnds` says. */
+function endsOf(first: End, last: End, unit: Unit, clock: Clock): [Range, Range] {
   let startYear: number;
   let endYear: number;
   if (last.year !== undefined) {
@@ -88,7 +95,7 @@ function resolveEnds(first: End, last: End, unit: Unit, clock: Clock): Range {
     if (first.year === undefined && unit(startYear, first.number).start > clock.today) startYear -= 1;
     endYear = last.number >= first.number ? startYear : startYear + 1;
   }
-  return span(unit(startYear, first.number), unit(endYear, last.number), clock);
+  return [unit(startYear, first.number), unit(endYear, last.number)];
 }
 
 const optionalYear = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
@@ -118,7 +125,7 @@ function unitRange(unit: Unit, number: (text: string) => number, needsYear = fal
     const first = { number: number(m[1]!), year: optionalYear(m[2]) };
     const last = { number: number(m[3]!), year: optionalYear(m[4]) };
     if (first.year === undefined && last.year === undefined && (needsYear || AMBIGUOUS_MONTHS.has(m[1]!) || AMBIGUOUS_MONTHS.has(m[3]!))) return undefined;
-    if (isComparison(folded)) return refused(clock);
+    if (isComparison(folded)) return comparedEnds(...endsOf(first, last, unit, clock), clock);
     return resolveEnds(first, last, unit, clock);
   };
 }
@@ -126,13 +133,13 @@ function unitRange(unit: Unit, number: (text: string) => number, needsYear = fal
 /** 2017 to 2019, between 2017 and 2019, 2017–2019: but not an amount, and not "the 2024-2025 season". */
 function yearRange(m: RegExpExecArray, clock: Clock, folded: string): Range | undefined {
   const firstDigit = m.index + m[0].search(/\d/u);
-  if (isComparison(folded)) return refused(clock);
   if (isQuantityBefore(folded, firstDigit) || isQuantityAfter(folded, m.index + m[0].length)) return refused(clock);
   const first = Number(m[1]);
   const last = Number(m[2]);
   // Two consecutive years joined by a dash name a season or a fiscal year as often as two calendar years.
   const dashed = new RegExp(`^\\d{4}\\s*${RANGE_DASH}`, 'u').test(folded.slice(firstDigit));
   if (dashed && last === first + 1) return undefined;
+  if (isComparison(folded)) return comparedEnds(year(first), year(last), clock);
   return span(year(first), year(last), clock);
 }
 
@@ -164,8 +171,9 @@ function ordinalQuarterRange(m: RegExpExecArray, clock: Clock, folded: string): 
   const first = quarterFromOrdinal(m[1]!);
   const last = quarterFromOrdinal(m[2]!);
   if (first === undefined || last === undefined) return undefined;
-  if (isComparison(folded)) return refused(clock);
-  return resolveEnds({ number: first, year: undefined }, { number: last, year: optionalYear(m[3]) }, quarter, clock);
+  const ends = endsOf({ number: first, year: undefined }, { number: last, year: optionalYear(m[3]) }, quarter, clock);
+  if (isComparison(folded)) return comparedEnds(...ends, clock);
+  return span(...ends, clock);
 }
 
 const ORDINAL_QUARTER_RULES: readonly Rule[] = [

@@ -15,6 +15,11 @@ export interface Range {
    * no period is returned, so the words stay in the question for the planner to account for.
    */
   readonly refused?: boolean;
+  /**
+   * A range refused because the question compares its two ends ("change from 2023 to 2024", "between
+   * Q1 and Q2 2025"): the ends, in the order written, for the comparison reading (compared-periods.ts).
+   */
+  readonly ends?: readonly [Range, Range];
 }
 
 /** Midnight today and tomorrow, as wall times in the workspace time zone. */
@@ -81,6 +86,11 @@ export function half(year: number, halfNumber: number): Range {
 export function year(yearNumber: number): Range {
   const { start } = month(yearNumber, 1);
   return { token: String(yearNumber), start, end: addUnits('year', start, 1) };
+}
+
+/** Two ends the question compares rather than one range to sum (see `Range.ends`); reversed ends are refused. */
+export function comparedEnds(first: Range, last: Range, clock: Clock): Range {
+  return first.start < last.start ? { ...refused(clock), ends: [first, last] } : refused(clock);
 }
 
 /** A match that names words this grammar will not turn into dates (see `Range.refused`). */

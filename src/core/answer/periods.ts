@@ -224,9 +224,9 @@ function isWritable(range: Range): boolean {
   return first >= 1 && last <= 9999;
 }
 
-function firstMatch(rule: Rule, folded: string, clock: Clock): Found | undefined {
+function firstMatch(rule: Rule, folded: string, clock: Clock, from = 0): Found | undefined {
   const pattern = rule.pattern;
-  pattern.lastIndex = 0;
+  pattern.lastIndex = from;
   for (let match = pattern.exec(folded); match; match = pattern.exec(folded)) {
     const range = rule.resolve(match, clock, folded);
     if (range && isWritable(range)) return { index: match.index, length: range.length ?? match[0].length, range };
@@ -236,26 +236,59 @@ function firstMatch(rule: Rule, folded: string, clock: Clock): Found | undefined
   return undefined;
 }
 
+function clockAt(options: { now: Date; timezone: string }): Clock {
+  assertTimeZone(options.timezone);
+  const today = startOf('day', wallClock(options.now, options.timezone));
+  return { today, tomorrow: addUnits('day', today, 1) };
+}
+
+/** The leftmost period from `from` on (on a tie, the longest), refused or not. */
+function leftmost(folded: string, clock: Clock, from: number): Found | undefined {
+  let best: Found | undefined;
+  for (const candidate of RULES) {
+    const found = firstMatch(candidate, folded, clock, from);
+    if (found && (!best || found.index < best.index || (found.index === best.index && found.length > best.length))) best = found;
+  }
+  return best;
+}
+
+function resolved(range: Range, phrase: string): ResolvedPeriod {
+  return { token: range.token, start: isoDate(range.start), end: isoDate(range.end), phrase };
+}
+
 /**
  * The first period the question names, resolved in `options.timezone` at `options.now`, or undefined.
  * When several periods appear the leftmost wins (on a tie, the longest), so "2024 vs 2023" is 2024.
  */
 export function findPeriod(question: string, options: { now: Date; timezone: string }): ResolvedPeriod | undefined {
-  assertTimeZone(options.timezone);
-  const today = startOf('day', wallClock(options.now, options.timezone));
-  const clock: Clock = { today, tomorrow: addUnits('day', today, 1) };
+  const clock = clockAt(options);
   const folded = fold(question);
-
-  let best: Found | undefined;
-  for (const candidate of RULES) {
-    const found = firstMatch(candidate, folded.text, clock);
-    if (found && (!best || found.index < best.index || (found.index === best.index && found.length > best.length))) best = found;
-  }
+  const best = leftmost(folded.text, clock, 0);
   if (!best || best.range.refused) return undefined;
-  return {
-    token: best.range.token,
-    start: isoDate(best.range.start),
-    end: isoDate(best.range.end),
-    phrase: question.slice(folded.starts[best.index], folded.ends[best.index + best.length - 1]),
-  };
+  return resolved(best.range, question.slice(folded.starts[best.index], folded.ends[best.index + best.length - 1]));
+}
+
+/** A period of `findPeriods`; `joined` when it is an end of a range the question compares ("from 2023 to 2024"). */
+export interface NamedPeriod {
+  readonly period: ResolvedPeriod;
+  readonly joined: boolean;
+}
+
+/**
+ * Every period the question names, left to right, the two ends of a compared range each on its own
+ * (both with the range's phrase); undefined when the question names a period that cannot be read
+ * ("before 2020"), so that no reading leaves it out.
+ */
+export function findPeriods(question: string, options: { now: Date; timezone: string }): NamedPeriod[] | undefined {
+  const clock = clockAt(options);
+  const folded = fold(question);
+  const periods: NamedPeriod[] = [];
+  for (let found = leftmost(folded.text, clock, 0); found; found = leftmost(folded.text, clock, found.index + found.length)) {
+    const phrase = question.slice(folded.starts[found.index], folded.ends[found.index + found.length - 1]);
+    const { range } = found;
+    if (range.ends) periods.push(...range.ends.map((end) => ({ period: resolved(end, phrase), joined: true })));
+    else if (range.refused) return undefined;
+    else periods.push({ period: resolved(range, phrase), joined: false });
+  }
+  return periods;
 }

@@ -1,0 +1,92 @@
+// POST /api/v1/ask with two periods side by side, on the operations model (test/helpers/ops-model.ts):
+// 58 tickets three days before now and 6 more 400 days before, half of them in each region. The years
+// are worked out from the test clock, so the figures hold at whatever instant the suite runs. Both
+// values and the change come from one governed query; data keys apply to both periods alike.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDENTITY_GENERATION } from '../src/identity/generations.js';
+import { createKey, seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
+import { deployOpsModel, loadOpsDuckDb } from './helpers/ops-model.js';
+
+const DAY_MS = 86_400_000;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-ask-compare-'));
+let t: TestApp;
+let ws: SeededWorkspace;
+let key: string;
+let recentYear: number;
+let earlierYear: number;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { SVC_DATA_DIR: dataDir } });
+  ws = await seedWorkspace(t.services);
+  await loadOpsDuckDb(t.services, ws.id);
+  await deployOpsModel(t.services, ws);
+  key = (await createKey(t.services, ws, 'luminary', 'question')).value;
+  const now = t.clock.now().getTime();
+  recentYear = new Date(now - 3 * DAY_MS).getUTCFullYear();
+  earlierYear = new Date(now - 400 * DAY_MS).getUTCFullYear();
+}, 60_000);
+afterAll(async () => {
+  await t.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const ask = async (question: string, k = key) => {
+  const response = await t.app.inject({ method: 'POST', url: '/api/v1/ask', headers: { authorization: `Bearer ${k}` }, payload: { question } });
+  expect(response.statusCode).toBe(200);
+  return response.json();
+};
+
+async function viewerKey(attributes: Record<string, string>): Promise<string> {
+  await t.store.db.updateTable('memberships').set({ attributes: JSON.stringify(attributes) }).where('workspace_id', '=', ws.id).where('user_id', '=', ws.members.viewer.id).execute();
+  await t.services.shared.bump(IDENTITY_GENERATION);
+  return (await createKey(t.services, ws, 'viewer', 'question')).value;
+}
+
+describe('two named periods', () => {
+  it('states both values and the change, in the current period named first', async () => {
+    const body = await ask(`How many more tickets were there in ${recentYear} than in ${earlierYear}?`);
+    expect(body.provenance).toMatchObject({ reveal: 'support', reveal_backed: true, confidence: 'high' });
+    expect(body.data).toMatchObject({ metric: 'tickets', value: 58, period: String(recentYear) });
+    expect(body.data.rows).toEqual([expect.objectContaining({ tickets: 58, 'tickets.comparison': 6, 'tickets.change': 52 })]);
+    expect(body.answer).toMatch(new RegExp(`^Tickets for ${recentYear} \\(.*\\) was 58, against 6 for ${earlierYear} \\(.*\\): up 52 \\(\\+866\\.67%\\)\\.`));
+  });
+
+  it('reads "from … to" with the later period current', async () => {
+    const body = await ask(`change in tickets from ${earlierYear} to ${recentYear}`);
+    expect(body.data.rows).toEqual([expect.objectContaining({ tickets: 58, 'tickets.comparison': 6 })]);
+  });
+
+  it('applies the asker\'s data keys to both periods', async () => {
+    const body = await ask(`tickets in ${recentYear} compared with ${earlierYear}`, await viewerKey({ region: 'north' }));
+    // North: 30 of the recent tickets and 3 of the 6 earlier ones.
+    expect(body.data.rows).toEqual([expect.objectContaining({ tickets: 30, 'tickets.comparison': 3, 'tickets.change': 27 })]);
+  });
+});
+
+describe('one period and the one before it', () => {
+  it('the last 30 days against the 30 days before: nothing then, so no percentage', async () => {
+    const body = await ask('tickets in the last 30 days compared with the previous period');
+    expect(body.data.rows).toEqual([expect.objectContaining({ tickets: 58, 'tickets.comparison': 0, 'tickets.change': 58 })]);
+    expect(body.answer).toMatch(/was 58, against 0 for the 30 days before \(\d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\): up 58\./);
+  });
+});
+
+describe('what is not a comparison of two periods is declined', () => {
+  it.each([
+    'How many more tickets than last year?',
+    'tickets this year against the target',
+    `tickets by team in ${recentYear} vs ${earlierYear}`,
+  ])('%s', async (question) => {
+    const body = await ask(question);
+    expect(body.provenance.reveal_backed).toBe(false);
+    expect(body.data.value).toBeUndefined();
+  });
+
+  it('says why a breakdown is not set beside another period', async () => {
+    const body = await ask(`tickets by team in ${recentYear} vs ${earlierYear}`);
+    expect(body.answer).toContain('also asks for a breakdown');
+  });
+});
