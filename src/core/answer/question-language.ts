@@ -37,7 +37,7 @@ const MARKED: Readonly<Record<ForeignLanguage, ReadonlySet<string>>> = {
   `),
   pt: set(`
     quantos quantas quanta qual quais dos das da em na nas nos pelo pela para desde sem foram houve ano mes sao
-    excluindo exceto entre mais menos numero media ao aos por
+    excluindo exceto entre mais menos numero ao aos por
   `),
   it: set(`
     quanti quante quanto quanta quale quali del della dei degli delle dello nel nella nei negli nelle al alla ai
