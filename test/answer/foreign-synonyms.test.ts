@@ -35,7 +35,7 @@ beforeAll(async () => {
   writeFileSync(reveals, withSynonyms);
   const database = (await hasService('postgres')) ? await createTestDatabase() : undefined;
   drop = database?.drop;
-  [run] = await runUnseenSets({ ...(database ? { databaseUrl: database.url } : {}), domains: [{ ...bikeshare, modelDir, questions: QUESTIONS }] });
+  run = (await runUnseenSets({ ...(database ? { databaseUrl: database.url } : {}), domains: [{ ...bikeshare, modelDir, questions: QUESTIONS }] }))[0]!;
 }, 120_000);
 afterAll(async () => {
   await drop?.();

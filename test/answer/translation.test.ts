@@ -52,8 +52,8 @@ beforeAll(async () => {
     return asked === undefined ? undefined : TRANSLATIONS.get(asked);
   };
   const domain = { ...bikeshare, questions: [GOOD, CHANGED_YEAR, GARBAGE, ENGLISH] };
-  [run] = await runUnseenSets({ ...(await storeUrl()), domains: [domain], llmBaseUrl: server.baseUrl, onNote: (note) => notes.push(note) });
-  [down] = await runUnseenSets({ ...(await storeUrl()), domains: [{ ...bikeshare, questions: [GOOD, ENGLISH] }], llmBaseUrl: `http://127.0.0.1:${await closedPort()}/v1`, onNote: (note) => downNotes.push(note) });
+  run = (await runUnseenSets({ ...(await storeUrl()), domains: [domain], llmBaseUrl: server.baseUrl, onNote: (note) => notes.push(note) }))[0]!;
+  down = (await runUnseenSets({ ...(await storeUrl()), domains: [{ ...bikeshare, questions: [GOOD, ENGLISH] }], llmBaseUrl: `http://127.0.0.1:${await closedPort()}/v1`, onNote: (note) => downNotes.push(note) }))[0]!;
 }, 180_000);
 afterAll(async () => {
   await server?.close();

@@ -29,6 +29,13 @@ describe('checkTranslation', () => {
     expect(checkTranslation('viajes en el primer trimestre de 2025', 'trips in Q1 2025', catalog)).toMatchObject({ ok: false });
   });
 
+  it('refuses a translation that drops or adds a negation', () => {
+    const excluding = 'viaggi nel 2024 escluse le bici elettriche';
+    expect(checkTranslation(excluding, 'trips in 2024 excluding electric bikes', catalog)).toMatchObject({ ok: true });
+    expect(checkTranslation(excluding, 'trips in 2024 on electric bikes', catalog)).toMatchObject({ ok: false, reason: expect.stringMatching(/negation/) });
+    expect(checkTranslation('viajes en 2024', 'trips in 2024 not on electric bikes', catalog)).toMatchObject({ ok: false, reason: expect.stringMatching(/negation/) });
+  });
+
   it('refuses an empty, long or unreadable reply, and one still in another language', () => {
     expect(checkTranslation(question, '   ', catalog)).toMatchObject({ ok: false, reason: 'the translation is empty' });
     expect(checkTranslation(question, `How many trips were there in 2024? ${'And also tell me everything else. '.repeat(5)}`, catalog)).toMatchObject({ ok: false, reason: expect.stringMatching(/longer/) });

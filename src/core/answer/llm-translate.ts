@@ -5,10 +5,13 @@
 // catalog says trips, and tells it to keep names, values, numbers and dates as written.
 //
 // The reply is checked before it is used: a translation that adds or drops a number or a year of the
-// question, is empty, runs far longer than the question, or is not mostly English is refused, and the
-// caller reads the question with the word list instead (lexicon-rewrite.ts). The model never answers
-// anything here; a wrong translation can at worst make the planner decline.
+// question or a negation ("excluding", "sin", "ohne"), is empty, runs far longer than the question, or
+// is not mostly English is refused, and the caller reads the question with the word list instead
+// (lexicon-rewrite.ts). The model never answers anything here: every number still comes from the
+// warehouse, and the answer states the English it answered (the `question_translated` assumption), so
+// a translation that passes these checks yet means something else is there for the asker to see.
 import type { LlmClient } from './llm-client.js';
+import { hasNegationCue } from './negation.js';
 import { LANGUAGE_NAMES, englishWordShare, questionLanguage, type ForeignLanguage } from './question-language.js';
 import { normalise } from './text.js';
 
@@ -55,6 +58,10 @@ export function checkTranslation(question: string, reply: string, catalogStems: 
   const given = numbersOf(text);
   if (asked.join(' ') !== given.join(' ')) {
     return { ok: false, reason: `the translation changes the numbers of the question (${asked.join(', ') || 'none'} → ${given.join(', ') || 'none'})` };
+  }
+  // "excluding", "sin", "ohne", "tranne": a value left out must stay left out.
+  if (hasNegationCue(normalise(question).split(' ')) !== hasNegationCue(normalise(text).split(' '))) {
+    return { ok: false, reason: 'the translation drops or adds a negation ("excluding", "not", "without")' };
   }
   const ownWords = new Set(normalise(question).split(' '));
   const share = englishWordShare(text, (word) => ownWords.has(word) || catalogStems(word));
