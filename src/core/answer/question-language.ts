@@ -17,7 +17,7 @@ const set = (text: string): ReadonlySet<string> => new Set(text.split(/\s+/).fil
 
 const ENGLISH = set(`
   the of how many much what which were was did does do by from with and last this there is are to at for show
-  me give our we than has have been each into during between versus compared than per
+  me give our we than has have been each into during between versus compared per
 `);
 
 /** Function words of each language that are no English words (accents stripped, as `normalise` does). */
@@ -48,7 +48,8 @@ const MARKED: Readonly<Record<ForeignLanguage, ReadonlySet<string>>> = {
 
 /** Which words of the question count as evidence: not typed with a capital after the first word. */
 function evidenceWords(question: string): string[] {
-  const typed = readQuestionText(question).words ?? [];
+  // Words not aligned with the tokens (rare): every word counts, capitals or not.
+  const typed = readQuestionText(question).words ?? normalise(question).split(' ').map((text) => ({ text }));
   return typed.filter((word, position) => position === 0 || !/^\p{Lu}/u.test(word.text)).flatMap((word) => normalise(word.text).split(' ').filter(Boolean));
 }
 
