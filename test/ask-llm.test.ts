@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TRANSLATION_PROMPT_START } from '../src/core/answer/llm-translate.js';
 import { setUpDemo } from '../src/demo-setup.js';
 import { createKey, seedWorkspace, startTestApp, type TestApp } from './helpers/app.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from './helpers/fake-openai-server.js';
@@ -45,21 +46,24 @@ afterAll(async () => {
 
 const ask = (question: string, as = key) => t.app.inject({ method: 'POST', url: '/api/v1/ask', headers: { authorization: `Bearer ${as}` }, payload: { question } });
 
-/** What each request to the model was for: planning, prose, or the SQL fallback. */
+/** What each request to the model was for: translation, planning, prose, or the SQL fallback. */
 const purposes = () =>
-  llm.requests.map((r) => (r.raw.includes('plan_query') ? 'plan' : r.raw.includes('write_sql') ? 'sql' : 'prose'));
+  llm.requests.map((r) => (r.raw.includes(TRANSLATION_PROMPT_START) ? 'translate' : r.raw.includes('plan_query') ? 'plan' : r.raw.includes('write_sql') ? 'sql' : 'prose'));
 
 const REVENUE_BY_CHANNEL = { kind: 'object', value: { no_match: false, reveal: 'sales', metrics: ['revenue'], dimensions: ['channel'] } } as const;
 
 describe('with a language model', () => {
   it("uses the model's plan, counts its tokens, and takes the numbers from the warehouse", async () => {
-    llm.script(REVENUE_BY_CHANNEL, { kind: 'status', status: 500 }, { kind: 'status', status: 500 });
+    // A question in French is first translated by the model, then planned from the English.
+    llm.script({ kind: 'content', text: 'revenue by channel last month' }, REVENUE_BY_CHANNEL, { kind: 'status', status: 500 }, { kind: 'status', status: 500 });
     const body = (await ask('chiffre d’affaires par canal le mois dernier')).json();
     expect(body.usage.tokens_used).toBeGreaterThan(0);
     expect(body.provenance).toMatchObject({ source: 'semantic layer', reveal: 'sales', reveal_backed: true });
+    expect(body.provenance.assumptions).toContainEqual({ code: 'question_translated', message: expect.stringContaining('revenue by channel last month') });
     expect(body.data.columns).toEqual(['channel', 'revenue']);
     expect(body.answer).toMatch(/^Revenue for last month .* By channel: /);
-    const sent = JSON.stringify(llm.requests[0]!.body);
+    expect(purposes().slice(0, 2)).toEqual(['translate', 'plan']);
+    const sent = JSON.stringify(llm.requests[1]!.body);
     expect(sent).toContain('local-model');
     expect(sent).not.toContain('business_share'); // only retrieved candidates, never the whole catalog
   });

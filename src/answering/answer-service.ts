@@ -25,6 +25,7 @@ import { noMatchAnswer, type Answer } from './answer.js';
 import { decideCoverage } from './coverage.js';
 import { answerGoverned } from './governed-answer.js';
 import { gatePlan } from './plan-gates.js';
+import { questionInEnglish } from './question-in-english.js';
 import { mayUseSqlFallback, SqlFallback } from './sql-fallback-runner.js';
 import { DEFAULT_VALUE_OPTIONS, ValueCatalog, type ValueCatalogOptions } from './value-catalog.js';
 
@@ -95,7 +96,7 @@ export class AnswerService {
    * The answer, and for a governed one the SQL its queries ran (compiled with the asker's data keys), which
    * the console shows on demand; surface A's answer does not carry it.
    */
-  async askShowingSql(principal: Principal, question: string, domain: string | undefined): Promise<{ answer: Answer; sql?: string[] }> {
+  async askShowingSql(principal: Principal, typed: string, domain: string | undefined): Promise<{ answer: Answer; sql?: string[] }> {
     const plainAnswer = (a: Answer) => ({ answer: a });
     const started = performance.now();
     const live = await this.models.live(principal.workspace.id);
@@ -110,6 +111,10 @@ export class AnswerService {
 
     const now = this.clock.now();
     const timezone = principal.workspace.timezone;
+    // Another language: the pipeline reads the question's English (translated, or read with the word list).
+    const english = await questionInEnglish(typed, { model: live.model, index: this.index(live.model), now, timezone, client: this.llm?.client, onNote: this.onNote });
+    tokensUsed += english.tokensUsed;
+    const question = english.text;
     const index = this.index(live.model);
     const candidates = [...live.model.reveals.values()].filter((r) => domain === undefined || r.domain === domain);
     const lookup = await this.values.lookups(principal.workspace.id, live, index, principal.attributes, candidates);
@@ -130,16 +135,18 @@ export class AnswerService {
       const fallback = await this.trySqlFallback(principal, live, question, asked, plan);
       tokensUsed += fallback.tokensUsed;
       if (fallback.ok) return plainAnswer({ ...fallback.answer, usage: usage() });
-      const reason = fallback.reason ? `${plan.reason.replace(/\.$/, '')}; ${fallback.reason}` : plan.reason;
-      return plainAnswer({ ...noMatchAnswer(reason, plan.closest, plan.suggestions), usage: usage() });
+      const restated = english.restate(plan, (stem) => candidates.some((reveal) => lookup(reveal.name)?.hasStem(stem) ?? false));
+      const reason = fallback.reason ? `${restated.reason.replace(/\.$/, '')}; ${fallback.reason}` : restated.reason;
+      return plainAnswer({ ...noMatchAnswer(reason, plan.closest, restated.suggestions), usage: usage() });
     }
     const reveal = live.model.reveals.get(plan.reveal)!;
     // "right now", or a filter value naming a year ("the 2023/24 season"): the question bounds time itself.
     const timeBounded = asksAsOfNow(text) || plan.filters.some((filter) => valueNamesYear(filter.value));
     const fallback = findPeriod(DEFAULT_PERIOD_PHRASE, { now, timezone })!;
     const decision = decideCoverage(plan, reveal, { asked, fallback, timeBounded, timeLabel: timeLabel(live.model, reveal) });
-    if (decision.kind === 'refused') return plainAnswer({ ...noMatchAnswer(decision.reason, decision.closest), usage: usage() });
-    const { result, facts, sql } = await answerGoverned(this.governed, { principal, live, plan, coverage: decision.coverage, assumptions: decision.assumptions, now, ...(comparison ? { comparison } : {}) });
+    if (decision.kind === 'refused') return plainAnswer({ ...noMatchAnswer(english.restate(decision).reason, decision.closest), usage: usage() });
+    const assumptions = [...english.assumptions, ...decision.assumptions];
+    const { result, facts, sql } = await answerGoverned(this.governed, { principal, live, plan, coverage: decision.coverage, assumptions, now, ...(comparison ? { comparison } : {}) });
     if (this.llm?.prose) {
       const written = await this.llmProse({ question, ...facts });
       tokensUsed += written.tokensUsed;

@@ -24,6 +24,8 @@ export const ASSUMPTION_CODES = [
   'null_group_excluded',
   /** A filter value was reached from a misspelt word of the question ("Philadelpia" → 'Philadelphia'). */
   'value_matched_approximately',
+  /** The question was in another language: what was answered is its English reading, which the message gives. */
+  'question_translated',
 ] as const;
 
 export type AssumptionCode = (typeof ASSUMPTION_CODES)[number];
@@ -66,6 +68,15 @@ export function nullGroupExcluded(dimensions: readonly string[]): Assumption {
 export function valuesMatchedApproximately(values: readonly string[]): Assumption {
   const list = values.map((value) => `"${value}"`).join(', ');
   return { code: 'value_matched_approximately', message: `A word of the question was read as the value ${list}, the nearest stored spelling; check that it is the one meant.` };
+}
+
+/**
+ * The English a question in another language was answered as: the language model's translation, or
+ * the question read with the built-in list of analytical words (its domain words left as typed).
+ */
+export function questionTranslated(language: string, english: string, by: 'model' | 'word_list'): Assumption {
+  const how = by === 'model' ? 'as the language model translated it' : 'as read with the built-in list of analytical words (other words left as typed)';
+  return { code: 'question_translated', message: `The question is in ${language}; it was answered in English, ${how}: ${english}` };
 }
 
 export function noRows(): Assumption {

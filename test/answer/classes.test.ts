@@ -1,7 +1,8 @@
 // The class sets (comparisons, shares, "per", negation, several filters, direction verbs, other
 // languages) and the held-back domain, asked of the real answer pipeline as the unseen sets are.
 // Asserted here: that the sets are well formed, and that no governed answer states a wrong number,
-// which holds whether or not a class has been taught. How many are answered exactly is reported by
+// which holds whether or not a class has been taught, also when a language model translates the
+// questions in other languages (reference translations). How many are answered exactly is reported by
 // `npm run eval:classes`, never asserted. Failures about the held-back domain give counts only: its
 // questions stay unread by whoever changes the planner.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,23 +12,30 @@ import { createTestDatabase, hasService } from '../helpers/services.js';
 import { HOLDOUT_DOMAINS } from './classes-holdout/domains.js';
 import { CLASS_DOMAINS, QUESTION_CLASSES } from './classes/domains.js';
 import { scoreOutcomes } from './classes/report.js';
-import { runClassSets, type ClassRuns } from './classes/run.js';
+import { runClassSets, runForeignWithTranslation, type ClassRuns } from './classes/run.js';
 import { UNSEEN_DOMAINS } from './unseen/domains.js';
 import { expectedProblem } from './unseen/expected.js';
-import type { QuestionOutcome } from './unseen/harness.js';
+import type { DomainRun, QuestionOutcome } from './unseen/harness.js';
 import { isDecline, type Language, type UnseenDomain, type UnseenQuestion } from './unseen/types.js';
 
 let runs: ClassRuns;
-let drop: (() => Promise<void>) | undefined;
+let translated: DomainRun[];
+const drops: Array<() => Promise<void>> = [];
+
+/** PostgreSQL starts in a fraction of the time embedded PGlite takes; either is a real store. */
+async function store(): Promise<{ databaseUrl?: string }> {
+  if (!(await hasService('postgres'))) return {};
+  const database = await createTestDatabase();
+  drops.push(database.drop);
+  return { databaseUrl: database.url };
+}
 
 beforeAll(async () => {
-  // PostgreSQL starts in a fraction of the time embedded PGlite takes; either is a real store.
-  const database = (await hasService('postgres')) ? await createTestDatabase() : undefined;
-  drop = database?.drop;
-  runs = await runClassSets(database ? { databaseUrl: database.url } : {});
-}, 180_000);
+  runs = await runClassSets(await store());
+  translated = await runForeignWithTranslation(await store());
+}, 240_000);
 afterAll(async () => {
-  await drop?.();
+  for (const drop of drops) await drop();
 });
 
 const ALL_LANGUAGES: readonly Language[] = ['en', 'es', 'fr', 'de', 'pt', 'it'];
@@ -68,6 +76,14 @@ describe('the class sets', () => {
     expect(all.length - new Set(all).size, 'questions asked twice').toBe(0);
   });
 
+  it('give every question in another language of the class sets a reference English translation, and English ones none', () => {
+    for (const domain of CLASS_DOMAINS) {
+      const untranslated = domain.questions.filter((q) => q.lang !== 'en' && !q.english?.trim()).map((q) => q.question);
+      expect(untranslated, `${domain.name}: questions in another language without a reference translation`).toEqual([]);
+      expect(domain.questions.filter((q) => q.lang === 'en' && q.english !== undefined).map((q) => q.question), domain.name).toEqual([]);
+    }
+  });
+
   it('have models that compile with no diagnostics at all', async () => {
     for (const domain of CLASS_DOMAINS) {
       const { model, diagnostics } = compileModel(await readModelDir(domain.modelDir));
@@ -102,6 +118,12 @@ describe('the answer pipeline on the class sets', () => {
 
   it('never states a wrong number as governed, nor answers a question it must decline, in any class or domain', () => {
     expect(show(runs.classes.flatMap((run) => run.outcomes).filter((o) => o.verdict === 'wrong'))).toEqual([]);
+  });
+
+  it('never states a wrong number as governed when a language model translates the questions in other languages', () => {
+    const outcomes = translated.flatMap((run) => run.outcomes);
+    expect(outcomes.length).toBe(CLASS_DOMAINS.flatMap((domain) => domain.questions).filter((q) => q.lang !== 'en').length);
+    expect(show(outcomes.filter((o) => o.verdict === 'wrong' || o.verdict === 'error'))).toEqual([]);
   });
 
   it('never states a wrong number as governed in the held-back domain either', () => {

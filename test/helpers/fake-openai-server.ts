@@ -43,6 +43,11 @@ export interface FakeOpenAiServer {
   /** Replies to the next requests, in order; when the queue is empty `fallback` answers. */
   script(...replies: FakeReply[]): void;
   fallback: FakeReply;
+  /**
+   * Replies by what a request asks, before the script: a server that answers one kind of request
+   * (translations, say) and leaves the rest to the script and `fallback` by returning undefined.
+   */
+  respond: ((request: ReceivedRequest) => FakeReply | undefined) | undefined;
   /** Features this server refuses, checked before the script (a refusal consumes no scripted reply). */
   refuse: Refusals;
   close(): Promise<void>;
@@ -106,7 +111,11 @@ function completion(model: string, reply: Extract<FakeReply, { kind: 'tool' | 'c
 export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   const queue: FakeReply[] = [];
   const requests: ReceivedRequest[] = [];
-  const state: { fallback: FakeReply; refuse: Refusals } = { fallback: { kind: 'status', status: 500, message: 'no reply scripted' }, refuse: {} };
+  const state: { fallback: FakeReply; refuse: Refusals; respond: FakeOpenAiServer['respond'] } = {
+    fallback: { kind: 'status', status: 500, message: 'no reply scripted' },
+    refuse: {},
+    respond: undefined,
+  };
 
   const server = createServer((request, response) => {
     void (async () => {
@@ -124,13 +133,14 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
         return;
       }
       const promptTokens = estimateTokens(raw);
-      requests.push({ path, headers: request.headers, body, raw, promptTokens });
+      const received = { path, headers: request.headers, body, raw, promptTokens };
+      requests.push(received);
       const refusal = body['tools'] ? state.refuse.tools : body['response_format'] ? state.refuse.responseFormat : undefined;
       if (refusal) {
         sendJson(response, refusal.status, { error: { message: refusal.message, type: 'invalid_request_error' } });
         return;
       }
-      const reply = shaped(queue.shift() ?? state.fallback, body);
+      const reply = shaped(state.respond?.(received) ?? queue.shift() ?? state.fallback, body);
       if (reply.kind === 'hang') return; // the socket stays open until the client gives up or close()
       if (reply.kind === 'status') {
         sendJson(response, reply.status, { error: { message: reply.message ?? 'scripted failure', type: 'server_error' } });
@@ -154,6 +164,12 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     },
     get refuse() {
       return state.refuse;
+    },
+    get respond() {
+      return state.respond;
+    },
+    set respond(responder: FakeOpenAiServer['respond']) {
+      state.respond = responder;
     },
     set refuse(refusals: Refusals) {
       state.refuse = refusals;

@@ -139,3 +139,10 @@ describe('the text left to plan', () => {
     expect(read('growth of customers with more than 3 orders last month')?.text).toBe('customers with more than 3 orders');
   });
 });
+
+describe('a comparative beside another comparison word', () => {
+  it('asks for the change: "how many more … compared to"', () => {
+    expect(read('how many more trips in 2024 compared to 2023')?.text).toBe('how many trips');
+    expect(read('how many trips more in 2024 compared to 2023, of more than 3 km')?.text).toBe('how many trips , of more than 3 km');
+  });
+});

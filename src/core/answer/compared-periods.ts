@@ -19,6 +19,7 @@ export interface ComparisonReading extends ComparedPeriods {
 /** "more … than": the comparative and its "than" are both needed. */
 const MORE = /\b(?:more|fewer|less)\b/giu;
 const THAN = /\bthan\b/giu;
+const MORE_ALONE = /\b(?:more|fewer|less)\b(?!\s+than\b)/giu;
 /** Words that set a second period beside the first. */
 const VERSUS = /\b(?:(?:as\s+)?compared\s+(?:to|with)|in\s+comparison\s+(?:to|with)|versus|vs\.?|against|relative\s+to)(?=\s|$)/giu;
 /**
@@ -99,7 +100,9 @@ export function readComparison(question: string, options: ComparisonOptions): Co
 
   let text = withoutRelative;
   for (const { period } of named) text = text.replace(period.phrase, ' '.repeat(period.phrase.length));
-  for (const cue of [YEAR_OVER_YEAR, VERSUS, CHANGE, ...(thanPeriod ? [MORE, THAN] : [])]) text = blanked(text, spans(cue, text));
+  // "how many more trips … compared to 2023": the comparative asks for the change too, unless it
+  // compares with something of its own ("more than 3 orders").
+  for (const cue of [YEAR_OVER_YEAR, VERSUS, CHANGE, ...(thanPeriod ? [MORE, THAN] : [MORE_ALONE])]) text = blanked(text, spans(cue, text));
   return { ...pair, text: text.replace(/\s+/gu, ' ').trim() };
 }
 

@@ -46,6 +46,12 @@ function cueAt(words: readonly QuestionWord[], start: number): readonly string[]
   return cue;
 }
 
+/** Whether the words (as `normalise` writes them) hold a negation cue of any language. */
+export function hasNegationCue(raws: readonly string[]): boolean {
+  const words = raws.map((raw, position) => ({ raw, stem: raw, stop: false, corrected: false, position }));
+  return words.some((_, start) => cueAt(words, start) !== undefined);
+}
+
 /**
  * The values `matches` names that a negation cue leaves out. `passable`: the words that may stand
  * between a cue and its value (see above). Only cues after `from` count: a negation before the

@@ -205,6 +205,55 @@ describe('Portuguese', () => {
   });
 });
 
+describe('Italian', () => {
+  it('reads the common forms', () => {
+    expectPeriods([
+      ['vendite di oggi', 'today', '2025-06-18', '2025-06-19', 'di oggi'],
+      ['vendite di ieri', 'yesterday', '2025-06-17', '2025-06-18', 'di ieri'],
+      ['ordini questa settimana', 'this_week', '2025-06-16', '2025-06-19', 'questa settimana'],
+      ['ordini della settimana scorsa', 'last_week', '2025-06-09', '2025-06-16', 'della settimana scorsa'],
+      ['vendite questo mese', 'this_month', '2025-06-01', '2025-06-19', 'questo mese'],
+      ['vendite del mese in corso', 'this_month', '2025-06-01', '2025-06-19', 'del mese in corso'],
+      ['vendite il mese scorso', 'last_month', '2025-05-01', '2025-06-01', 'il mese scorso'],
+      ['vendite del trimestre precedente', 'last_quarter', '2025-01-01', '2025-04-01', 'del trimestre precedente'],
+      ["vendite quest'anno", 'this_year', '2025-01-01', '2025-06-19', "quest'anno"],
+      ['vendite quest’anno', 'this_year', '2025-01-01', '2025-06-19', 'quest’anno'],
+      ["vendite l'anno scorso", 'last_year', '2024-01-01', '2025-01-01', "l'anno scorso"],
+      ["vendite dell'anno scorso", 'last_year', '2024-01-01', '2025-01-01', "dell'anno scorso"],
+      ['vendite lo scorso anno', 'last_year', '2024-01-01', '2025-01-01', 'lo scorso anno'],
+      ['vendite negli ultimi 7 giorni', 'last_7_days', '2025-06-11', '2025-06-18', 'negli ultimi 7 giorni'],
+      ['vendite degli ultimi 3 mesi', 'last_3_months', '2025-03-01', '2025-06-01', 'degli ultimi 3 mesi'],
+      ['vendite da inizio anno', 'year_to_date', '2025-01-01', '2025-06-19', 'da inizio anno'],
+      ["vendite dall'inizio dell'anno", 'year_to_date', '2025-01-01', '2025-06-19', "dall'inizio dell'anno"],
+      ['vendite dall’inizio del mese', 'month_to_date', '2025-06-01', '2025-06-19', 'dall’inizio del mese'],
+      ['vendite di maggio 2025', '2025_05', '2025-05-01', '2025-06-01', 'di maggio 2025'],
+      ['vendite a gennaio del 2025', '2025_01', '2025-01-01', '2025-02-01', 'a gennaio del 2025'],
+      ['vendite nel primo trimestre del 2025', '2025_q1', '2025-01-01', '2025-04-01', 'nel primo trimestre del 2025'],
+      ['vendite nel terzo trimestre 2024', '2024_q3', '2024-07-01', '2024-10-01', 'nel terzo trimestre 2024'],
+      ['vendite nel 2024', '2024', '2024-01-01', '2025-01-01', 'nel 2024'],
+      ["vendite nell'anno 2024", '2024', '2024-01-01', '2025-01-01', "nell'anno 2024"],
+      ['vendite nel primo semestre del 2024', '2024_h1', '2024-01-01', '2024-07-01', 'nel primo semestre del 2024'],
+      ['vendite nel secondo semestre 2024', '2024_h2', '2024-07-01', '2025-01-01', 'nel secondo semestre 2024'],
+      ['vendite da gennaio a giugno 2024', '2024_01..2024_06', '2024-01-01', '2024-07-01', 'da gennaio a giugno 2024'],
+      ['vendite tra marzo e maggio 2025', '2025_03..2025_05', '2025-03-01', '2025-06-01', 'tra marzo e maggio 2025'],
+      ['vendite dal marzo 2024', 'since_2024_03', '2024-03-01', '2025-06-19', 'dal marzo 2024'],
+      ['vendite a partire da marzo 2024', 'since_2024_03', '2024-03-01', '2025-06-19', 'a partire da marzo 2024'],
+    ]);
+  });
+
+  it('reads to-date and open forms, and refuses a period bounded on one side', () => {
+    expectPeriods([
+      ['anno fino ad oggi', 'year_to_date', '2025-01-01', '2025-06-19'],
+      ['vendite dal 2024 in poi', 'since_2024', '2024-01-01', '2025-06-19', 'dal 2024 in poi'],
+    ]);
+    expect(findPeriod('vendite prima del 2024', UTC)).toBeUndefined();
+  });
+
+  it('leaves Portuguese "da" (of the) a plain preposition, not "since"', () => {
+    expectPeriods([['vendas da semana passada', 'last_week', '2025-06-09', '2025-06-16', 'da semana passada']]);
+  });
+});
+
 describe('matching', () => {
   it('ignores case and accents but returns the phrase as written', () => {
     expectPeriods([

@@ -111,12 +111,12 @@ function lastCount(countText: string | undefined, unitText: string | undefined, 
 const MONTH_WORDS = alternation(Object.keys(MONTH_NAMES));
 
 /**
- * "2024", "in 2024", "im Jahr 2024", "no ano de 2024". A number after a year word or in/for/during (and
+ * "2024", "in 2024", "im Jahr 2024", "no ano de 2024", "nell'anno 2024". A number after a year word or in/for/during (and
  * their translations) is a year; a bare one is unless the words around it make it a quantity.
  */
 const YEAR_RULE: Rule = {
   pattern: new RegExp(
-    `${NUMBER_START}(?:(${YEAR_MARKERS})\\s+)?(?:(?:the|el|la|das|o)\\s+|l')?(?:(${YEAR_NOUNS})\\s+(?:${OF}\\s+)?)?${BARE_YEAR}${YEAR_END}`,
+    `${NUMBER_START}(?:(${YEAR_MARKERS})\\s+|(?:nell|dell)')?(?:(?:the|el|la|das|o|il)\\s+|l')?(?:(${YEAR_NOUNS})\\s+(?:${OF}\\s+)?)?${BARE_YEAR}${YEAR_END}`,
     'gu',
   ),
   resolve(match, _clock, folded) {

@@ -34,7 +34,8 @@ export const answerSchema = z.object({
           '`all_time_assumed` (no period named, the metric is a stock: every row was counted), `period_applied_to_stock` (a period named for a stock: only the rows whose time falls in it), ' +
           '`metric_matched_by_description` (the metric was recognised only from its description), `no_rows_visible` (data keys leave the asker no row: no value is given), ' +
           '`no_rows` (no row matches, and the asker sees every row: a zero is a true zero), `null_group_excluded` (a top-N or bottom-N left out rows whose ranked dimension is empty), ' +
-          '`value_matched_approximately` (a filter value was reached from a misspelt word: the message names the value).',
+          '`value_matched_approximately` (a filter value was reached from a misspelt word: the message names the value), ' +
+          '`question_translated` (the question was in another language: the message gives the English it was answered as).',
       ),
   }),
   usage: z.object({ tokens_used: z.number().int(), latency_ms: z.number().int() }),

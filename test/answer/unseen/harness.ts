@@ -1,5 +1,5 @@
 // Runs the unseen question sets through the product's real answer pipeline, offline (no language
-// model): one workspace per domain on an in-memory store, the domain's DuckDB file as the workspace's
+// model) unless a run names a server: one workspace per domain on an in-memory store, the domain's DuckDB file as the workspace's
 // `warehouse` connection, its model deployed, and a luminary who may see every row asking.
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -136,20 +136,28 @@ export interface UnseenRunOptions {
   readonly domains?: readonly UnseenDomain[];
   /** An empty PostgreSQL database for the store; embedded PGlite (slower to start) when not given. */
   readonly databaseUrl?: string;
+  /**
+   * An OpenAI-compatible server the answer service is configured with, as SVC_LLM_BASE_URL would
+   * configure it (translation, planning, prose, the SQL fallback); none by default: the offline planner.
+   */
+  readonly llmBaseUrl?: string;
+  /** Told why a language model's work was not used. */
+  readonly onNote?: (note: string) => void;
 }
 
 /** Loads every domain, asks every question, and cleans up after itself. */
-export async function runUnseenSets({ domains = UNSEEN_DOMAINS, databaseUrl }: UnseenRunOptions = {}): Promise<DomainRun[]> {
+export async function runUnseenSets({ domains = UNSEEN_DOMAINS, databaseUrl, llmBaseUrl, onNote }: UnseenRunOptions = {}): Promise<DomainRun[]> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'svc-unseen-'));
   const store = await openStore(databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite' });
   const clock = { now: () => new Date(UNSEEN_NOW) };
   const shared = memorySharedState(clock);
-  // No language model, whatever the environment says: the offline planner is what is measured.
-  const config = { ...loadConfig({ SVC_DATA_DIR: dataDir, SVC_DEMO: 'off' }), llm: undefined };
+  // No language model unless the run names one, whatever the environment says: the offline planner is what is measured.
+  const llm = llmBaseUrl ? { baseUrl: llmBaseUrl, apiKey: undefined, model: 'eval-model', prose: true } : undefined;
+  const config = { ...loadConfig({ SVC_DATA_DIR: dataDir, SVC_DEMO: 'off' }), llm };
   let services: Services | undefined;
   try {
     await migrate(store);
-    services = createServices({ config, secretKey: randomBytes(32), store, shared, clock });
+    services = createServices({ config, secretKey: randomBytes(32), store, shared, clock, ...(onNote ? { onNote } : {}) });
     const recorder = recordStatements(services);
     const runs: DomainRun[] = [];
     for (const domain of domains) runs.push(await runDomain(services, recorder, domain));

@@ -18,3 +18,6 @@ export const decline = (question: string, lang: Language, traits: Trait[], kind:
   decline: kind,
   why,
 });
+
+/** A question in another language with its reference English translation (the question itself unchanged). */
+export const translated = <Q extends InScopeQuestion | DeclineQuestion>(question: Q, english: string): Q => ({ ...question, english });

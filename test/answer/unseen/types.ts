@@ -87,6 +87,11 @@ export type DeclineKind =
 export interface InScopeQuestion {
   readonly question: string;
   readonly lang: Language;
+  /**
+   * For a question in another language: the English a competent translator who knows the model's
+   * words would give. The evaluation with translation has a language model answer with it.
+   */
+  readonly english?: string;
   readonly traits: readonly Trait[];
   readonly expect: Expected;
 }
@@ -94,6 +99,8 @@ export interface InScopeQuestion {
 export interface DeclineQuestion {
   readonly question: string;
   readonly lang: Language;
+  /** As for an in-scope question. */
+  readonly english?: string;
   readonly traits: readonly Trait[];
   readonly decline: DeclineKind;
   readonly why: string;

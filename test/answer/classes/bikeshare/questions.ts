@@ -2,7 +2,7 @@
 // answer as SQL over the warehouse. Periods as in ../periods.ts. A share is a fraction from 0 to 1. A
 // negation keeps the rows without a value (a trip whose bike type is unknown is not an electric one),
 // as the semantic layer's negated filters do (docs/queries.md).
-import { ask, compared, decline, rows, shares, value } from '../../unseen/question-helpers.js';
+import { ask, compared, decline, rows, shares, translated, value } from '../../unseen/question-helpers.js';
 import type { UnseenQuestion } from '../../unseen/types.js';
 import { P, within, type Period } from '../periods.js';
 
@@ -89,14 +89,14 @@ export const BIKESHARE_QUESTIONS: readonly UnseenQuestion[] = [
   decline('How many trips passed through City Hall in 2024?', 'en', ['direction_verb', 'period'], 'inexpressible', 'trips record where they start and end, not the way they ride'),
 
   // Other languages, on an English-only model
-  ask('¿Cuántos viajes hubo en 2024?', 'es', ['foreign_language', 'simple', 'period'], value(trips('count(*)', at(P.y2024)))),
-  ask('Combien de trajets en plus en 2024 par rapport à 2023 ?', 'fr', ['foreign_language', 'comparison', 'period'], compared(trips('count(*)', at(P.y2024)), trips('count(*)', at(P.y2023)))),
-  ask('Anteil der Fahrten mit Elektrorädern im Jahr 2024', 'de', ['foreign_language', 'share', 'period'], value(trips(`${ELECTRIC} * 1.0 / count(*)`, at(P.y2024)))),
-  ask('receita de tarifas por viagem em 2024', 'pt', ['foreign_language', 'per', 'period'], value(trips('sum(fare) / count(*)', at(P.y2024)))),
-  ask('Quanti viaggi sono partiti da Central Station nel 2024?', 'it', ['foreign_language', 'direction_verb', 'period'], value(joined('count(*)', `s.name = 'Central Station' AND ${atT(P.y2024)}`))),
-  ask('viaggi nel 2024 escluse le bici elettriche', 'it', ['foreign_language', 'negation', 'period'], value(trips('count(*)', `bike_type IS DISTINCT FROM 'electric' AND ${at(P.y2024)}`))),
-  ask('ingresos por tarifas de los usuarios ocasionales en bicicletas eléctricas en el primer trimestre de 2025', 'es', ['foreign_language', 'multi_filter', 'period'], value(trips('sum(fare)', `rider_type = 'casual' AND bike_type = 'electric' AND ${at(P.q1_2025)}`))),
-  ask('Wie viele Fahrten endeten 2024 an der Station Harbour Front?', 'de', ['foreign_language', 'direction_verb', 'period'], value(joined('count(*)', `e.name = 'Harbour Front' AND ${atT(P.y2024)}`))),
-  ask('durée moyenne des trajets en mai 2025', 'fr', ['foreign_language', 'simple', 'period'], value(trips('avg(duration_minutes)', at(P.may2025)))),
-  decline('Quanto costa comprare una bici nuova?', 'it', ['foreign_language'], 'out_of_scope', 'no purchase prices in the model'),
+  translated(ask('¿Cuántos viajes hubo en 2024?', 'es', ['foreign_language', 'simple', 'period'], value(trips('count(*)', at(P.y2024)))), 'How many trips were there in 2024?'),
+  translated(ask('Combien de trajets en plus en 2024 par rapport à 2023 ?', 'fr', ['foreign_language', 'comparison', 'period'], compared(trips('count(*)', at(P.y2024)), trips('count(*)', at(P.y2023)))), 'How many more trips were there in 2024 compared to 2023?'),
+  translated(ask('Anteil der Fahrten mit Elektrorädern im Jahr 2024', 'de', ['foreign_language', 'share', 'period'], value(trips(`${ELECTRIC} * 1.0 / count(*)`, at(P.y2024)))), 'Share of trips on electric bikes in 2024'),
+  translated(ask('receita de tarifas por viagem em 2024', 'pt', ['foreign_language', 'per', 'period'], value(trips('sum(fare) / count(*)', at(P.y2024)))), 'fare revenue per trip in 2024'),
+  translated(ask('Quanti viaggi sono partiti da Central Station nel 2024?', 'it', ['foreign_language', 'direction_verb', 'period'], value(joined('count(*)', `s.name = 'Central Station' AND ${atT(P.y2024)}`))), 'How many trips started from Central Station in 2024?'),
+  translated(ask('viaggi nel 2024 escluse le bici elettriche', 'it', ['foreign_language', 'negation', 'period'], value(trips('count(*)', `bike_type IS DISTINCT FROM 'electric' AND ${at(P.y2024)}`))), 'trips in 2024 excluding electric bikes'),
+  translated(ask('ingresos por tarifas de los usuarios ocasionales en bicicletas eléctricas en el primer trimestre de 2025', 'es', ['foreign_language', 'multi_filter', 'period'], value(trips('sum(fare)', `rider_type = 'casual' AND bike_type = 'electric' AND ${at(P.q1_2025)}`))), 'fare revenue from casual riders on electric bikes in the first quarter of 2025'),
+  translated(ask('Wie viele Fahrten endeten 2024 an der Station Harbour Front?', 'de', ['foreign_language', 'direction_verb', 'period'], value(joined('count(*)', `e.name = 'Harbour Front' AND ${atT(P.y2024)}`))), 'How many trips ended at Harbour Front station in 2024?'),
+  translated(ask('durée moyenne des trajets en mai 2025', 'fr', ['foreign_language', 'simple', 'period'], value(trips('avg(duration_minutes)', at(P.may2025)))), 'average trip duration in May 2025'),
+  translated(decline('Quanto costa comprare una bici nuova?', 'it', ['foreign_language'], 'out_of_scope', 'no purchase prices in the model'), 'How much does it cost to buy a new bike?'),
 ];

@@ -2,7 +2,7 @@
 // answer as SQL over the warehouse. Periods as in ../periods.ts, by check-in date. A share is a
 // fraction from 0 to 1. A negation keeps the rows without a value (a booking whose guest's country is
 // unknown is not one from Germany), as the semantic layer's negated filters do (docs/queries.md).
-import { ask, compared, decline, rows, shares, value } from '../../unseen/question-helpers.js';
+import { ask, compared, decline, rows, shares, translated, value } from '../../unseen/question-helpers.js';
 import type { UnseenQuestion } from '../../unseen/types.js';
 import { P, within, type Period } from '../periods.js';
 
@@ -89,14 +89,14 @@ export const HOTEL_QUESTIONS: readonly UnseenQuestion[] = [
   decline('How many guests travelled between Spain and Portugal in 2024?', 'en', ['direction_verb', 'period'], 'ambiguous', 'either direction, or both'),
 
   // Other languages, on an English-only model
-  ask('¿Cuántas reservas hubo en 2024?', 'es', ['foreign_language', 'simple', 'period'], value(bookings('count(*)', at(P.y2024)))),
-  ask('Quelle part des réservations de 2024 a été annulée ?', 'fr', ['foreign_language', 'share', 'period'], value(bookings(`${CANCELLED} * 1.0 / count(*)`, at(P.y2024)))),
-  ask('Zimmerumsatz pro Zimmernacht im Jahr 2024', 'de', ['foreign_language', 'per', 'period'], value(bookings(ADR, at(P.y2024)))),
-  ask('reservas excluindo OTA em 2024', 'pt', ['foreign_language', 'negation', 'period'], value(bookings('count(*)', `channel <> 'OTA' AND ${at(P.y2024)}`))),
-  ask('Quante prenotazioni in più nel 2024 rispetto al 2023?', 'it', ['foreign_language', 'comparison', 'period'], compared(bookings('count(*)', at(P.y2024)), bookings('count(*)', at(P.y2023)))),
-  ask('notti vendute negli hotel in Germania nel 2024', 'it', ['foreign_language', 'direction_verb', 'period'], value(joined(`sum(b.nights) FILTER (WHERE b.status = 'stayed')`, `h.country = 'Germany' AND ${atB(P.y2024)}`))),
-  ask('ingresos por habitaciones de reservas directas de suites en 2024', 'es', ['foreign_language', 'multi_filter', 'period'], value(bookings('sum(revenue)', `channel = 'direct' AND room_type = 'suite' AND ${at(P.y2024)}`))),
-  ask("taux d'annulation au premier trimestre 2025", 'fr', ['foreign_language', 'simple', 'period'], value(bookings(`${CANCELLED} * 1.0 / count(*)`, at(P.q1_2025)))),
-  ask('Buchungen von Gästen aus Japan im Jahr 2024', 'de', ['foreign_language', 'direction_verb', 'period'], value(bookings('count(*)', `guest_country = 'JP' AND ${at(P.y2024)}`))),
-  decline('Qual é a nota média dos hóspedes no TripAdvisor?', 'pt', ['foreign_language'], 'out_of_scope', 'no guest reviews in the model'),
+  translated(ask('¿Cuántas reservas hubo en 2024?', 'es', ['foreign_language', 'simple', 'period'], value(bookings('count(*)', at(P.y2024)))), 'How many bookings were there in 2024?'),
+  translated(ask('Quelle part des réservations de 2024 a été annulée ?', 'fr', ['foreign_language', 'share', 'period'], value(bookings(`${CANCELLED} * 1.0 / count(*)`, at(P.y2024)))), 'What share of bookings in 2024 was cancelled?'),
+  translated(ask('Zimmerumsatz pro Zimmernacht im Jahr 2024', 'de', ['foreign_language', 'per', 'period'], value(bookings(ADR, at(P.y2024)))), 'Room revenue per room night in 2024'),
+  translated(ask('reservas excluindo OTA em 2024', 'pt', ['foreign_language', 'negation', 'period'], value(bookings('count(*)', `channel <> 'OTA' AND ${at(P.y2024)}`))), 'bookings excluding OTA in 2024'),
+  translated(ask('Quante prenotazioni in più nel 2024 rispetto al 2023?', 'it', ['foreign_language', 'comparison', 'period'], compared(bookings('count(*)', at(P.y2024)), bookings('count(*)', at(P.y2023)))), 'How many more bookings in 2024 compared to 2023?'),
+  translated(ask('notti vendute negli hotel in Germania nel 2024', 'it', ['foreign_language', 'direction_verb', 'period'], value(joined(`sum(b.nights) FILTER (WHERE b.status = 'stayed')`, `h.country = 'Germany' AND ${atB(P.y2024)}`))), 'nights sold at hotels in Germany in 2024'),
+  translated(ask('ingresos por habitaciones de reservas directas de suites en 2024', 'es', ['foreign_language', 'multi_filter', 'period'], value(bookings('sum(revenue)', `channel = 'direct' AND room_type = 'suite' AND ${at(P.y2024)}`))), 'room revenue from direct bookings of suites in 2024'),
+  translated(ask("taux d'annulation au premier trimestre 2025", 'fr', ['foreign_language', 'simple', 'period'], value(bookings(`${CANCELLED} * 1.0 / count(*)`, at(P.q1_2025)))), 'cancellation rate in the first quarter of 2025'),
+  translated(ask('Buchungen von Gästen aus Japan im Jahr 2024', 'de', ['foreign_language', 'direction_verb', 'period'], value(bookings('count(*)', `guest_country = 'JP' AND ${at(P.y2024)}`))), 'bookings by guests from Japan in 2024'),
+  translated(decline('Qual é a nota média dos hóspedes no TripAdvisor?', 'pt', ['foreign_language'], 'out_of_scope', 'no guest reviews in the model'), "What is the guests' average rating on TripAdvisor?"),
 ];

@@ -3,7 +3,7 @@
 // transfers not cancelled, as modelled. A share is a fraction from 0 to 1. A negation keeps the rows
 // without a value (a transfer with no declared purpose is not one for family support), as the
 // semantic layer's negated filters do (docs/queries.md).
-import { ask, compared, decline, rows, shares, value } from '../../unseen/question-helpers.js';
+import { ask, compared, decline, rows, shares, translated, value } from '../../unseen/question-helpers.js';
 import type { UnseenQuestion } from '../../unseen/types.js';
 import { P, within, type Period } from '../periods.js';
 
@@ -91,14 +91,14 @@ export const REMITTANCE_QUESTIONS: readonly UnseenQuestion[] = [
   decline('How much money did Spain move in 2024?', 'en', ['direction_verb', 'period'], 'ambiguous', 'money Spain sent or money it received'),
 
   // Other languages, on an English-only model
-  ask('¿Cuánto dinero se envió desde España en 2024?', 'es', ['foreign_language', 'direction_verb', 'period'], value(transfers(VOLUME, `send_country = 'ES' AND ${at(P.y2024)}`))),
-  ask('Combien de transferts en 2024 ?', 'fr', ['foreign_language', 'simple', 'period'], value(transfers('count(*)', at(P.y2024)))),
-  ask('Gebühreneinnahmen pro Überweisung im Jahr 2024', 'de', ['foreign_language', 'per', 'period'], value(transfers('sum(fee) / count(*)', at(P.y2024)))),
-  ask('Quantas transferências a mais em 2024 do que em 2023?', 'pt', ['foreign_language', 'comparison', 'period'], compared(transfers('count(*)', at(P.y2024)), transfers('count(*)', at(P.y2023)))),
-  ask('Quale quota dei trasferimenti nel 2024 è stata rimborsata?', 'it', ['foreign_language', 'share', 'period'], value(transfers(`${REFUNDED} * 1.0 / count(*)`, at(P.y2024)))),
-  ask('volume dei trasferimenti verso il Messico tramite app nel 2024', 'it', ['foreign_language', 'multi_filter', 'direction_verb', 'period'], value(transfers(VOLUME, `receive_country = 'MX' AND channel = 'app' AND ${at(P.y2024)}`))),
-  ask('comisiones excluyendo el canal web en 2024', 'es', ['foreign_language', 'negation', 'period'], value(transfers('sum(fee)', `channel <> 'web' AND ${at(P.y2024)}`))),
-  ask('Überweisungen aus den Vereinigten Staaten nach Mexiko über die App im Jahr 2024', 'de', ['foreign_language', 'multi_filter', 'direction_verb', 'period'], value(transfers('count(*)', `send_country = 'US' AND receive_country = 'MX' AND channel = 'app' AND ${at(P.y2024)}`))),
-  ask('número de remetentes em maio de 2025', 'pt', ['foreign_language', 'simple', 'period'], value(transfers('count(DISTINCT customer_id)', at(P.may2025)))),
-  decline('Qual è il tasso di cambio medio applicato?', 'it', ['foreign_language'], 'out_of_scope', 'no exchange rates in the model'),
+  translated(ask('¿Cuánto dinero se envió desde España en 2024?', 'es', ['foreign_language', 'direction_verb', 'period'], value(transfers(VOLUME, `send_country = 'ES' AND ${at(P.y2024)}`))), 'How much money was sent from Spain in 2024?'),
+  translated(ask('Combien de transferts en 2024 ?', 'fr', ['foreign_language', 'simple', 'period'], value(transfers('count(*)', at(P.y2024)))), 'How many transfers in 2024?'),
+  translated(ask('Gebühreneinnahmen pro Überweisung im Jahr 2024', 'de', ['foreign_language', 'per', 'period'], value(transfers('sum(fee) / count(*)', at(P.y2024)))), 'fee revenue per transfer in 2024'),
+  translated(ask('Quantas transferências a mais em 2024 do que em 2023?', 'pt', ['foreign_language', 'comparison', 'period'], compared(transfers('count(*)', at(P.y2024)), transfers('count(*)', at(P.y2023)))), 'How many more transfers in 2024 than in 2023?'),
+  translated(ask('Quale quota dei trasferimenti nel 2024 è stata rimborsata?', 'it', ['foreign_language', 'share', 'period'], value(transfers(`${REFUNDED} * 1.0 / count(*)`, at(P.y2024)))), 'What share of transfers in 2024 was refunded?'),
+  translated(ask('volume dei trasferimenti verso il Messico tramite app nel 2024', 'it', ['foreign_language', 'multi_filter', 'direction_verb', 'period'], value(transfers(VOLUME, `receive_country = 'MX' AND channel = 'app' AND ${at(P.y2024)}`))), 'transfer volume to Mexico via app in 2024'),
+  translated(ask('comisiones excluyendo el canal web en 2024', 'es', ['foreign_language', 'negation', 'period'], value(transfers('sum(fee)', `channel <> 'web' AND ${at(P.y2024)}`))), 'fees excluding the web channel in 2024'),
+  translated(ask('Überweisungen aus den Vereinigten Staaten nach Mexiko über die App im Jahr 2024', 'de', ['foreign_language', 'multi_filter', 'direction_verb', 'period'], value(transfers('count(*)', `send_country = 'US' AND receive_country = 'MX' AND channel = 'app' AND ${at(P.y2024)}`))), 'transfers from the United States to Mexico via the app in 2024'),
+  translated(ask('número de remetentes em maio de 2025', 'pt', ['foreign_language', 'simple', 'period'], value(transfers('count(DISTINCT customer_id)', at(P.may2025)))), 'number of senders in May 2025'),
+  translated(decline('Qual è il tasso di cambio medio applicato?', 'it', ['foreign_language'], 'out_of_scope', 'no exchange rates in the model'), 'What is the average exchange rate applied?'),
 ];
