@@ -12,6 +12,7 @@ import type { Metric, Reveal } from '../core/semantic/model.js';
 import type { Principal } from '../identity/principal.js';
 import type { LiveModel } from '../modeling/model-service.js';
 import type { GovernedQueryService } from '../querying/governed-query-service.js';
+import { comparisonSentences } from './comparison-prose.js';
 import { fieldWords } from './field-words.js';
 import { countsThings, nodeMeasureId } from './metric-facts.js';
 
@@ -85,7 +86,6 @@ const singular = (label: string): string => {
   const word = lower(label);
   return !word.includes(' ') && /[^s]s$/.test(word) ? word.slice(0, -1) : word;
 };
-const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 const numberOf = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 export async function composedFigures(governed: GovernedQueryService, run: ComposedRun): Promise<ComposedFigures> {
@@ -160,28 +160,16 @@ export async function composedFigures(governed: GovernedQueryService, run: Compo
   }
 
   // A comparison: each metric's value in the current period, in the comparison period, and the change.
-  const row = rows[0] ?? {};
-  const comparedTo = run.comparison ? describePeriod(run.comparison.comparison) : 'the comparison period';
-  const sentences = [metric, ...others].map((each, at) => {
-    const current = numberOf(row[each.name]);
-    const before = numberOf(row[`${each.name}.comparison`]);
-    const change = numberOf(row[`${each.name}.change`]);
-    const percent = numberOf(row[`${each.name}.change_percent`]);
-    const direction = change === undefined ? '' : change > 0 ? 'up' : change < 0 ? 'down' : 'unchanged';
-    const delta =
-      change === undefined
-        ? 'the change cannot be given'
-        : change === 0
-          ? 'unchanged'
-          : `${direction} ${formatValue(Math.abs(change), each.unit)}${percent !== undefined ? ` (${percent > 0 ? '+' : '-'}${formatValue(Math.abs(percent) / 100, 'percent')})` : ''}`;
-    // The first sentence says what and when; the others only which metric.
-    return `${at === 0 ? subject(each.label) : each.label} was ${formatValue(current, each.unit)}, against ${formatValue(before, each.unit)} for ${comparedTo}: ${delta}.`;
+  const partial = run.timeField !== undefined && rows.some((row) => row[`${run.timeField}.partial`] === true);
+  const sentences = comparisonSentences({
+    rows,
+    metrics: [metric, ...others],
+    dimensions: plan.dimensions.map((field) => ({ field, words: fieldWords(field, run.live.model) })),
+    subject,
+    comparedTo: run.comparison ? describePeriod(run.comparison.comparison) : 'the comparison period',
+    comparedPeriod: run.comparison ? periodWords(run.comparison.comparison) : 'the comparison period',
+    ...(partial && run.comparison ? { underWay: periodWords(run.comparison.current) } : {}),
   });
-  // A current period that is not over yet ("this quarter", Q2 while in Q2) is set beside a whole one.
-  if (run.comparison && run.timeField && row[`${run.timeField}.partial`] === true) {
-    sentences.push(`${capitalised(periodWords(run.comparison.current))} is not over yet: its figures cover the days up to now.`);
-  }
-  const current = numberOf(row[metric.name]);
-  const prose = sentences.join(' ');
-  return { rows, columns, metric: metric.name, ...(current !== undefined ? { value: current } : {}), prose, facts: sentences, sql };
+  const current = plan.dimensions.length === 0 ? numberOf(rows[0]?.[metric.name]) : undefined;
+  return { rows, columns, metric: metric.name, ...(current !== undefined ? { value: current } : {}), prose: sentences.join(' '), facts: sentences, sql };
 }

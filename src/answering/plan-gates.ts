@@ -47,8 +47,10 @@ export function gatePlan(plan: GovernedPlan, question: string, model: SemanticMo
     if (!reveal.time) return declined(`${reveal.label} has no time to set two periods side by side; ask for ${headline.label} without periods.`);
     // One total in each period, and the change: a breakdown, a ranking, a ratio or a share of each
     // period is another table than the one the answer states.
-    const beyond = gated.dimensions.length > 0 ? 'a breakdown' : gated.sort ? 'a ranking' : gated.per ? 'a ratio' : gated.share ? 'a share' : undefined;
-    if (beyond) return declined(`Two periods side by side are answered for one metric total; this question also asks for ${beyond}. Ask for ${headline.label} in the two periods, or for ${beyond} in each period.`);
+    // Each group of a breakdown is set beside itself; a ranking, a ratio or a share of each period,
+    // or several metrics by groups, is another table than the one the answer states.
+    const beyond = gated.sort ? 'a ranking' : gated.per ? 'a ratio' : gated.share ? 'a share' : gated.dimensions.length > 0 && gated.metrics.length > 1 ? 'several metrics by a breakdown' : undefined;
+    if (beyond) return declined(`Two periods side by side are answered for the metrics or for each group of one metric; this question also asks for ${beyond}. Ask for ${headline.label} in the two periods, or for ${beyond} in each period.`);
   }
   return { kind: 'pass', plan: gated };
 }
