@@ -264,7 +264,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     filterWords.add(position);
   }
   const fieldStems = new Set(binding.values.flatMap((value) => reveal.dimensions.find((d) => d.field === value.field)?.phrases.flat() ?? []));
-  for (const position of introducerWords(words, matches.map((match) => match.positions[0]!), fieldStems, new Set([...metricWords, ...shape.consumed]))) filterWords.add(position);
+  for (const position of introducerWords(words, matches.map((match) => match.positions[0]!), fieldStems, new Set([...metricWords, ...shape.consumed]), negation.words)) filterWords.add(position);
   const kept = refined.metrics;
 
   const dimensions: string[] = [];
