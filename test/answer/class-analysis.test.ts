@@ -23,6 +23,10 @@ describe('"X per Y"', () => {
     expect(perStation).toMatchObject({ kind: 'no_match' });
   });
 
+  it('reads "per <unit> <words>" as the metric of that unit the words name', () => {
+    expect(classCatalog('remittance').plan('fees per dollar sent')).toMatchObject({ kind: 'governed', metrics: ['fees'], per: { by: 'volume' } });
+  });
+
   it('keeps a breakdown beside the ratio', () => {
     expect(classCatalog('remittance').plan('transfer volume per sender by sending country')).toMatchObject({
       kind: 'governed',
@@ -34,7 +38,7 @@ describe('"X per Y"', () => {
 
   it('declines a divisor nothing names, and a ranking by a ratio', () => {
     expect(classCatalog('bikeshare').plan('trips per resident')).toMatchObject({ kind: 'no_match' });
-    expect(classCatalog('remittance').plan('fees per dollar sent')).toMatchObject({ kind: 'no_match' });
+    expect(classCatalog('remittance').plan('fees per dollar')).toMatchObject({ kind: 'no_match' });
     expect(classCatalog('remittance').plan('top 3 channels by fee revenue per transfer')).toMatchObject({ kind: 'no_match' });
   });
 });

@@ -300,7 +300,8 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     metricWords,
     filterWords,
     filterFields: filters.map((filter) => filter.field),
-    unknownBreakdowns: shape.dimensions.filter((request) => request.unknown).map((request) => quote(request.positions)),
+    // "per dollar sent": a unit the ratio reading took is no breakdown.
+    unknownBreakdowns: shape.dimensions.filter((request) => request.unknown && !request.positions.every((p) => attempt.analysis.reserved.has(p))).map((request) => quote(request.positions)),
     reveal,
     metricLabel: headline.metric.label,
     ranked: shape.top !== undefined,
