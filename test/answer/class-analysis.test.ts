@@ -70,9 +70,11 @@ describe('shares', () => {
   it('declines a share with no part, of a metric that does not say which, or one the model describes itself', () => {
     expect(classCatalog('bikeshare').plan('share of trips')).toMatchObject({ kind: 'no_match' });
     expect(classCatalog('bikeshare').plan('share of trips longer than 30 minutes')).toMatchObject({ kind: 'no_match' });
-    // The model's "Electric share" ("share of electric trips") is this share: asked for by name, it answers.
-    const declared = classCatalog('bikeshare').plan('What share of trips were made on electric bikes?');
-    expect(declared.kind === 'no_match' && declared.reason).toContain('Electric share');
+    // The model's "Electric share" (electric trips over trips) is this very share: it answers.
+    expect(classCatalog('bikeshare').plan('What share of trips were made on electric bikes?')).toMatchObject({ kind: 'governed', metrics: ['electric_share'], filters: [] });
     expect(classCatalog('bikeshare').plan('share of electric trips')).toMatchObject({ kind: 'governed', metrics: ['electric_share'] });
+    // Of another whole it is not the share asked for, and the question is declined naming it.
+    const declared = classCatalog('bikeshare').plan('What share of riding time was electric?');
+    expect(declared.kind === 'no_match' && declared.reason).toContain('Electric share');
   });
 });

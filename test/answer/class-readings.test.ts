@@ -70,7 +70,9 @@ describe('"per <unit> <words>": the divisor is the metric of that unit the words
 describe('a share the model declares as a metric of its own', () => {
   it('answers with that metric when it is the very share asked for, other filters kept', () => {
     expect(shape(plan('What share of appointments were booked online?'))).toEqual({ metrics: ['online_share'], filters: [] });
-    expect(shape(plan('What percentage of appointments in cardiology were booked online?'))).toEqual({ metrics: ['online_share'], filters: [eq('department', 'cardiology')] });
+    expect(shape(plan('What share of appointments in cardiology were booked online?'))).toEqual({ metrics: ['online_share'], filters: [eq('department', 'cardiology')] });
+    // Without the words of its name the share is the semantic layer's, which is the same number.
+    expect(shape(plan('What percentage of appointments were booked online?'))).toEqual({ metrics: ['appointments'], filters: [], share: { part: { field: 'channel', value: 'online' } } });
   });
 
   it('declines when the declared metric is a share of something else than what is asked', () => {

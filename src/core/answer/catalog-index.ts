@@ -3,7 +3,7 @@
 // label, synonyms; for a joined node also qualified by the node or by the join's role), all in stemmed
 // form, plus word weights (inverse document frequency over metrics) for ranking.
 import { isRoleJoin, joinAlias } from '../semantic/join-instances.js';
-import type { Granularity, Join, SemanticModel, SemanticNode } from '../semantic/model.js';
+import type { Granularity, Join, Measure, SemanticModel, SemanticNode } from '../semantic/model.js';
 import { contentStems, identifierWords } from './text.js';
 
 export type PhraseSource = 'name' | 'label' | 'synonym';
@@ -26,6 +26,13 @@ export interface IndexedMetric {
   readonly span?: { readonly file: string; readonly line: number };
   /** Counts the rows of the reveal's base node, unfiltered: its words name the things the reveal is about ("trips"). */
   readonly rowCount?: boolean;
+  /** The measure of the reveal's base node the metric reads (none for an expression or another node's measure). */
+  readonly baseMeasure?: string;
+  /**
+   * The metric is a share: a ratio whose numerator is its denominator (`baseMeasure` of another
+   * metric) where one dimension of the base node equals one value ("electric trips over trips").
+   */
+  readonly shareOf?: { readonly measure: string; readonly field: string; readonly value: string };
 }
 
 export interface IndexedDimension {
@@ -92,6 +99,21 @@ function phraseKey(stems: readonly string[]): string {
   return stems.join(' ');
 }
 
+/**
+ * The part a ratio measure takes of its denominator, when its numerator is that same measure (type and
+ * expression) kept to the rows where one dimension of `node` equals one value: `\${bike_type} = 'electric'`.
+ */
+function shareOfRatio(node: SemanticNode, measure: Measure): IndexedMetric['shareOf'] {
+  if (!measure.ratio) return undefined;
+  const top = node.measures.get(measure.ratio.numerator);
+  const bottom = node.measures.get(measure.ratio.denominator);
+  if (!top?.filter || !bottom || bottom.filter || top.type !== bottom.type || JSON.stringify(top.sql ?? []) !== JSON.stringify(bottom.sql ?? [])) return undefined;
+  const [field, condition, ...rest] = top.filter;
+  if (rest.length > 0 || field?.kind !== 'dimension' || field.node !== node.name || field.role || condition?.kind !== 'text') return undefined;
+  const value = /^\s*=\s*'((?:[^']|'')*)'\s*$/.exec(condition.text)?.[1];
+  return value === undefined ? undefined : { measure: bottom.name, field: field.name, value: value.replaceAll("''", "'") };
+}
+
 function indexMetrics(model: SemanticModel, revealName: string): IndexedMetric[] {
   const reveal = model.reveals.get(revealName)!;
   return [...reveal.metrics.values()].map((metric) => {
@@ -109,6 +131,7 @@ function indexMetrics(model: SemanticModel, revealName: string): IndexedMetric[]
     });
     const measure = metric.measure && !metric.measure.role && metric.measure.node === reveal.base ? model.nodes.get(reveal.base)?.measures.get(metric.measure.name) : undefined;
     const rowCount = measure?.type === 'count' && !measure.sql && !measure.filter;
+    const shareOf = measure ? shareOfRatio(model.nodes.get(reveal.base)!, measure) : undefined;
     return {
       reveal: revealName,
       name: metric.name,
@@ -118,6 +141,8 @@ function indexMetrics(model: SemanticModel, revealName: string): IndexedMetric[]
       ...(metric.unit ? { unit: metric.unit } : {}),
       ...(metric.span ? { span: { file: metric.span.file, line: metric.span.line } } : {}),
       ...(rowCount ? { rowCount } : {}),
+      ...(measure ? { baseMeasure: measure.name } : {}),
+      ...(shareOf ? { shareOf } : {}),
     };
   });
 }

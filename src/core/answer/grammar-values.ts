@@ -10,7 +10,8 @@
 //   unless an article comes right before it ("Revenue in the us"): then it can only be the value;
 // - an article right before a ranking word or a number is grammar ("the most", "the 3 teams");
 // - words joined by hyphens, each of them a word of such a value ("no-show"), are that value: a
-//   hyphen makes one word of them, which grammar never does ("show me" is two);
+//   hyphen makes one word of them, which grammar never does ("show me" is two); joined to any other
+//   word ("walk-in") such a word is part of that word, never a code;
 // - anywhere else it is grammar ("revenue in WA", "show me the revenue").
 import { tokenise } from './text.js';
 import { ARTICLES } from './value-role-words.js';
@@ -49,16 +50,20 @@ function hyphenatedToNext(question: string, count: number): boolean[] | undefine
   return joined.length === count ? joined : undefined;
 }
 
-/** Positions of the runs of tokens joined by hyphens whose every word is a word of a grammar value. */
-function hyphenatedValues(question: string, tokens: ReadonlyArray<{ readonly stem: string }>, valueStems: Pick<ReadonlySet<string>, 'has'>): Set<number> {
-  const found = new Set<number>();
+/**
+ * How the runs of tokens joined by hyphens read: a run whose every word is a word of a grammar value
+ * is that value ("no-show"); in any other run ("walk-in") such a word is part of a word, never a code.
+ */
+function hyphenatedReadings(question: string, tokens: ReadonlyArray<{ readonly stem: string }>, valueStems: Pick<ReadonlySet<string>, 'has'>): Map<number, GrammarValueReading> {
+  const found = new Map<number, GrammarValueReading>();
   const joined = hyphenatedToNext(question, tokens.length);
   if (!joined) return found;
   for (let start = 0; start < tokens.length; start++) {
     let end = start;
     while (joined[end]) end++;
     const run = tokens.slice(start, end + 1);
-    if (run.length > 1 && run.every((token) => valueStems.has(token.stem))) for (let k = start; k <= end; k++) found.add(k);
+    const reading = run.every((token) => valueStems.has(token.stem)) ? 'value' : 'grammar';
+    if (run.length > 1) for (let k = start; k <= end; k++) found.set(k, reading);
     start = end;
   }
   return found;
@@ -86,12 +91,17 @@ export function readGrammarValues(
   const typed = wordsAsTyped(question, tokens.length);
   // Case says something only when the question mixes it: all capitals or all lower case says nothing.
   const caseInformative = typed !== undefined && /[a-z]/.test(typed.join('')) && /[A-Z]/.test(typed.join(''));
-  const hyphenated = hyphenatedValues(question, tokens, valueStems);
+  const hyphenated = hyphenatedReadings(question, tokens, valueStems);
   // Right to left: whether a word may be grammar depends on whether the next one is a value.
   for (let i = tokens.length - 1; i >= 0; i--) {
     const token = tokens[i]!;
     if (!token.stop || !valueStems.has(token.stem)) continue;
-    if (hyphenated.has(i) || (caseInformative && isCapitals(typed![i]!))) {
+    const joined = hyphenated.get(i);
+    if (joined) {
+      readings.set(i, joined);
+      continue;
+    }
+    if (caseInformative && isCapitals(typed![i]!)) {
       readings.set(i, 'value');
       continue;
     }

@@ -337,6 +337,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   const completed = completePlan(plan, attempt.analysis, {
     metric: (name) => reveal.metrics.find((metric) => metric.name === name)?.label ?? name,
     filterAt: (field) => valueAt.get(field) ?? Number.POSITIVE_INFINITY,
+    baseMeasure: (name) => reveal.metrics.find((metric) => metric.name === name)?.baseMeasure,
     describedShare: () => describedShare([...new Set(words.filter((word) => !word.stop && !shape.consumed.has(word.position)).map((word) => word.stem))], reveal.metrics),
   });
   return completed.kind === 'plan' ? completed.plan : noMatch(completed.reason, candidates);
