@@ -6,7 +6,7 @@ import { GRAIN_ADVERB_WORDS, isBreakdownMarker, isGrainAdverb, type QuestionWord
 import { stem } from './text.js';
 import { findValueMatches, type ValueLookup } from './value-filters.js';
 
-/** Positions of values of two or more words, except those inside a metric's whole name. */
+/** Positions of values of two or more words, except those inside or equal to a metric's whole name. */
 export function multiWordValuePositions(words: readonly QuestionWord[], consumed: ReadonlySet<number>, lookups: readonly ValueLookup[], index: CatalogIndex): Set<number> {
   const positions = new Set<number>();
   for (const lookup of lookups) {
@@ -27,7 +27,9 @@ function insideMetricPhrase(words: readonly QuestionWord[], positions: readonly 
   return index.reveals.some((reveal) =>
     reveal.metrics.some((metric) =>
       metric.phrases.some(({ stems }) => {
-        if (stems.length <= span.length) return false;
+        // The metric's whole name too ("away wins" for the value 'away win' and the metric Away wins):
+        // beside another metric, the value still gives way to it (valuesOverMetrics).
+        if (stems.length < span.length) return false;
         for (let offset = 0; offset + span.length <= stems.length; offset++) {
           const start = at - offset;
           if (start < 0 || start + stems.length > content.length) continue;

@@ -114,7 +114,10 @@ function valuesOverMetrics(chosen: readonly MetricCandidate[], words: readonly Q
   if (chosen.length < 2 || words.some((word) => CONNECTORS.has(word.raw))) return [...chosen];
   const readsAsValue = (candidate: MetricCandidate): boolean => {
     const own = content.filter((word) => candidate.covered.has(word.stem));
-    return own.length > 0 && own.every((word) => lookup.phrases([word.stem]).some((phrase) => phrase.stems.length === 1));
+    if (own.length === 0) return false;
+    // "fuel cost of failed deliveries": the metric's words are together one value of several words.
+    if (lookup.phrases(own.map((word) => word.stem)).some((phrase) => phrase.stems.length === own.length && own.length > 1)) return true;
+    return own.every((word) => lookup.phrases([word.stem]).some((phrase) => phrase.stems.length === 1));
   };
   const values = chosen.filter(readsAsValue);
   if (values.length !== 1) return [...chosen];
