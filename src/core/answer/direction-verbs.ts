@@ -18,6 +18,8 @@ const ARRIVING_PHRASAL = ['drop off', 'dropped off', 'dropping off'];
 const LEAVING_PLACE = list('left leave leaving depart departed departing');
 const REACHING_PLACE = list('reached reach reaching entered enter entering');
 const MOVING = list('send sent sending ship shipped shipping go went going gone move moved moving travel travelled traveled travelling traveling fly flew flown transfer transferred transferring wire wired remit remitted come came coming head headed heading');
+/** Verbs of moving, which say no side by themselves: "sent within Spain" moves inside one place. */
+export const MOVING_VERBS: ReadonlySet<string> = new Set(MOVING);
 // What may stand between a verb of moving and its preposition: "sent money to", "sent home to".
 const MOVED = ['', 'money ', 'funds ', 'cash ', 'home ', 'money home '];
 
