@@ -120,6 +120,13 @@ describe('"within <place>": both ends of the trip', () => {
   });
 });
 
+describe("a ranking word inside a metric's whole name", () => {
+  it('names that metric and ranks by it', () => {
+    expect(plan('which depot had the largest parcel')).toMatchObject({ kind: 'governed', metrics: ['largest_parcel'], dimensions: ['depot'], sort: { field: 'largest_parcel', direction: 'desc' }, limit: 1 });
+    expect(plan('which depot had the most parcels')).toMatchObject({ kind: 'governed', metrics: ['parcels'], dimensions: ['depot'], sort: { field: 'parcels', direction: 'desc' } });
+  });
+});
+
 describe('verbs the model grounds outside the metric', () => {
   it('accepts the verb of the event that dates every row (the time dimension), beside a role too', () => {
     expect(shape(plan('How many parcels were shipped'))).toEqual({ metrics: ['parcels'], filters: [] });

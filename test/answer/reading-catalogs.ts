@@ -62,6 +62,7 @@ node parcels {
   measure total_km      { type: sum  sql: \${km} }
   measure total_charged { type: sum  sql: \${charge} }
   measure total_fuel    { type: sum  sql: \${fuel} }
+  measure max_weight    { type: max  sql: \${weight} }
   measure failed_count {
     type: count
     filter: \${outcome} = 'failed delivery'
@@ -87,6 +88,7 @@ reveal courier {
   metric distance { label: "Distance driven"  description: "Kilometres covered by the vans."  unit: km  measure: parcels.total_km }
   metric charges { label: "Delivery charges"  description: "What senders were charged, in US dollars."  unit: usd  synonyms: ["amount charged"]  measure: parcels.total_charged }
   metric fuel_cost { label: "Fuel cost"  description: "Fuel bought for the vans, in US dollars."  unit: usd  measure: parcels.total_fuel }
+  metric largest_parcel { label: "Largest parcel"  description: "Weight of the heaviest parcel, in kilograms."  unit: kg  measure: parcels.max_weight }
   metric failed_deliveries { label: "Failed deliveries"  description: "Parcels the driver could not hand over."  unit: count  measure: parcels.failed_count }
 }
 `;

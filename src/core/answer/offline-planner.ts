@@ -22,7 +22,7 @@ import { bindValues, cueMarkers, dimensionRole } from './value-roles.js';
 import { withValueSynonyms } from './value-synonyms.js';
 import { readValueWord } from './everyday-values.js';
 import { groundedWords, suggestionText, synonymSuggestions } from './measurement-words.js';
-import { markersInMetricNames, multiWordValuePositions } from './metric-name-spans.js';
+import { markersInMetricNames, multiWordValuePositions, rankingWordsInMetricNames } from './metric-name-spans.js';
 import { restatingWords, splitMetricWords } from './metric-words.js';
 import { readQuestionText, typedSpan, type QuestionText } from './question-text.js';
 import { isNonRestricting, normalise } from './text.js';
@@ -168,7 +168,9 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   const reserved = multiWordValuePositions(words, shape.consumed, [...new Set(lookups.values())], index);
   // "per trip": a divisor's words are not the metric asked for.
   const analysis = readAnalysis(words, shape, index, reveals);
-  const candidates = rankMetrics(content.filter((word) => !reserved.has(word.position) && !analysis.reserved.has(word.position)).map((word) => word.stem), reveals, index);
+  const ranked = rankingWordsInMetricNames(words, shape, index);
+  const rankedWords = [...content.filter((word) => !reserved.has(word.position) && !analysis.reserved.has(word.position)), ...ranked].sort((a, b) => a.position - b.position);
+  const candidates = rankMetrics(rankedWords.map((word) => word.stem), reveals, index);
   const choice = chooseMetrics(candidates);
 
   if (choice.kind === 'none') {
