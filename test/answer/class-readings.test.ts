@@ -134,12 +134,19 @@ describe('verbs the model grounds outside the metric', () => {
     expect(shape(plan('How many parcels to France were shipped'))).toEqual({ metrics: ['parcels'], filters: [eq('recipient_country', 'France')] });
   });
 
-  it("accepts a verb the description of the breakdown's dimension uses", () => {
-    expect(plan('which depot handled the most parcels')).toMatchObject({ kind: 'governed', metrics: ['parcels'], dimensions: ['depot'], limit: 1 });
+  it("accepts a verb the description of a filter's dimension uses", () => {
+    expect(shape(plan('How many parcels did the North depot handle'))).toEqual({ metrics: ['parcels'], filters: [eq('depot', 'North')] });
   });
 
-  it('declines a verb that restricts the rows', () => {
+  it('accepts a verb of doing that links what a ranking ranks to what it ranks by', () => {
+    expect(plan('which depot handled the most parcels')).toMatchObject({ kind: 'governed', metrics: ['parcels'], dimensions: ['depot'], limit: 1 });
+    expect(plan('which depot moved the most weight')).toMatchObject({ kind: 'governed', metrics: ['weight'], dimensions: ['depot'], limit: 1 });
+  });
+
+  it('declines a verb that restricts the rows, and a linking verb beside a role', () => {
     expect(plan('How many parcels were lost')).toMatchObject({ kind: 'no_match' });
     expect(plan('How many parcels were returned')).toMatchObject({ kind: 'no_match' });
+    expect(plan('which depot lost the most parcels')).toMatchObject({ kind: 'no_match' });
+    expect(plan('which pickup city handled the most parcels')).toMatchObject({ kind: 'no_match' });
   });
 });

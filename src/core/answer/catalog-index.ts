@@ -54,6 +54,8 @@ export interface IndexedDimension {
   readonly phrases: readonly (readonly string[])[];
   /** Stored value → the other words for it the model declares (`TX` → Texas), unstemmed. */
   readonly valueSynonyms: ReadonlyMap<string, readonly string[]>;
+  /** Content stems of the description: verbs it uses ("Agency running the station") are grounded beside it. */
+  readonly descriptionStems?: ReadonlySet<string>;
 }
 
 export interface IndexedReveal {
@@ -62,6 +64,8 @@ export interface IndexedReveal {
   readonly label: string;
   /** Field id of the default time dimension (`created_at`), when the reveal has one. */
   readonly timeField?: string;
+  /** Stems of the time dimension's id, label and synonyms (`shipped_at`, "Pickup time"): the event that dates every row. */
+  readonly timeStems?: ReadonlySet<string>;
   readonly metrics: readonly IndexedMetric[];
   readonly dimensions: readonly IndexedDimension[];
   /** Every stem of a dimension phrase of this reveal: such words are explained in a question. */
@@ -253,6 +257,7 @@ function indexDimensions(model: SemanticModel, base: string): IndexedDimension[]
         onBase: path === undefined,
         phrases: [...own, ...qualified],
         valueSynonyms: dimension.valueSynonyms ?? new Map(),
+        ...(dimension.description ? { descriptionStems: new Set(contentStems(dimension.description)) } : {}),
       });
     }
   }
@@ -275,11 +280,14 @@ export function buildCatalogIndex(model: SemanticModel): CatalogIndex {
     const dimensions = indexDimensions(model, reveal.base);
     const timePrefix = reveal.time ? (reveal.time.role ?? reveal.time.node) : undefined;
     const timeField = reveal.time ? (timePrefix === reveal.base ? reveal.time.dimension : `${timePrefix}.${reveal.time.dimension}`) : undefined;
+    const time = reveal.time ? model.nodes.get(reveal.time.node)?.dimensions.get(reveal.time.dimension) : undefined;
+    const timeStems = time ? new Set(phrasesOf([identifierWords(time.name), time.label, ...(time.synonyms ?? [])]).flat()) : undefined;
     return {
       name: reveal.name,
       domain: reveal.domain,
       label: reveal.label,
       ...(timeField ? { timeField } : {}),
+      ...(timeStems ? { timeStems } : {}),
       metrics: indexMetrics(model, reveal.name),
       dimensions,
       dimensionStems: new Set(dimensions.flatMap((dimension) => dimension.phrases.flat())),

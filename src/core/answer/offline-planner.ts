@@ -21,7 +21,7 @@ import { NO_VALUES } from './value-index.js';
 import { bindValues, cueMarkers, dimensionRole } from './value-roles.js';
 import { withValueSynonyms } from './value-synonyms.js';
 import { readValueWord } from './everyday-values.js';
-import { groundedWords, suggestionText, synonymSuggestions } from './measurement-words.js';
+import { groundedWords, groundsOf, suggestionText, synonymSuggestions } from './measurement-words.js';
 import { markersInMetricNames, multiWordValuePositions, rankingWordsInMetricNames } from './metric-name-spans.js';
 import { restatingWords, splitMetricWords } from './metric-words.js';
 import { readQuestionText, typedSpan, type QuestionText } from './question-text.js';
@@ -297,7 +297,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   });
   // "Canadian energy consumption": a word of the metric's own name restates it (not beside a role either).
   if (!roles) for (const position of restatingWords(leftover(), chosenMetrics, attempt.allMetrics)) metricWords.add(position);
-  const grounded = groundedWords(leftover(), words, chosenMetrics, { verbs: !roles });
+  const grounded = groundedWords(leftover(), words, chosenMetrics, groundsOf(reveal, words, shape, [...filters.map((filter) => filter.field), ...dimensions], !roles));
   const grammar = new Set([...shape.consumed, ...restrictNothing, ...grounded, ...attempt.analysis.grammar]);
   const unaccounted = unaccountedReason({
     words,
