@@ -150,3 +150,20 @@ describe('verbs the model grounds outside the metric', () => {
     expect(plan('which pickup city handled the most parcels')).toMatchObject({ kind: 'no_match' });
   });
 });
+
+describe('verbs that say which side a club played ("hosted", "visited", "against")', () => {
+  it.each([
+    ['games the Hawks hosted against the Owls', [eq('away_club', 'Owls'), eq('home_club', 'Hawks')]],
+    ['How many games did the Hawks host the Bears', [eq('away_club', 'Bears'), eq('home_club', 'Hawks')]],
+    ['points when the Owls visited the Hawks', [eq('away_club', 'Owls'), eq('home_club', 'Hawks')]],
+    ['fouls in games hosted by PAR', [eq('home_club', 'PAR')]],
+  ] as const)('"%s"', (question, filters) => {
+    expect(shape(plan(question))).toMatchObject({ filters });
+  });
+
+  it('still declines clubs no verb places, and a "when" that asks for a time', () => {
+    expect(plan('games between Hawks and Owls')).toMatchObject({ kind: 'no_match' });
+    expect(plan('games Hawks played against Owls')).toMatchObject({ kind: 'no_match' });
+    expect(plan('when did the Hawks host the Owls')).toMatchObject({ kind: 'no_match' });
+  });
+});

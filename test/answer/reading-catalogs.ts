@@ -68,6 +68,29 @@ node parcels {
     filter: \${outcome} = 'failed delivery'
   }
 }
+node games {
+  label: "Games"
+  description: "One row per basketball game of the season."
+  connection: wh
+  table: hoops.games
+  dimension id        { type: number  primary_key: true  hidden: true }
+  dimension home_club { type: string  label: "Home club" }
+  dimension away_club { type: string  label: "Away club" }
+  dimension tipoff_at { type: timestamp  label: "Tip-off" }
+  dimension points    { type: number  hidden: true }
+  dimension fouls     { type: number  hidden: true }
+  measure game_count  { type: count }
+  measure point_total { type: sum  sql: \${points} }
+  measure foul_total  { type: sum  sql: \${fouls} }
+}
+reveal hoops {
+  domain: sport
+  base: games
+  time: games.tipoff_at
+  metric games { label: "Games"  description: "Games played."  unit: count  measure: games.game_count }
+  metric points { label: "Points"  description: "Points scored by both clubs."  unit: count  measure: games.point_total }
+  metric fouls { label: "Fouls"  description: "Fouls called by the referees."  unit: count  measure: games.foul_total }
+}
 reveal clinic {
   domain: care
   base: appointments
@@ -100,6 +123,10 @@ const VALUES: Readonly<Record<string, ReadonlyMap<string, readonly string[]>>> =
     ['channel', ['online', 'phone', 'walk-in']],
     ['department', ['cardiology', 'dermatology', 'pediatrics']],
     ['plan', ['all-in', 'basic']],
+  ]),
+  hoops: new Map([
+    ['home_club', ['Hawks', 'Owls', 'Bears', 'PAR']],
+    ['away_club', ['Hawks', 'Owls', 'Bears', 'PAR']],
   ]),
   courier: new Map([
     ['sender_country', ['Spain', 'France', 'Portugal']],

@@ -24,7 +24,7 @@ import { readValueWord } from './everyday-values.js';
 import { groundedWords, groundsOf, suggestionText, synonymSuggestions } from './measurement-words.js';
 import { markersInMetricNames, multiWordValuePositions, rankingWordsInMetricNames } from './metric-name-spans.js';
 import { restatingWords, splitMetricWords } from './metric-words.js';
-import { readQuestionText, typedSpan, type QuestionText } from './question-text.js';
+import { readQuestionText, typedAsCode, typedSpan, type QuestionText } from './question-text.js';
 import { isNonRestricting, normalise } from './text.js';
 
 // The planner's whole API from one module: callers build the index once per model and plan with it.
@@ -154,6 +154,8 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   }
   const roleValues = anyOf(reveals.map((reveal) => roleValueStems(reveal, lookups.get(reveal.name)!)));
   const notMarkers = new Set([
+    // "against POR": a stored code typed as one ("POR", "PAR", "DER") is a value, not a breakdown marker.
+    ...words.filter((word) => known.has(word.stem) && typedAsCode(text, word.position)).map((word) => word.position),
     ...cueMarkers(words, isBreakdownMarker, (position) => roleValues.has(words[position]!.stem)),
     ...markersInMetricNames(words, index),
     ...valueMarkers(words, distinctLookups, index),

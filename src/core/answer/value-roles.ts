@@ -10,6 +10,7 @@ import type { QuestionWord } from './question-shape.js';
 import { identifierWords, normalise, stem } from './text.js';
 import type { BoundValue, ValueMatch } from './value-filters.js';
 import { MOVING_VERBS, PLACE_CUES, PLACE_VERBS } from './direction-verbs.js';
+import { endsVenuePhrase, venueVerb } from './venue-verbs.js';
 import { ARTICLES, DIRECTION_CUE_LIST, FAMILY_OF, OPPOSITE, SIDE_WORDS, VENUE_CUE_LIST, type Cue, type RoleFamily, type RoleSide } from './value-role-words.js';
 
 /** A dimension may carry the name of the role it plays (a role-playing join's alias) and its node. */
@@ -284,12 +285,27 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
     else if (b.side && !a.side) a.side = OPPOSITE[b.side];
   }
   const venue = pending.filter((p) => p.family === 'venue');
-  if (venue.length > 0) {
-    const taken = new Set(matches.flatMap((m) => m.positions));
+  // "LA host POR", "when Washington Wolves visited Derby Forge", "hosted by DER": verbs around a team.
+  const verbs = venue.map((entry) => ({ entry, verb: venueVerb(words, entry.match.positions) }));
+  for (const { entry, verb } of verbs) {
+    if (!verb?.side) continue;
+    entry.side = verb.side;
+    for (const position of verb.positions) cueWords.add(position);
+  }
+  // "LA host against POR": the team after "against" played the other side.
+  for (const { entry, verb } of verbs) {
+    const other = venue.find((p) => p !== entry && p.side);
+    if (!verb || verb.side || entry.side || !other || venue.length !== 2) continue;
+    entry.side = OPPOSITE[other.side!];
+    for (const position of verb.positions) cueWords.add(position);
+  }
+  const unbound = venue.filter((entry) => !entry.side);
+  if (unbound.length > 0) {
+    const taken = new Set([...matches.flatMap((m) => m.positions), ...cueWords]);
     const found = venueCues(words, taken);
     const sides = new Set(found.map((cue) => cue.side));
-    if (venue.length === 1 && sides.size === 1) {
-      venue[0]!.side = [...sides][0]!;
+    if (unbound.length === 1 && venue.length === 1 && sides.size === 1) {
+      unbound[0]!.side = [...sides][0]!;
       for (const cue of found) for (const position of cue.positions) cueWords.add(position);
     }
   }
@@ -342,15 +358,16 @@ function labels(fields: readonly string[], byField: ReadonlyMap<string, IndexedD
 }
 
 /**
- * Breakdown markers that end a direction cue before a value of a dimension with a role ("sold by
- * Acme", "nach Lyon", "vendu par Acme"): they introduce the value, not a breakdown.
+ * Breakdown markers that end a direction cue or a venue phrase before a value of a dimension with a
+ * role ("sold by Acme", "nach Lyon", "vendu par Acme", "hosted by DER"): they introduce the value, not a breakdown.
  */
 export function cueMarkers(words: readonly QuestionWord[], isMarker: (raw: string) => boolean, startsRoleValue: (position: number) => boolean): Set<number> {
   const markers = new Set<number>();
   words.forEach((word, position) => {
-    if (!isMarker(word.raw) || !cueEndingAt(words, position, DIRECTION_CUE_LIST)) return;
+    if (!isMarker(word.raw) || !(cueEndingAt(words, position, DIRECTION_CUE_LIST) || endsVenuePhrase(words, position))) return;
     let next = position + 1;
-    while (next < words.length && ARTICLES.has(words[next]!.raw) && next - position <= MAX_ARTICLES) next++;
+    // An article read as a value ("hosted by DER") is no article.
+    while (next < words.length && ARTICLES.has(words[next]!.raw) && words[next]!.stop && next - position <= MAX_ARTICLES) next++;
     if (next < words.length && startsRoleValue(next)) markers.add(position);
   });
   return markers;
