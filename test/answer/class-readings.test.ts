@@ -143,11 +143,18 @@ describe('verbs the model grounds outside the metric', () => {
     expect(plan('which depot moved the most weight')).toMatchObject({ kind: 'governed', metrics: ['weight'], dimensions: ['depot'], limit: 1 });
   });
 
-  it('declines a verb that restricts the rows, and a linking verb beside a role', () => {
+  it('declines a verb that restricts the rows', () => {
     expect(plan('How many parcels were lost')).toMatchObject({ kind: 'no_match' });
     expect(plan('How many parcels were returned')).toMatchObject({ kind: 'no_match' });
     expect(plan('which depot lost the most parcels')).toMatchObject({ kind: 'no_match' });
-    expect(plan('which pickup city handled the most parcels')).toMatchObject({ kind: 'no_match' });
+  });
+
+  it("declines a ranking whose verb gives its subject the other end than the subject's field", () => {
+    expect(plan('which pickup city handled the most parcels')).toMatchObject({ kind: 'governed', dimensions: ['pickup_city'] });
+    expect(plan('which pickup city shipped the most parcels')).toMatchObject({ kind: 'governed', dimensions: ['pickup_city'] });
+    expect(plan('which drop-off city shipped the most parcels')).toMatchObject({ kind: 'no_match' });
+    expect(plan('which pickup city received the most parcels')).toMatchObject({ kind: 'no_match' });
+    expect(plan('which away club hosted the most games')).toMatchObject({ kind: 'no_match' });
   });
 });
 
@@ -165,5 +172,18 @@ describe('verbs that say which side a club played ("hosted", "visited", "against
     expect(plan('games between Hawks and Owls')).toMatchObject({ kind: 'no_match' });
     expect(plan('games Hawks played against Owls')).toMatchObject({ kind: 'no_match' });
     expect(plan('when did the Hawks host the Owls')).toMatchObject({ kind: 'no_match' });
+  });
+});
+
+describe('a verb whose subject plays a side ("did the Hawks score at home")', () => {
+  it("answers with the side's own metric, or the metric itself when nothing splits it by side", () => {
+    expect(shape(plan('how many points did the Hawks score at home'))).toEqual({ metrics: ['home_points'], filters: [eq('home_club', 'Hawks')] });
+    expect(shape(plan('How many games did the Owls play away'))).toEqual({ metrics: ['games'], filters: [eq('away_club', 'Owls')] });
+    expect(plan('which away club scored the fewest away points')).toMatchObject({ kind: 'governed', metrics: ['away_points'], dimensions: ['away_club'], sort: { direction: 'asc' } });
+  });
+
+  it("declines a side's metric the other side is said to have made, and a verb nothing grounds", () => {
+    expect(plan('which home club scored the most away points')).toMatchObject({ kind: 'no_match' });
+    expect(plan('how many points did the Hawks concede at home')).toMatchObject({ kind: 'no_match' });
   });
 });

@@ -77,10 +77,13 @@ node games {
   dimension home_club { type: string  label: "Home club" }
   dimension away_club { type: string  label: "Away club" }
   dimension tipoff_at { type: timestamp  label: "Tip-off" }
-  dimension points    { type: number  hidden: true }
+  dimension home_pts  { type: number  hidden: true }
+  dimension away_pts  { type: number  hidden: true }
   dimension fouls     { type: number  hidden: true }
   measure game_count  { type: count }
-  measure point_total { type: sum  sql: \${points} }
+  measure point_total { type: sum  sql: \${home_pts} + \${away_pts} }
+  measure home_points { type: sum  sql: \${home_pts} }
+  measure away_points { type: sum  sql: \${away_pts} }
   measure foul_total  { type: sum  sql: \${fouls} }
 }
 reveal hoops {
@@ -89,6 +92,8 @@ reveal hoops {
   time: games.tipoff_at
   metric games { label: "Games"  description: "Games played."  unit: count  measure: games.game_count }
   metric points { label: "Points"  description: "Points scored by both clubs."  unit: count  measure: games.point_total }
+  metric home_points { label: "Home points"  description: "Points scored by the home club."  unit: count  measure: games.home_points }
+  metric away_points { label: "Away points"  description: "Points scored by the visiting club."  unit: count  measure: games.away_points }
   metric fouls { label: "Fouls"  description: "Fouls called by the referees."  unit: count  measure: games.foul_total }
 }
 reveal clinic {

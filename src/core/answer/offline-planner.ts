@@ -24,6 +24,7 @@ import { readValueWord } from './everyday-values.js';
 import { groundedWords, groundsOf, suggestionText, synonymSuggestions } from './measurement-words.js';
 import { markersInMetricNames, multiWordValuePositions, rankingWordsInMetricNames } from './metric-name-spans.js';
 import { restatingWords, splitMetricWords } from './metric-words.js';
+import { sideReading, verbAgainstSubject } from './side-metrics.js';
 import { readQuestionText, typedAsCode, typedSpan, type QuestionText } from './question-text.js';
 import { isNonRestricting, normalise } from './text.js';
 
@@ -272,7 +273,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   }
   const fieldStems = new Set(binding.values.flatMap((value) => reveal.dimensions.find((d) => d.field === value.field)?.phrases.flat() ?? []));
   for (const position of introducerWords(words, matches.map((match) => match.positions[0]!), fieldStems, new Set([...metricWords, ...shape.consumed]), negation.words)) filterWords.add(position);
-  const kept = refined.metrics;
+  let kept = refined.metrics;
 
   const dimensions: string[] = [];
   for (const request of shape.dimensions) {
@@ -284,22 +285,29 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     if (!dimensions.includes(resolved.field)) dimensions.push(resolved.field);
   }
 
-  const headline = kept[0]!;
   // The last gate: every word that could restrict or change the number is accounted for by the plan.
   // Words that restrict nothing ("were placed", "came in") were left out of `content`: accounted for.
   const inContent = new Set(content.map((word) => word.position));
   const restrictNothing = words.filter((word) => !word.stop && !shape.consumed.has(word.position) && !inContent.has(word.position)).map((word) => word.position);
-  const chosenMetrics = chosen.map((candidate) => candidate.metric);
   const leftover = () => content.filter((word) => !metricWords.has(word.position) && !filterWords.has(word.position));
   // "energy drawn", "sales in dollars": words the metric's description or unit grounds (measurement-words.ts).
-  // Not a verb beside a role ("did WAS score at home"): it may say who did it, which the metric does not.
-  const roles = [...filters.map((filter) => filter.field), ...dimensions].some((field) => {
+  // Beside a role ("did WAS score at home") a verb may say whose the number is: side-metrics.ts decides.
+  const sides = new Set([...filters.map((filter) => filter.field), ...dimensions].flatMap((field) => {
     const dimension = reveal.dimensions.find((d) => d.field === field);
-    return dimension !== undefined && dimensionRole(dimension) !== undefined;
-  });
-  // "Canadian energy consumption": a word of the metric's own name restates it (not beside a role either).
-  if (!roles) for (const position of restatingWords(leftover(), chosenMetrics, attempt.allMetrics)) metricWords.add(position);
-  const grounded = groundedWords(leftover(), words, chosenMetrics, groundsOf(reveal, words, shape, [...filters.map((filter) => filter.field), ...dimensions], !roles));
+    const role = dimension && dimensionRole(dimension);
+    return role ? [role.side] : [];
+  }));
+  const side = sides.size > 0 && kept.length === 1 ? sideReading(reveal, kept[0]!.metric, sides, leftover()) : undefined;
+  if (side?.metric) kept = [{ ...kept[0]!, metric: side.metric }];
+  const verbs = sides.size === 0 || side?.verbs === true;
+  const headline = kept[0]!;
+  const subjects = shape.top ? shape.dimensions.slice(0, shape.top.subjects).map((request) => resolveBreakdown(request, reveal)) : [];
+  const against = verbAgainstSubject(words, shape, subjects.flatMap((resolved) => (resolved.kind === 'field' ? [resolved.field] : [])), reveal);
+  if (against !== undefined) return noMatch(`${quote([against])} says the other end of what the question ranks, which the ranking would not follow; ask by the other field, or without that verb.`, candidates);
+  const chosenMetrics = side?.metric ? [side.metric] : chosen.map((candidate) => candidate.metric);
+  // "Canadian energy consumption": a word of the metric's own name restates it (verbs as above).
+  if (verbs) for (const position of restatingWords(leftover(), chosenMetrics, attempt.allMetrics)) metricWords.add(position);
+  const grounded = groundedWords(leftover(), words, chosenMetrics, groundsOf(reveal, words, shape, [...filters.map((filter) => filter.field), ...dimensions], verbs));
   const grammar = new Set([...shape.consumed, ...restrictNothing, ...grounded, ...attempt.analysis.grammar]);
   const unaccounted = unaccountedReason({
     words,
@@ -317,7 +325,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   });
   if (unaccounted) {
     const unexplained = leftover().filter((word) => !grammar.has(word.position));
-    const suggestions = roles ? [] : synonymSuggestions(unexplained, headline.metric, (word) => typedSpan(attempt.text, [word.position], () => word.raw));
+    const suggestions = !verbs ? [] : synonymSuggestions(unexplained, headline.metric, (word) => typedSpan(attempt.text, [word.position], () => word.raw));
     return noMatch(`${unaccounted}${suggestionText(suggestions, headline.metric.label)}`, candidates, suggestions);
   }
   if (shape.top && dimensions.length === 0) {

@@ -55,3 +55,8 @@ export function venueVerb(words: readonly QuestionWord[], positions: readonly nu
 export function endsVenuePhrase(words: readonly QuestionWord[], end: number): boolean {
   return BEFORE.some(([phrase]) => at(words, end - phrase.length + 1, phrase));
 }
+
+/** The side the subject of `verb` played ("hosted": home, "visited": away), when the verb says one. */
+export function venueSubjectSide(verb: string): RoleSide | undefined {
+  return AFTER.find(([phrase]) => phrase.length === 1 && phrase[0] === verb)?.[1];
+}
