@@ -6,8 +6,7 @@
 // that dates every row of the reveal (its time dimension `shipped_at` or "Pickup time" grounds
 // "shipped", "picked up"), the description of a dimension the plan breaks down or filters by uses it
 // ("Agency running the station" grounds "runs"), or it links a ranking's subject to what it is ranked
-// by ("which carrier moved the least weight"); a verb of the same doing as one grounded ("driven" for
-// "covered") is grounded with it. Otherwise the decline says which synonym to add to
+// by ("which carrier moved the least weight"). Otherwise the decline says which synonym to add to
 // which metric, and where, so the model's editor can decide.
 //
 // Words that restrict or change a number ("late", "cancelled", "returned", "won", "lost", "delivered",
@@ -30,27 +29,8 @@ const VERBS = [
   'burn burns burned burnt draw draws drew drawn read reads measure measures measured observe observed',
   'show shows showed shown give gives gave given award awarded reach reaches reached arrive arrives arrived',
   'work works worked employ employs employed visit visits visited attend attends attended see saw seen',
-  'record records recorded schedule schedules scheduled dispatch dispatched mail mailed reserve reserved',
+  'record records recorded schedule schedules scheduled',
 ].join(' ');
-/**
- * Verbs that say the same doing in other words: one grounds the others ("kilometres driven" for a
- * distance "covered", "shipments sent" for shipments dated by when they were shipped). Each is a
- * verb of the list above; none restricts the rows.
- */
-const FAMILIES = [
-  'send sent ship dispatch mail post',
-  'drive drove driven travel cover ride rode ridden fly flew flown',
-  'move carry haul transport ship',
-  'create list post publish',
-  'pay paid spend spent charge bill invoice',
-  'buy bought purchase',
-  'use consume burn burnt draw drew drawn',
-  'record log register measure observe read',
-  'handle process manage serve operate run ran',
-  'book reserve schedule',
-].map((family) => family.split(' ').map(stem));
-const FAMILY_OF = new Map<string, string[]>();
-for (const family of FAMILIES) for (const member of family) FAMILY_OF.set(member, [...new Set([...(FAMILY_OF.get(member) ?? []), ...family])]);
 const NOUNS = 'reading readings tally tallies volume volumes quantity quantities level levels';
 
 const NOUN_STEMS: ReadonlySet<string> = new Set(NOUNS.split(' ').map(stem));
@@ -96,12 +76,11 @@ export function groundedWords(leftover: readonly QuestionWord[], all: readonly Q
       continue;
     }
     if (!isMeasurementWord(word)) continue;
-    // The stem as typed too: "drawn" may have been read as a typo of a catalog word ("draw"); and the verbs of its family.
-    const own = [word.stem, stem(word.raw)];
-    const stems = [...new Set([...own, ...own.flatMap((s) => FAMILY_OF.get(s) ?? [])])];
+    // The stem as typed too: "drawn" may have been read as a typo of a catalog word ("draw").
+    const stems = [word.stem, stem(word.raw)];
     const next = all[word.position + 1];
     // "picked up" is the event of a "Pickup time".
-    const phrasal = next && PARTICLES.has(next.raw) ? own.map((s) => `${s}${next.raw}`) : [];
+    const phrasal = next && PARTICLES.has(next.raw) ? stems.map((s) => `${s}${next.raw}`) : [];
     if ([...stems, ...phrasal].some((s) => grounds.event?.has(s))) grounded.add(word.position);
     if (!verbs && !NOUN_STEMS.has(word.stem)) continue;
     const described = metrics.some((metric) => stems.some((s) => metric.descriptionStems.has(s)));
