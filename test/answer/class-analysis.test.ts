@@ -23,6 +23,10 @@ describe('"X per Y"', () => {
     expect(perStation).toMatchObject({ kind: 'no_match' });
   });
 
+  it('reads "per <unit> <words>" as the metric of that unit the words name', () => {
+    expect(classCatalog('remittance').plan('fees per dollar sent')).toMatchObject({ kind: 'governed', metrics: ['fees'], per: { by: 'volume' } });
+  });
+
   it('keeps a breakdown beside the ratio', () => {
     expect(classCatalog('remittance').plan('transfer volume per sender by sending country')).toMatchObject({
       kind: 'governed',
@@ -34,7 +38,7 @@ describe('"X per Y"', () => {
 
   it('declines a divisor nothing names, and a ranking by a ratio', () => {
     expect(classCatalog('bikeshare').plan('trips per resident')).toMatchObject({ kind: 'no_match' });
-    expect(classCatalog('remittance').plan('fees per dollar sent')).toMatchObject({ kind: 'no_match' });
+    expect(classCatalog('remittance').plan('fees per dollar')).toMatchObject({ kind: 'no_match' });
     expect(classCatalog('remittance').plan('top 3 channels by fee revenue per transfer')).toMatchObject({ kind: 'no_match' });
   });
 });
@@ -66,9 +70,11 @@ describe('shares', () => {
   it('declines a share with no part, of a metric that does not say which, or one the model describes itself', () => {
     expect(classCatalog('bikeshare').plan('share of trips')).toMatchObject({ kind: 'no_match' });
     expect(classCatalog('bikeshare').plan('share of trips longer than 30 minutes')).toMatchObject({ kind: 'no_match' });
-    // The model's "Electric share" ("share of electric trips") is this share: asked for by name, it answers.
-    const declared = classCatalog('bikeshare').plan('What share of trips were made on electric bikes?');
-    expect(declared.kind === 'no_match' && declared.reason).toContain('Electric share');
+    // The model's "Electric share" (electric trips over trips) is this very share: it answers.
+    expect(classCatalog('bikeshare').plan('What share of trips were made on electric bikes?')).toMatchObject({ kind: 'governed', metrics: ['electric_share'], filters: [] });
     expect(classCatalog('bikeshare').plan('share of electric trips')).toMatchObject({ kind: 'governed', metrics: ['electric_share'] });
+    // Of another whole it is not the share asked for, and the question is declined naming it.
+    const declared = classCatalog('bikeshare').plan('What share of riding time was electric?');
+    expect(declared.kind === 'no_match' && declared.reason).toContain('Electric share');
   });
 });

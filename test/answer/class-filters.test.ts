@@ -51,6 +51,8 @@ describe('place words', () => {
   const { plan } = classCatalog('hotels');
   it('bind a country to the hotel, and "from" to the guest', () => {
     expect(sorted(plan('room nights at hotels in Germany'))).toEqual({ metrics: ['room_nights'], filters: [eq('hotels.country', 'Germany')] });
+    // "within" a place no pair of roles shares is where the thing counted happened.
+    expect(sorted(plan('room nights at hotels within Germany'))).toEqual({ metrics: ['room_nights'], filters: [eq('hotels.country', 'Germany')] });
     expect(sorted(plan('room revenue from guests from Italy at hotels in France'))).toEqual({
       metrics: ['room_revenue'],
       filters: [eq('guest_country.name', 'Italy'), eq('hotels.country', 'France')],

@@ -101,7 +101,7 @@ describe('the answer pipeline on questions nobody tuned it for', () => {
     const scores = runs.map(scoreRun);
     const exact = scores.reduce((sum, score) => sum + score.exact, 0);
     const inScope = scores.reduce((sum, score) => sum + score.inScope, 0);
-    expect(exact / inScope).toBeGreaterThanOrEqual(0.7);
+    expect(exact / inScope).toBeGreaterThanOrEqual(0.9);
   });
 
   it('reads every governed number from the warehouse: each governed answer ran SQL on it', () => {

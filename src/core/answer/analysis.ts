@@ -3,7 +3,7 @@
 // trips were electric"). The planner keeps the words of such a reading from the ranking of the
 // metrics asked for, counts them as accounted for when the plan uses them, and lets `completePlan`
 // add what the plan carries for the server (`per`, `share`).
-import type { CatalogIndex, IndexedReveal } from './catalog-index.js';
+import type { CatalogIndex, IndexedMetric, IndexedReveal } from './catalog-index.js';
 import type { GovernedPlan } from './plan.js';
 import type { QuestionShape, QuestionWord } from './question-shape.js';
 import { readRatio, type RatioReading } from './ratio-reading.js';
@@ -43,13 +43,32 @@ export interface PlanContext {
   readonly filterAt: (field: string) => number;
   /** A metric of the reveal whose description tells the share the question asks (share-reading.ts). */
   readonly describedShare: () => string | undefined;
+  /** The measure of the reveal's base node a metric of the plan reads, if it reads one. */
+  readonly baseMeasure: (name: string) => string | undefined;
+}
+
+/**
+ * A share whose metric the model declares ("what share of trips were made on electric bikes" and
+ * "Electric share"): that metric answers when it is the very share the question reads, its measure
+ * over the rows of the value named last; the other values keep the rows. Otherwise the two would be
+ * two definitions of one share: declined, naming the model's.
+ */
+function declaredShare(plan: GovernedPlan, declared: IndexedMetric, label: string, context: PlanContext): Completion {
+  const declined: Completion = { kind: 'declined', reason: `"${declared.label}" is the share asked for; ask for it by name ("${declared.label.toLowerCase()}").` };
+  const completed = completeShare(plan, label, context.filterAt);
+  const part = completed.kind === 'plan' ? completed.plan.share?.part : undefined;
+  const of = declared.shareOf;
+  if (completed.kind !== 'plan' || !part || !of || declared.reveal !== plan.reveal) return declined;
+  if (of.field !== part.field || of.value !== part.value || of.measure !== context.baseMeasure(plan.metrics[0]!)) return declined;
+  const { share: _share, ...rest } = completed.plan;
+  return { kind: 'plan', plan: { ...rest, metrics: [declared.name], matchedBy: 'name' } };
 }
 
 export function completePlan(plan: GovernedPlan, analysis: Analysis, context: PlanContext): Completion {
   const labels = context;
   const { ratio, share } = analysis;
   if (ratio && share) return { kind: 'declined', reason: 'A share of a ratio cannot be answered by one governed query; ask for each.' };
-  if (share?.declared) return { kind: 'declined', reason: `"${share.declared}" is the share asked for; ask for it by name ("${share.declared.toLowerCase()}").` };
+  if (share?.declared) return declaredShare(plan, share.declared, labels.metric(plan.metrics[0]!), context);
   if (share) {
     const completed = completeShare(plan, labels.metric(plan.metrics[0]!), context.filterAt);
     // The share of one value, where the model describes a metric as that very share: two definitions.

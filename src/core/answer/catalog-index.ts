@@ -3,7 +3,7 @@
 // label, synonyms; for a joined node also qualified by the node or by the join's role), all in stemmed
 // form, plus word weights (inverse document frequency over metrics) for ranking.
 import { isRoleJoin, joinAlias } from '../semantic/join-instances.js';
-import type { Granularity, Join, SemanticModel, SemanticNode } from '../semantic/model.js';
+import type { Granularity, Join, Measure, SemanticModel, SemanticNode } from '../semantic/model.js';
 import { contentStems, identifierWords } from './text.js';
 
 export type PhraseSource = 'name' | 'label' | 'synonym';
@@ -26,6 +26,13 @@ export interface IndexedMetric {
   readonly span?: { readonly file: string; readonly line: number };
   /** Counts the rows of the reveal's base node, unfiltered: its words name the things the reveal is about ("trips"). */
   readonly rowCount?: boolean;
+  /** The measure of the reveal's base node the metric reads (none for an expression or another node's measure). */
+  readonly baseMeasure?: string;
+  /**
+   * The metric is a share: a ratio whose numerator is its denominator (`baseMeasure` of another
+   * metric) where one dimension of the base node equals one value ("electric trips over trips").
+   */
+  readonly shareOf?: { readonly measure: string; readonly field: string; readonly value: string };
 }
 
 export interface IndexedDimension {
@@ -47,6 +54,8 @@ export interface IndexedDimension {
   readonly phrases: readonly (readonly string[])[];
   /** Stored value → the other words for it the model declares (`TX` → Texas), unstemmed. */
   readonly valueSynonyms: ReadonlyMap<string, readonly string[]>;
+  /** Content stems of the description: verbs it uses ("Agency running the station") are grounded beside it. */
+  readonly descriptionStems?: ReadonlySet<string>;
 }
 
 export interface IndexedReveal {
@@ -55,6 +64,8 @@ export interface IndexedReveal {
   readonly label: string;
   /** Field id of the default time dimension (`created_at`), when the reveal has one. */
   readonly timeField?: string;
+  /** Stems of the time dimension's id, label and synonyms (`shipped_at`, "Pickup time"): the event that dates every row. */
+  readonly timeStems?: ReadonlySet<string>;
   readonly metrics: readonly IndexedMetric[];
   readonly dimensions: readonly IndexedDimension[];
   /** Every stem of a dimension phrase of this reveal: such words are explained in a question. */
@@ -92,6 +103,21 @@ function phraseKey(stems: readonly string[]): string {
   return stems.join(' ');
 }
 
+/**
+ * The part a ratio measure takes of its denominator, when its numerator is that same measure (type and
+ * expression) kept to the rows where one dimension of `node` equals one value: `\${bike_type} = 'electric'`.
+ */
+function shareOfRatio(node: SemanticNode, measure: Measure): IndexedMetric['shareOf'] {
+  if (!measure.ratio) return undefined;
+  const top = node.measures.get(measure.ratio.numerator);
+  const bottom = node.measures.get(measure.ratio.denominator);
+  if (!top?.filter || !bottom || bottom.filter || top.type !== bottom.type || JSON.stringify(top.sql ?? []) !== JSON.stringify(bottom.sql ?? [])) return undefined;
+  const [field, condition, ...rest] = top.filter;
+  if (rest.length > 0 || field?.kind !== 'dimension' || field.node !== node.name || field.role || condition?.kind !== 'text') return undefined;
+  const value = /^\s*=\s*'((?:[^']|'')*)'\s*$/.exec(condition.text)?.[1];
+  return value === undefined ? undefined : { measure: bottom.name, field: field.name, value: value.replaceAll("''", "'") };
+}
+
 function indexMetrics(model: SemanticModel, revealName: string): IndexedMetric[] {
   const reveal = model.reveals.get(revealName)!;
   return [...reveal.metrics.values()].map((metric) => {
@@ -109,6 +135,7 @@ function indexMetrics(model: SemanticModel, revealName: string): IndexedMetric[]
     });
     const measure = metric.measure && !metric.measure.role && metric.measure.node === reveal.base ? model.nodes.get(reveal.base)?.measures.get(metric.measure.name) : undefined;
     const rowCount = measure?.type === 'count' && !measure.sql && !measure.filter;
+    const shareOf = measure ? shareOfRatio(model.nodes.get(reveal.base)!, measure) : undefined;
     return {
       reveal: revealName,
       name: metric.name,
@@ -118,6 +145,8 @@ function indexMetrics(model: SemanticModel, revealName: string): IndexedMetric[]
       ...(metric.unit ? { unit: metric.unit } : {}),
       ...(metric.span ? { span: { file: metric.span.file, line: metric.span.line } } : {}),
       ...(rowCount ? { rowCount } : {}),
+      ...(measure ? { baseMeasure: measure.name } : {}),
+      ...(shareOf ? { shareOf } : {}),
     };
   });
 }
@@ -228,6 +257,7 @@ function indexDimensions(model: SemanticModel, base: string): IndexedDimension[]
         onBase: path === undefined,
         phrases: [...own, ...qualified],
         valueSynonyms: dimension.valueSynonyms ?? new Map(),
+        ...(dimension.description ? { descriptionStems: new Set(contentStems(dimension.description)) } : {}),
       });
     }
   }
@@ -250,11 +280,14 @@ export function buildCatalogIndex(model: SemanticModel): CatalogIndex {
     const dimensions = indexDimensions(model, reveal.base);
     const timePrefix = reveal.time ? (reveal.time.role ?? reveal.time.node) : undefined;
     const timeField = reveal.time ? (timePrefix === reveal.base ? reveal.time.dimension : `${timePrefix}.${reveal.time.dimension}`) : undefined;
+    const time = reveal.time ? model.nodes.get(reveal.time.node)?.dimensions.get(reveal.time.dimension) : undefined;
+    const timeStems = time ? new Set(phrasesOf([identifierWords(time.name), time.label, ...(time.synonyms ?? [])]).flat()) : undefined;
     return {
       name: reveal.name,
       domain: reveal.domain,
       label: reveal.label,
       ...(timeField ? { timeField } : {}),
+      ...(timeStems ? { timeStems } : {}),
       metrics: indexMetrics(model, reveal.name),
       dimensions,
       dimensionStems: new Set(dimensions.flatMap((dimension) => dimension.phrases.flat())),

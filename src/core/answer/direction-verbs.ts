@@ -18,6 +18,22 @@ const ARRIVING_PHRASAL = ['drop off', 'dropped off', 'dropping off'];
 const LEAVING_PLACE = list('left leave leaving depart departed departing');
 const REACHING_PLACE = list('reached reach reaching entered enter entering');
 const MOVING = list('send sent sending ship shipped shipping go went going gone move moved moving travel travelled traveled travelling traveling fly flew flown transfer transferred transferring wire wired remit remitted come came coming head headed heading');
+// Verbs whose subject plays a side: "which station started the most trips" (from), "which city
+// received the most parcels" (to), "which country sold the most" (from).
+const SENDING = list('send sends sent sending ship ships shipped shipping transfer transfers transferred wire wired remit remitted sell sells sold selling export exported');
+const GETTING = list('receive receives received receiving buy buys bought buying purchase purchased import imported');
+const SUBJECT_SIDES: ReadonlyMap<string, RoleSide> = new Map<string, RoleSide>([
+  ...[...LEAVING, ...SENDING].map((verb) => [verb, 'from'] as const),
+  ...[...ARRIVING, ...GETTING].map((verb) => [verb, 'to'] as const),
+]);
+
+/** The side the subject of `verb` plays, when the verb says one. */
+export function subjectSide(verb: string): RoleSide | undefined {
+  return SUBJECT_SIDES.get(verb);
+}
+
+/** Verbs of moving, which say no side by themselves: "sent within Spain" moves inside one place. */
+export const MOVING_VERBS: ReadonlySet<string> = new Set(MOVING);
 // What may stand between a verb of moving and its preposition: "sent money to", "sent home to".
 const MOVED = ['', 'money ', 'funds ', 'cash ', 'home ', 'money home '];
 

@@ -53,11 +53,30 @@ function startsDimension(all: readonly QuestionWord[], position: number, index: 
   return index.reveals.some((reveal) => reveal.dimensions.some((dimension) => dimension.phrases.some((phrase) => phrase.every((stem, k) => all[position + k]?.stem === stem))));
 }
 
+/** Words that open a clause describing the noun before them ("riders who are not members"). */
+const RELATIVE_PRONOUNS = new Set(words('who that which whose'));
+/** How far after its pronoun a clause may name its value ("who were not yet members"). */
+const CLAUSE_REACH = 4;
+
+/**
+ * "by riders who are not members", "by patients that are self-pay": a field's noun that is no
+ * dimension's whole name, then a clause naming a value. The clause says which rows; the noun is the
+ * value's field, checked when the plan's words are accounted for.
+ */
+function describedByClause(all: readonly QuestionWord[], noun: number, spans: ReadonlyMap<number, readonly number[]>, index: CatalogIndex): boolean {
+  const word = all[noun];
+  if (!word || word.stop || !index.dimensionStems.has(word.stem) || startsDimension(all, noun, index)) return false;
+  if (!RELATIVE_PRONOUNS.has(all[noun + 1]?.raw ?? '')) return false;
+  for (let at = noun + 2; at < all.length && at - noun - 1 <= CLAUSE_REACH; at++) if (spans.has(at)) return true;
+  return false;
+}
+
 /**
  * "paying by card", "by casual riders", "by mobile wallet": markers right before a value (articles
  * aside) that is no dimension's name, when a verb leads to the marker, the value's field names it
  * right after ("casual riders": the rider type), or the value is of several words. Alone ("shipments
  * by Swift") the marker may still ask for a breakdown: it stays one, and an unknown one is declined.
+ * "by riders who are not members": a marker before a noun a clause describes (see above).
  */
 export function valueMarkers(all: readonly QuestionWord[], lookups: readonly ValueLookup[], index: CatalogIndex): Set<number> {
   const spans = valueSpans(all, lookups);
@@ -66,6 +85,10 @@ export function valueMarkers(all: readonly QuestionWord[], lookups: readonly Val
     if (!VALUE_MARKERS.has(word.raw)) return;
     let next = position + 1;
     while (next < all.length && ARTICLES.has(all[next]!.raw)) next++;
+    if (describedByClause(all, next, spans, index)) {
+      found.add(position);
+      return;
+    }
     const span = spans.get(next);
     if (!span || startsDimension(all, next, index)) return;
     const led = position > 0 && INTRODUCERS.has(all[position - 1]!.raw) && !VALUE_MARKERS.has(all[position - 1]!.raw);
@@ -83,12 +106,20 @@ export function directionCueStems(all: readonly QuestionWord[], lookups: readonl
   return stems;
 }
 
-/** Introducers ("paid in the app", "using the app", "by card") before the first word of each filter value. */
-export function introducerWords(all: readonly QuestionWord[], valueStarts: readonly number[], fieldStems: ReadonlySet<string>, taken: ReadonlySet<number>): Set<number> {
+/**
+ * Introducers ("paid in the app", "using the app", "by card") before the first word of each filter
+ * value. `negations`: the cues of values left out, passed over without counting ("by riders who are
+ * not members").
+ */
+export function introducerWords(all: readonly QuestionWord[], valueStarts: readonly number[], fieldStems: ReadonlySet<string>, taken: ReadonlySet<number>, negations: ReadonlySet<number> = new Set()): Set<number> {
   const found = new Set<number>();
   for (const start of valueStarts) {
     for (let at = start - 1, steps = 0; at >= 0 && steps < INTRODUCER_REACH; at--, steps++) {
       const word = all[at]!;
+      if (negations.has(at)) {
+        steps--;
+        continue;
+      }
       if (taken.has(at) && !INTRODUCERS.has(word.raw)) break;
       if (INTRODUCERS.has(word.raw)) found.add(at);
       else if (!word.stop && !fieldStems.has(word.stem)) break;

@@ -2,14 +2,18 @@
 // "consume", "score") and nouns of a measurement ("reading", "tally"). A metric's name rarely lists
 // them, and unknown they keep a question from being answered. One is accounted for when the model
 // grounds it: the description of the metric asked for uses it ("Electricity drawn through the meters"
-// grounds "drawn"), or it names the metric's unit ("in dollars" for a metric in usd). Otherwise the
-// decline says which synonym to add to which metric, and where, so the model's editor can decide.
+// grounds "drawn"), it names the metric's unit ("in dollars" for a metric in usd), it is the event
+// that dates every row of the reveal (its time dimension `shipped_at` or "Pickup time" grounds
+// "shipped", "picked up"), the description of a dimension the plan breaks down or filters by uses it
+// ("Agency running the station" grounds "runs"), or it links a ranking's subject to what it is ranked
+// by ("which carrier moved the least weight"). Otherwise the decline says which synonym to add to
+// which metric, and where, so the model's editor can decide.
 //
 // Words that restrict or change a number ("late", "cancelled", "returned", "won", "lost", "delivered",
 // "new", "average") are deliberately absent: a synonym for them would answer for every row.
-import type { IndexedMetric } from './catalog-index.js';
+import type { IndexedMetric, IndexedReveal } from './catalog-index.js';
 import type { NoMatch } from './plan.js';
-import type { QuestionWord } from './question-shape.js';
+import type { QuestionShape, QuestionWord } from './question-shape.js';
 import { findUnit } from '../semantic/units.js';
 import { stem } from './text.js';
 
@@ -25,6 +29,7 @@ const VERBS = [
   'burn burns burned burnt draw draws drew drawn read reads measure measures measured observe observed',
   'show shows showed shown give gives gave given award awarded reach reaches reached arrive arrives arrived',
   'work works worked employ employs employed visit visits visited attend attends attended see saw seen',
+  'record records recorded schedule schedules scheduled',
 ].join(' ');
 const NOUNS = 'reading readings tally tallies volume volumes quantity quantities level levels';
 
@@ -43,23 +48,75 @@ function namesUnit(word: QuestionWord, metric: IndexedMetric): boolean {
   return unit !== undefined && (findUnit(word.raw) === unit || findUnit(word.stem) === unit);
 }
 
+export interface Grounds {
+  /**
+   * Verbs may be grounded by what the metric, the dimensions and the ranking say. Not beside a role
+   * ("did WAS score at home"): there a verb may say who did it, which none of them does.
+   */
+  readonly verbs: boolean;
+  /** Stems of the reveal's time dimension (its id and label): the event that dates every row, grounded beside a role too. */
+  readonly event?: ReadonlySet<string>;
+  /** Stems of the descriptions of the dimensions the plan breaks down or filters by. */
+  readonly described?: ReadonlySet<string>;
+  /** Positions of the words between a ranking's subject and its ranking word ("which carrier moved the least weight"). */
+  readonly links?: ReadonlySet<number>;
+}
+
 /**
- * Positions of `leftover` words the chosen metrics ground: a measurement word their description uses,
- * a particle right after one, a word naming their unit.
+ * Positions of `leftover` words the plan grounds (see above): a measurement word the chosen metrics'
+ * description, the reveal's time dimension or a used dimension's description has, or that links a
+ * ranking; a particle right after one; a word naming a metric's unit.
  */
-export function groundedWords(leftover: readonly QuestionWord[], all: readonly QuestionWord[], metrics: readonly IndexedMetric[], { verbs }: { verbs: boolean }): Set<number> {
+export function groundedWords(leftover: readonly QuestionWord[], all: readonly QuestionWord[], metrics: readonly IndexedMetric[], grounds: Grounds): Set<number> {
   const grounded = new Set<number>();
+  const { verbs } = grounds;
   for (const word of leftover) {
-    if (!verbs && !NOUN_STEMS.has(word.stem) && !metrics.some((metric) => namesUnit(word, metric))) continue;
+    if (metrics.some((metric) => namesUnit(word, metric))) {
+      grounded.add(word.position);
+      continue;
+    }
+    if (!isMeasurementWord(word)) continue;
     // The stem as typed too: "drawn" may have been read as a typo of a catalog word ("draw").
-    const described = isMeasurementWord(word) && metrics.some((metric) => metric.descriptionStems.has(word.stem) || metric.descriptionStems.has(stem(word.raw)));
-    if (described || metrics.some((metric) => namesUnit(word, metric))) grounded.add(word.position);
+    const stems = [word.stem, stem(word.raw)];
+    const next = all[word.position + 1];
+    // "picked up" is the event of a "Pickup time".
+    const phrasal = next && PARTICLES.has(next.raw) ? stems.map((s) => `${s}${next.raw}`) : [];
+    if ([...stems, ...phrasal].some((s) => grounds.event?.has(s))) grounded.add(word.position);
+    if (!verbs && !NOUN_STEMS.has(word.stem)) continue;
+    const described = metrics.some((metric) => stems.some((s) => metric.descriptionStems.has(s)));
+    const ofDimension = verbs && stems.some((s) => grounds.described?.has(s));
+    const links = verbs && grounds.links?.has(word.position) === true;
+    if (described || ofDimension || links) grounded.add(word.position);
   }
   for (const word of leftover) {
     const before = all[word.position - 1];
     if (PARTICLES.has(word.raw) && before && grounded.has(before.position)) grounded.add(word.position);
   }
   return grounded;
+}
+
+/**
+ * What grounds verbs in a plan over `reveal` that breaks down or filters by `fields`: its time
+ * dimension's words, those fields' descriptions, and in a ranking of a subject ("which carrier … the
+ * least weight") the measurement words between the subject and the ranking word, when only such
+ * words and particles stand there.
+ */
+export function groundsOf(reveal: IndexedReveal, words: readonly QuestionWord[], shape: QuestionShape, fields: readonly string[], verbs: boolean): Grounds {
+  const used = reveal.dimensions.filter((dimension) => fields.includes(dimension.field));
+  const links = new Set<number>();
+  const top = shape.top;
+  if (top && top.subjects > 0) {
+    const subjectEnd = Math.max(...shape.dimensions.slice(0, top.subjects).flatMap((request) => request.positions));
+    const between = words.slice(subjectEnd + 1, top.at).filter((word) => !word.stop);
+    const linking = between.length > 0 && between.every((word, k) => isMeasurementWord(word) || (k > 0 && PARTICLES.has(word.raw)));
+    if (linking) for (const word of between) links.add(word.position);
+  }
+  return {
+    verbs,
+    event: reveal.timeStems ?? new Set(),
+    described: new Set(used.flatMap((dimension) => [...(dimension.descriptionStems ?? [])])),
+    links,
+  };
 }
 
 export type SynonymSuggestion = NonNullable<NoMatch['suggestions']>[number];

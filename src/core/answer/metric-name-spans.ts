@@ -1,12 +1,13 @@
 // Words of a question that sit inside a metric's whole name, as any metric of the catalog spells it:
 // there, a value of several words ("home win" in "home win rate"), a breakdown marker ("goals per
-// match") or a grain adverb ("average daily rate") is the metric's, not a filter, a breakdown or a grain.
+// match") or a grain adverb ("average daily rate") is the metric's, not a filter, a breakdown or a grain;
+// a ranking word ("which station had the highest temperature") ranks and names the metric too.
 import type { CatalogIndex } from './catalog-index.js';
-import { GRAIN_ADVERB_WORDS, isBreakdownMarker, isGrainAdverb, type QuestionWord } from './question-shape.js';
+import { GRAIN_ADVERB_WORDS, isBreakdownMarker, isGrainAdverb, isRankingWord, type QuestionShape, type QuestionWord } from './question-shape.js';
 import { stem } from './text.js';
 import { findValueMatches, type ValueLookup } from './value-filters.js';
 
-/** Positions of values of two or more words, except those inside a metric's whole name. */
+/** Positions of values of two or more words, except those inside or equal to a metric's whole name. */
 export function multiWordValuePositions(words: readonly QuestionWord[], consumed: ReadonlySet<number>, lookups: readonly ValueLookup[], index: CatalogIndex): Set<number> {
   const positions = new Set<number>();
   for (const lookup of lookups) {
@@ -27,7 +28,9 @@ function insideMetricPhrase(words: readonly QuestionWord[], positions: readonly 
   return index.reveals.some((reveal) =>
     reveal.metrics.some((metric) =>
       metric.phrases.some(({ stems }) => {
-        if (stems.length <= span.length) return false;
+        // The metric's whole name too ("away wins" for the value 'away win' and the metric Away wins):
+        // beside another metric, the value still gives way to it (valuesOverMetrics).
+        if (stems.length < span.length) return false;
         for (let offset = 0; offset + span.length <= stems.length; offset++) {
           const start = at - offset;
           if (start < 0 || start + stems.length > content.length) continue;
@@ -67,4 +70,28 @@ export function markersInMetricNames(words: readonly QuestionWord[], index: Cata
     }
   }
   return found;
+}
+
+/**
+ * Ranking words the shape used up that also begin or sit inside a metric's whole name as the question
+ * spells it ("the highest temperature" for Highest temperature, "the largest parcel"): the metric
+ * ranked by is that one, not the one the other words name ("temperature" alone is the average).
+ */
+export function rankingWordsInMetricNames(words: readonly QuestionWord[], shape: QuestionShape, index: CatalogIndex): QuestionWord[] {
+  if (!shape.top) return [];
+  const content = words.filter((word) => !word.stop);
+  const found = new Set<QuestionWord>();
+  for (const reveal of index.reveals) {
+    for (const metric of reveal.metrics) {
+      for (const { stems } of metric.phrases) {
+        if (stems.length < 2) continue;
+        for (let start = 0; start + stems.length <= content.length; start++) {
+          const span = content.slice(start, start + stems.length);
+          if (!stems.every((stem, k) => span[k]!.stem === stem)) continue;
+          for (const word of span) if (shape.consumed.has(word.position) && isRankingWord(word.raw)) found.add(word);
+        }
+      }
+    }
+  }
+  return [...found];
 }

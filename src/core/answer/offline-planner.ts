@@ -21,10 +21,11 @@ import { NO_VALUES } from './value-index.js';
 import { bindValues, cueMarkers, dimensionRole } from './value-roles.js';
 import { withValueSynonyms } from './value-synonyms.js';
 import { readValueWord } from './everyday-values.js';
-import { groundedWords, suggestionText, synonymSuggestions } from './measurement-words.js';
-import { markersInMetricNames, multiWordValuePositions } from './metric-name-spans.js';
+import { groundedWords, groundsOf, suggestionText, synonymSuggestions } from './measurement-words.js';
+import { markersInMetricNames, multiWordValuePositions, rankingWordsInMetricNames } from './metric-name-spans.js';
 import { restatingWords, splitMetricWords } from './metric-words.js';
-import { readQuestionText, typedSpan, type QuestionText } from './question-text.js';
+import { sideReading, verbAgainstSubject } from './side-metrics.js';
+import { readQuestionText, typedAsCode, typedSpan, type QuestionText } from './question-text.js';
 import { isNonRestricting, normalise } from './text.js';
 
 // The planner's whole API from one module: callers build the index once per model and plan with it.
@@ -114,7 +115,10 @@ function valuesOverMetrics(chosen: readonly MetricCandidate[], words: readonly Q
   if (chosen.length < 2 || words.some((word) => CONNECTORS.has(word.raw))) return [...chosen];
   const readsAsValue = (candidate: MetricCandidate): boolean => {
     const own = content.filter((word) => candidate.covered.has(word.stem));
-    return own.length > 0 && own.every((word) => lookup.phrases([word.stem]).some((phrase) => phrase.stems.length === 1));
+    if (own.length === 0) return false;
+    // "fuel cost of failed deliveries": the metric's words are together one value of several words.
+    if (lookup.phrases(own.map((word) => word.stem)).some((phrase) => phrase.stems.length === own.length && own.length > 1)) return true;
+    return own.every((word) => lookup.phrases([word.stem]).some((phrase) => phrase.stems.length === 1));
   };
   const values = chosen.filter(readsAsValue);
   if (values.length !== 1) return [...chosen];
@@ -151,6 +155,8 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   }
   const roleValues = anyOf(reveals.map((reveal) => roleValueStems(reveal, lookups.get(reveal.name)!)));
   const notMarkers = new Set([
+    // "against POR": a stored code typed as one ("POR", "PAR", "DER") is a value, not a breakdown marker.
+    ...words.filter((word) => known.has(word.stem) && typedAsCode(text, word.position)).map((word) => word.position),
     ...cueMarkers(words, isBreakdownMarker, (position) => roleValues.has(words[position]!.stem)),
     ...markersInMetricNames(words, index),
     ...valueMarkers(words, distinctLookups, index),
@@ -165,7 +171,9 @@ export function planOffline(question: string, index: CatalogIndex, options: Offl
   const reserved = multiWordValuePositions(words, shape.consumed, [...new Set(lookups.values())], index);
   // "per trip": a divisor's words are not the metric asked for.
   const analysis = readAnalysis(words, shape, index, reveals);
-  const candidates = rankMetrics(content.filter((word) => !reserved.has(word.position) && !analysis.reserved.has(word.position)).map((word) => word.stem), reveals, index);
+  const ranked = rankingWordsInMetricNames(words, shape, index);
+  const rankedWords = [...content.filter((word) => !reserved.has(word.position) && !analysis.reserved.has(word.position)), ...ranked].sort((a, b) => a.position - b.position);
+  const candidates = rankMetrics(rankedWords.map((word) => word.stem), reveals, index);
   const choice = chooseMetrics(candidates);
 
   if (choice.kind === 'none') {
@@ -264,8 +272,8 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     filterWords.add(position);
   }
   const fieldStems = new Set(binding.values.flatMap((value) => reveal.dimensions.find((d) => d.field === value.field)?.phrases.flat() ?? []));
-  for (const position of introducerWords(words, matches.map((match) => match.positions[0]!), fieldStems, new Set([...metricWords, ...shape.consumed]))) filterWords.add(position);
-  const kept = refined.metrics;
+  for (const position of introducerWords(words, matches.map((match) => match.positions[0]!), fieldStems, new Set([...metricWords, ...shape.consumed]), negation.words)) filterWords.add(position);
+  let kept = refined.metrics;
 
   const dimensions: string[] = [];
   for (const request of shape.dimensions) {
@@ -277,22 +285,29 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     if (!dimensions.includes(resolved.field)) dimensions.push(resolved.field);
   }
 
-  const headline = kept[0]!;
   // The last gate: every word that could restrict or change the number is accounted for by the plan.
   // Words that restrict nothing ("were placed", "came in") were left out of `content`: accounted for.
   const inContent = new Set(content.map((word) => word.position));
   const restrictNothing = words.filter((word) => !word.stop && !shape.consumed.has(word.position) && !inContent.has(word.position)).map((word) => word.position);
-  const chosenMetrics = chosen.map((candidate) => candidate.metric);
   const leftover = () => content.filter((word) => !metricWords.has(word.position) && !filterWords.has(word.position));
   // "energy drawn", "sales in dollars": words the metric's description or unit grounds (measurement-words.ts).
-  // Not a verb beside a role ("did WAS score at home"): it may say who did it, which the metric does not.
-  const roles = [...filters.map((filter) => filter.field), ...dimensions].some((field) => {
+  // Beside a role ("did WAS score at home") a verb may say whose the number is: side-metrics.ts decides.
+  const sides = new Set([...filters.map((filter) => filter.field), ...dimensions].flatMap((field) => {
     const dimension = reveal.dimensions.find((d) => d.field === field);
-    return dimension !== undefined && dimensionRole(dimension) !== undefined;
-  });
-  // "Canadian energy consumption": a word of the metric's own name restates it (not beside a role either).
-  if (!roles) for (const position of restatingWords(leftover(), chosenMetrics, attempt.allMetrics)) metricWords.add(position);
-  const grounded = groundedWords(leftover(), words, chosenMetrics, { verbs: !roles });
+    const role = dimension && dimensionRole(dimension);
+    return role ? [role.side] : [];
+  }));
+  const side = sides.size > 0 && kept.length === 1 ? sideReading(reveal, kept[0]!.metric, sides, leftover()) : undefined;
+  if (side?.metric) kept = [{ ...kept[0]!, metric: side.metric }];
+  const verbs = sides.size === 0 || side?.verbs === true;
+  const headline = kept[0]!;
+  const subjects = shape.top ? shape.dimensions.slice(0, shape.top.subjects).map((request) => resolveBreakdown(request, reveal)) : [];
+  const against = verbAgainstSubject(words, shape, subjects.flatMap((resolved) => (resolved.kind === 'field' ? [resolved.field] : [])), reveal);
+  if (against !== undefined) return noMatch(`${quote([against])} says the other end of what the question ranks, which the ranking would not follow; ask by the other field, or without that verb.`, candidates);
+  const chosenMetrics = side?.metric ? [side.metric] : chosen.map((candidate) => candidate.metric);
+  // "Canadian energy consumption": a word of the metric's own name restates it (verbs as above).
+  if (verbs) for (const position of restatingWords(leftover(), chosenMetrics, attempt.allMetrics)) metricWords.add(position);
+  const grounded = groundedWords(leftover(), words, chosenMetrics, groundsOf(reveal, words, shape, [...filters.map((filter) => filter.field), ...dimensions], verbs));
   const grammar = new Set([...shape.consumed, ...restrictNothing, ...grounded, ...attempt.analysis.grammar]);
   const unaccounted = unaccountedReason({
     words,
@@ -300,7 +315,8 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
     metricWords,
     filterWords,
     filterFields: filters.map((filter) => filter.field),
-    unknownBreakdowns: shape.dimensions.filter((request) => request.unknown).map((request) => quote(request.positions)),
+    // "per dollar sent": a unit the ratio reading took is no breakdown.
+    unknownBreakdowns: shape.dimensions.filter((request) => request.unknown && !request.positions.every((p) => attempt.analysis.reserved.has(p))).map((request) => quote(request.positions)),
     reveal,
     metricLabel: headline.metric.label,
     ranked: shape.top !== undefined,
@@ -309,7 +325,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   });
   if (unaccounted) {
     const unexplained = leftover().filter((word) => !grammar.has(word.position));
-    const suggestions = roles ? [] : synonymSuggestions(unexplained, headline.metric, (word) => typedSpan(attempt.text, [word.position], () => word.raw));
+    const suggestions = !verbs ? [] : synonymSuggestions(unexplained, headline.metric, (word) => typedSpan(attempt.text, [word.position], () => word.raw));
     return noMatch(`${unaccounted}${suggestionText(suggestions, headline.metric.label)}`, candidates, suggestions);
   }
   if (shape.top && dimensions.length === 0) {
@@ -336,6 +352,7 @@ function planOnReveal(attempt: RevealAttempt): AnswerPlan {
   const completed = completePlan(plan, attempt.analysis, {
     metric: (name) => reveal.metrics.find((metric) => metric.name === name)?.label ?? name,
     filterAt: (field) => valueAt.get(field) ?? Number.POSITIVE_INFINITY,
+    baseMeasure: (name) => reveal.metrics.find((metric) => metric.name === name)?.baseMeasure,
     describedShare: () => describedShare([...new Set(words.filter((word) => !word.stop && !shape.consumed.has(word.position)).map((word) => word.stem))], reveal.metrics),
   });
   return completed.kind === 'plan' ? completed.plan : noMatch(completed.reason, candidates);

@@ -36,6 +36,8 @@ export interface TopRequest {
   readonly direction: 'asc' | 'desc';
   /** Breakdowns named as what is ranked ("top 3 branches"); 0 when a plain "by X" names it. */
   readonly subjects: number;
+  /** Position of the word that ranks ("top", "most"). */
+  readonly at: number;
 }
 
 export interface QuestionShape {
@@ -214,7 +216,7 @@ function readTop(words: readonly QuestionWord[], consumed: Set<number>, index: C
     consumed.add(numberAt);
     const before = dimensions.length;
     readDimensionList(words, Math.max(i, numberAt) + 1, index, consumed, dimensions);
-    return { limit: numberValue(words[numberAt]!.raw)!, direction, subjects: dimensions.length - before };
+    return { limit: numberValue(words[numberAt]!.raw)!, direction, subjects: dimensions.length - before, at: i };
   }
   return readRankedSubject(words, consumed, index, dimensions);
 }
@@ -267,7 +269,7 @@ function readRankedSubject(words: readonly QuestionWord[], consumed: Set<number>
   if (at > 0 && SUPERLATIVE_ARTICLES.has(words[at - 1]!.raw)) consumed.add(at - 1);
   dimensions.push(...found);
   const lastSubjectWord = words[Math.max(...used)]!.raw;
-  return { limit: limit ?? (looksPlural(lastSubjectWord) ? DEFAULT_PLURAL_TOP_LIMIT : 1), direction, subjects: found.length };
+  return { limit: limit ?? (looksPlural(lastSubjectWord) ? DEFAULT_PLURAL_TOP_LIMIT : 1), direction, subjects: found.length, at };
 }
 
 /**

@@ -55,3 +55,9 @@ export function typedCapitalised(text: QuestionText, position: number): boolean 
   const word = text.words?.[position];
   return word !== undefined && /^\p{Lu}/u.test(word.text);
 }
+
+/** Whether the word at `position` was typed all in capitals in a question that also uses lower case: a code ("POR", "PAR"). */
+export function typedAsCode(text: QuestionText, position: number): boolean {
+  const word = text.words?.[position];
+  return text.caseInformative && word !== undefined && /^\p{Lu}{2,}$/u.test(word.text);
+}

@@ -2,9 +2,10 @@
 // type in fare revenue", "Anteil der Fahrten …": a part over its whole. The word that asks for a share
 // is the plan's, unless a metric's own name holds it and every other word of that name is in the
 // question ("e-bike share", "share of orders that were cancelled" for a metric "share of cancelled
-// orders"): then the model declares the share, and its metric answers. Completing the plan decides the
+// orders"): then the model declares the share, and its metric answers when it is that very share (the
+// same metric over the rows of the value named), else the question is declined. Completing the plan decides the
 // part: the value the question names last ("electric"), or, without one, each group of the breakdown.
-import type { CatalogIndex } from './catalog-index.js';
+import type { CatalogIndex, IndexedMetric } from './catalog-index.js';
 import type { QuestionWord } from './question-shape.js';
 
 /** Nouns that ask for a part of a whole, in six languages (accents stripped). */
@@ -16,7 +17,7 @@ export interface ShareReading {
   /** Position of the word that asks for a share. */
   readonly cue: number;
   /** A metric whose own name holds the share word and every other word of which the question uses, in another order. */
-  readonly declared?: string;
+  readonly declared?: IndexedMetric;
 }
 
 /** Positions of content words inside a metric phrase the question spells out in full. */
@@ -41,11 +42,11 @@ function insideMetricNames(words: readonly QuestionWord[], index: CatalogIndex):
  * order ("share of orders that were cancelled" for a cancellation rate called "share of cancelled
  * orders"): the model declares that share, and the metric answers it.
  */
-function declaredShare(words: readonly QuestionWord[], stem: string, index: CatalogIndex): string | undefined {
+function declaredShare(words: readonly QuestionWord[], stem: string, index: CatalogIndex): IndexedMetric | undefined {
   const stems = new Set(words.filter((word) => !word.stop).map((word) => word.stem));
   return index.reveals
     .flatMap((reveal) => reveal.metrics)
-    .find((metric) => metric.phrases.some((phrase) => phrase.stems.length > 1 && phrase.stems.includes(stem) && phrase.stems.every((s) => stems.has(s))))?.label;
+    .find((metric) => metric.phrases.some((phrase) => phrase.stems.length > 1 && phrase.stems.includes(stem) && phrase.stems.every((s) => stems.has(s))));
 }
 
 /** "share of", "Anteil der", "part des", "quota dei": a share word asks for one only before what it is of. */

@@ -59,7 +59,17 @@ function cues(list: ReadonlyArray<readonly [string, RoleSide]>): Cue[] {
   return list.map(([phrase, side]) => ({ words: words(phrase), side })).sort((a, b) => b.words.length - a.words.length);
 }
 
-export const DIRECTION_CUE_LIST: readonly Cue[] = cues([...DIRECTION_CUES, ...DIRECTION_VERB_CUES, ...[...SIDE_WORDS].filter(([, side]) => FAMILY_OF[side] === 'direction')]);
+/** Prepositions after which a place belongs to the role named before them: "sellers in Spain", "senders based in France". */
+const ROLE_PLACE_WORDS = ['in', 'from', 'based in', 'located in'];
+/**
+ * "sellers in Spain", "buyers in the United States", "recipients based in France": the noun of a role
+ * (a side word, singular or plural) and a place preposition bind the value after them to that role.
+ */
+const ROLE_NOUN_CUES: ReadonlyArray<readonly [string, RoleSide]> = [...SIDE_WORDS]
+  .filter(([word, side]) => FAMILY_OF[side] === 'direction' && word !== 'from' && word !== 'to')
+  .flatMap(([word, side]) => [word, `${word}s`].flatMap((noun) => ROLE_PLACE_WORDS.map((place) => [`${noun} ${place}`, side] as const)));
+
+export const DIRECTION_CUE_LIST: readonly Cue[] = cues([...DIRECTION_CUES, ...DIRECTION_VERB_CUES, ...ROLE_NOUN_CUES, ...[...SIDE_WORDS].filter(([, side]) => FAMILY_OF[side] === 'direction')]);
 export const VENUE_CUE_LIST: readonly Cue[] = cues([...VENUE_CUES, ...[...SIDE_WORDS].filter(([, side]) => FAMILY_OF[side] === 'venue')]);
 
 /** Articles skipped between a cue and its value ("from the Lions", "de la Sevilla"). */

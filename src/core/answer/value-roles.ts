@@ -9,7 +9,8 @@ import type { IndexedDimension } from './catalog-index.js';
 import type { QuestionWord } from './question-shape.js';
 import { identifierWords, normalise, stem } from './text.js';
 import type { BoundValue, ValueMatch } from './value-filters.js';
-import { PLACE_CUES, PLACE_VERBS } from './direction-verbs.js';
+import { MOVING_VERBS, PLACE_CUES, PLACE_VERBS } from './direction-verbs.js';
+import { endsVenuePhrase, venueVerb } from './venue-verbs.js';
 import { ARTICLES, DIRECTION_CUE_LIST, FAMILY_OF, OPPOSITE, SIDE_WORDS, VENUE_CUE_LIST, type Cue, type RoleFamily, type RoleSide } from './value-role-words.js';
 
 /** A dimension may carry the name of the role it plays (a role-playing join's alias) and its node. */
@@ -123,6 +124,33 @@ interface Pending {
   weakPlace?: boolean;
   /** The place words, accounted for when the place is kept. */
   placeWords?: readonly number[];
+  /** "within Texas": both sides of the pair, the value at each end. */
+  within?: boolean;
+}
+
+/** The value at each end of a pair of roles (from and to), each end's own field first; undefined when one end has none. */
+function bothEnds(match: ValueMatch, byField: ReadonlyMap<string, IndexedDimension>, dimensions: readonly IndexedDimension[]): Array<{ field: string; value: string }> | undefined {
+  const fields = match.candidates.map((c) => c.field);
+  const ends: Array<{ field: string; value: string }> = [];
+  for (const side of ['from', 'to'] as const) {
+    const own = match.candidates.find((c) => byField.has(c.field) && dimensionRole(byField.get(c.field)!)?.side === side);
+    const field = own?.field ?? counterparts(fields, side, dimensions)[0]?.field;
+    if (!field) return undefined;
+    ends.push({ field, value: own?.value ?? match.candidates[0]!.value });
+  }
+  return ends;
+}
+
+/** Words that put both ends of a trip or a trade in one place: "shipments within Texas". */
+const WITHIN = new Set(['within', 'inside']);
+
+/** The position of "within" right before `start` (articles and the value's field words aside), if there is one. */
+function withinBefore(words: readonly QuestionWord[], start: number, skip: (word: QuestionWord) => boolean): number | undefined {
+  for (let at = start - 1; at >= 0 && start - at <= MAX_SKIPPED; at--) {
+    if (WITHIN.has(words[at]!.raw)) return at;
+    if (!skip(words[at]!)) return undefined;
+  }
+  return undefined;
 }
 
 // "from countries other than Germany": a negation between the cue and its value.
@@ -215,9 +243,15 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
     if (family === 'direction') {
       const skip = skippable(match, byField);
       const cue = cueBefore(words, match.positions[0]!, skip);
+      const within = cue ? undefined : withinBefore(words, match.positions[0]!, skip);
+      const ends = within === undefined ? undefined : bothEnds(match, byField, dimensions);
       if (cue && FAMILY_OF[cue.side] === family) {
         entry.side = cue.side;
         for (const position of cue.positions) cueWords.add(position);
+      } else if (within !== undefined && ends) {
+        entry.within = true;
+        cueWords.add(within);
+        if (MOVING_VERBS.has(words[within - 1]?.raw ?? '')) cueWords.add(within - 1);
       } else {
         // "hotels in Germany", "stayed in Portugal": where the thing counted happened, the field of no role.
         const plain = plainCandidate(match, byField);
@@ -244,19 +278,34 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
     if (entry.place) for (const position of entry.placeWords ?? []) cueWords.add(position);
   }
   // "Austin to Dallas": in a pair, the value without a cue plays the other role.
-  const direction = pending.filter((p) => p.family === 'direction' && !p.place && !negated.has(p.match.positions[0]!));
+  const direction = pending.filter((p) => p.family === 'direction' && !p.place && !p.within && !negated.has(p.match.positions[0]!));
   if (direction.length === 2) {
     const [a, b] = direction as [Pending, Pending];
     if (a.side && !b.side) b.side = OPPOSITE[a.side];
     else if (b.side && !a.side) a.side = OPPOSITE[b.side];
   }
   const venue = pending.filter((p) => p.family === 'venue');
-  if (venue.length > 0) {
-    const taken = new Set(matches.flatMap((m) => m.positions));
+  // "LA host POR", "when Washington Wolves visited Derby Forge", "hosted by DER": verbs around a team.
+  const verbs = venue.map((entry) => ({ entry, verb: venueVerb(words, entry.match.positions) }));
+  for (const { entry, verb } of verbs) {
+    if (!verb?.side) continue;
+    entry.side = verb.side;
+    for (const position of verb.positions) cueWords.add(position);
+  }
+  // "LA host against POR": the team after "against" played the other side.
+  for (const { entry, verb } of verbs) {
+    const other = venue.find((p) => p !== entry && p.side);
+    if (!verb || verb.side || entry.side || !other || venue.length !== 2) continue;
+    entry.side = OPPOSITE[other.side!];
+    for (const position of verb.positions) cueWords.add(position);
+  }
+  const unbound = venue.filter((entry) => !entry.side);
+  if (unbound.length > 0) {
+    const taken = new Set([...matches.flatMap((m) => m.positions), ...cueWords]);
     const found = venueCues(words, taken);
     const sides = new Set(found.map((cue) => cue.side));
-    if (venue.length === 1 && sides.size === 1) {
-      venue[0]!.side = [...sides][0]!;
+    if (unbound.length === 1 && venue.length === 1 && sides.size === 1) {
+      unbound[0]!.side = [...sides][0]!;
       for (const cue of found) for (const position of cue.positions) cueWords.add(position);
     }
   }
@@ -274,6 +323,12 @@ export function bindValues(matches: readonly ValueMatch[], words: readonly Quest
     const fields = entry.match.candidates.map((c) => c.field);
     const value = entry.match.candidates[0]!.value;
     const sideOfField = (field: string) => dimensionRole(byField.get(field)!)?.side;
+    if (entry.within) {
+      // Left out, "not within Texas" would leave out the trips with either end elsewhere: no filter per field says that.
+      if (negated.has(entry.match.positions[0]!)) return { kind: 'undecided', reason: `${describe(entry.match)} left out at both ends cannot be told apart from either end; ask 'not from' or 'not to'.` };
+      for (const end of bothEnds(entry.match, byField, dimensions)!) values.push({ ...end, near: entry.match.near, ...mark(entry.match) });
+      continue;
+    }
     if (entry.side) {
       const own = entry.match.candidates.find((c) => byField.has(c.field) && sideOfField(c.field) === entry.side);
       const other = own ? undefined : counterparts(fields, entry.side, dimensions)[0];
@@ -303,15 +358,16 @@ function labels(fields: readonly string[], byField: ReadonlyMap<string, IndexedD
 }
 
 /**
- * Breakdown markers that end a direction cue before a value of a dimension with a role ("sold by
- * Acme", "nach Lyon", "vendu par Acme"): they introduce the value, not a breakdown.
+ * Breakdown markers that end a direction cue or a venue phrase before a value of a dimension with a
+ * role ("sold by Acme", "nach Lyon", "vendu par Acme", "hosted by DER"): they introduce the value, not a breakdown.
  */
 export function cueMarkers(words: readonly QuestionWord[], isMarker: (raw: string) => boolean, startsRoleValue: (position: number) => boolean): Set<number> {
   const markers = new Set<number>();
   words.forEach((word, position) => {
-    if (!isMarker(word.raw) || !cueEndingAt(words, position, DIRECTION_CUE_LIST)) return;
+    if (!isMarker(word.raw) || !(cueEndingAt(words, position, DIRECTION_CUE_LIST) || endsVenuePhrase(words, position))) return;
     let next = position + 1;
-    while (next < words.length && ARTICLES.has(words[next]!.raw) && next - position <= MAX_ARTICLES) next++;
+    // An article read as a value ("hosted by DER") is no article.
+    while (next < words.length && ARTICLES.has(words[next]!.raw) && words[next]!.stop && next - position <= MAX_ARTICLES) next++;
     if (next < words.length && startsRoleValue(next)) markers.add(position);
   });
   return markers;
