@@ -60,6 +60,17 @@ function labelOf(value: string | number | null): string {
   return String(value);
 }
 
+/**
+ * The categories named on the axis: every one when their labels fit side by side, else every second,
+ * third… (about 7 px a character and a gap), so that 25 months never print over one another. The
+ * legend names the category under the cursor whichever are named.
+ */
+function everyNth(count: number, labels: string[], width: number): number[] {
+  const widest = 16 + 7 * Math.max(1, ...labels.map((l) => l.length));
+  const step = Math.max(1, Math.ceil((count * widest) / Math.max(1, width)));
+  return Array.from({ length: count }, (_, i) => i).filter((i) => i % step === 0);
+}
+
 /** The type drawn: `auto` is bars for labels, lines for times and numbers. */
 type Drawn = PlottedType;
 function resolve(kind: PlottedType | 'auto', data: ChartData): PlottedType {
@@ -78,9 +89,11 @@ interface ChartProps {
   formatY?: ((value: number) => string) | undefined;
   /** A value in the legend (in full: `$1,234,567.50`). */
   formatValue?: ((value: number) => string) | undefined;
+  /** What x is, in the legend ("Ordered at (month)"). */
+  xName?: string | undefined;
 }
 
-export function Chart({ data, title, kind = 'auto', height = 260, colors = COLORS, formatX, formatY, formatValue }: ChartProps) {
+export function Chart({ data, title, kind = 'auto', height = 260, colors = COLORS, formatX, formatY, formatValue, xName }: ChartProps) {
   const box = useRef<HTMLElement>(null);
   const type: Drawn = resolve(kind, data);
   useEffect(() => {
@@ -108,9 +121,9 @@ export function Chart({ data, title, kind = 'auto', height = 260, colors = COLOR
         x: labels ? { time: false, range: [-0.5, xs.length - 0.5] } : { time: Boolean(times) },
         ...(fromZero ? { y: { range: (_u: uPlot, min: number, max: number): uPlot.Range.MinMax => [Math.min(0, min), max > 0 ? max * 1.05 : 0] } } : {}),
       },
-      axes: [labels ? { splits: () => xs.map((_, i) => i), values: (_u, ticks) => ticks.map((t) => labels[t] ?? '') } : {}, valueAxis(yText)],
+      axes: [labels ? { splits: (u) => everyNth(xs.length, labels, u.bbox.width / devicePixelRatio), values: (_u, ticks) => ticks.map((t) => labels[t] ?? '') } : {}, valueAxis(yText)],
       series: [
-        labels ? { value: (_u: uPlot, v: number | null) => (v === null ? '' : (labels[v] ?? '')) } : {},
+        { ...(xName ? { label: xName } : {}), ...(labels ? { value: (_u: uPlot, v: number | null) => (v === null ? '' : (labels[v] ?? '')) } : {}) },
         ...order.map((i): uPlot.Series => {
           const s = data.series[i]!;
           const color = colors[i % colors.length]!;
@@ -137,6 +150,6 @@ export function Chart({ data, title, kind = 'auto', height = 260, colors = COLOR
       resize.disconnect();
       plot.destroy();
     };
-  }, [data, title, height, type, colors.join(), formatX, formatY, formatValue]);
+  }, [data, title, height, type, colors.join(), formatX, formatY, formatValue, xName]);
   return <figure class="chart" ref={box} aria-label={`Chart: ${title}`} data-chart-type={type} />;
 }

@@ -60,7 +60,7 @@ export function ResultView({ columns, rows, labelOf, comparison, chartType, grid
       {input && value ? (
         <SceneChart visualization={{ type: chartType, ...(input.x ? { x: input.x } : {}), y: input.y, ...(input.series ? { series: input.series } : {}) }}
           columns={input.columns} rows={input.rows} title={chartTitle(columns, value.key, labelOf, comparison)} {...(input.compared ? { colors: PERIOD_COLORS } : {})}
-          formatX={formatX} formatY={formatY} formatValue={formatValue} />
+          formatX={formatX} formatY={formatY} formatValue={formatValue} xName={input.x ? labelOf(input.x) : undefined} />
       ) : null}
       <DataGrid label={gridLabel} rows={rows}
         columns={columns.map((c) => ({ name: c.key, label: columnLabel(c, labelOf, comparison), cell: (v: unknown) => cellOf(c, v, hintsOf(c)), numeric: c.kind !== 'dimension' && c.kind !== 'partial' }))} />

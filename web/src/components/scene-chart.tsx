@@ -19,9 +19,10 @@ interface Props {
   formatX?: ((value: string | number | null) => string) | undefined;
   formatY?: ((value: number) => string) | undefined;
   formatValue?: ((value: number) => string) | undefined;
+  xName?: string | undefined;
 }
 
-export function SceneChart({ visualization, columns, rows, title, height, colors, formatX, formatY, formatValue }: Props) {
+export function SceneChart({ visualization, columns, rows, title, height, colors, formatX, formatY, formatValue, xName }: Props) {
   const plan = planChart(visualization, columns, rows, formatX ? (v) => (v === null || v === undefined ? '∅' : formatX(typeof v === 'number' ? v : String(v))) : undefined);
   const note = plan.note ? <p class="muted" role="note">{plan.note}</p> : null;
   switch (plan.draw) {
@@ -47,7 +48,7 @@ export function SceneChart({ visualization, columns, rows, title, height, colors
     default:
       return (
         <>
-          <Chart data={plan.data} title={title} kind={plan.draw} {...(height ? { height } : {})} {...(colors ? { colors } : {})} formatX={formatX} formatY={formatY} formatValue={formatValue} />
+          <Chart data={plan.data} title={title} kind={plan.draw} {...(height ? { height } : {})} {...(colors ? { colors } : {})} formatX={formatX} formatY={formatY} formatValue={formatValue} xName={xName} />
           {note}
         </>
       );
