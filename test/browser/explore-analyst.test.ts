@@ -4,15 +4,11 @@
 // shows is checked against POST /api/query's answer to the very body the page sent.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
-import { figure, readGrid } from './answer-grid.js';
+import { figure, monthName, readGrid } from './answer-grid.js';
 import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 type Row = Record<string, unknown>;
 interface Answer { data: Row[] }
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** "2025-11-01T00:00:00.000" as a month is named: "Nov 2025". */
-const monthName = (value: unknown) => `${MONTHS[Number(String(value).slice(5, 7)) - 1]} ${String(value).slice(0, 4)}`;
 
 describe.skipIf(!hasChromium)('Explore: grains, formats, sort and limit, joined fields, chart types', () => {
   const harness = signedInConsole({ orders: 1500 });
