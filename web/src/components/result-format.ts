@@ -6,7 +6,7 @@
 // currency with its symbol and cents, a percent, thousands separated) and a time by its grain ("Nov
 // 2025", "Q4 2025", a day or a week as its first day): the grid and the chart's axes use the same
 // functions, so the two read alike.
-import { unitDisplay } from '../../../src/core/semantic/units';
+import { unitDisplay } from '../../../src/core/semantic/units.js';
 
 export interface ResultColumn {
   key: string;
