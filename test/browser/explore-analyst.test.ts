@@ -26,6 +26,11 @@ describe.skipIf(!hasChromium)('Explore: grains, formats, sort and limit, joined 
     return response.json();
   }
 
+  async function savedScene(name: string): Promise<Row | undefined> {
+    const list = await h.t.app.inject({ method: 'GET', url: '/api/scenes?limit=200', headers: { cookie: await sessionCookie(h) } });
+    return (list.json().scenes as Row[]).find((s) => s.name === name);
+  }
+
   async function run(): Promise<Row> {
     const [request] = await Promise.all([
       page.waitForRequest((r: Request) => r.url().endsWith('/api/query') && r.method() === 'POST'),
@@ -116,6 +121,12 @@ describe.skipIf(!hasChromium)('Explore: grains, formats, sort and limit, joined 
     expect(shown.map((r) => r['Customers: Country'])).toEqual(answer.data.map((r) => String(r['customers.country'] ?? '∅')));
     expect(shown.map((r) => figure(r['Orders']))).toEqual(answer.data.map((r) => r.order_count));
     await h.screenshot('explore-joined-sort-limit');
+
+    // The scene keeps the joined field, the sort and the limit.
+    await page.getByLabel('Scene name').fill('Fewest orders by country');
+    await page.getByRole('button', { name: 'Save as scene' }).click();
+    await page.getByRole('status').filter({ hasText: 'Scene Fewest orders by country saved.' }).waitFor();
+    expect(await savedScene('Fewest orders by country')).toMatchObject({ dimensions: ['customers.country'], sorts: [{ field: 'order_count', direction: 'asc' }], limit: 3 });
   });
 
   it('refuses a row limit that is no whole number before anything runs', async () => {
@@ -145,5 +156,10 @@ describe.skipIf(!hasChromium)('Explore: grains, formats, sort and limit, joined 
     const along = await hoverAlongX(quarters.length);
     expect(along.map((p) => p.x)).toEqual(quarters.map((q) => `Q${Math.floor((Number(q.slice(5, 7)) - 1) / 3) + 1} ${q.slice(0, 4)}`));
     await h.screenshot('explore-stacked-quarters');
+
+    await page.getByLabel('Scene name').fill('Revenue stacked by channel');
+    await page.getByRole('button', { name: 'Save as scene' }).click();
+    await page.getByRole('status').filter({ hasText: 'Scene Revenue stacked by channel saved.' }).waitFor();
+    expect(await savedScene('Revenue stacked by channel')).toMatchObject({ visualization: { type: 'stacked_bar' } });
   });
 });
