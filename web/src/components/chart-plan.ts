@@ -4,7 +4,7 @@
 // number of many rows) the plan draws the closest faithful form and carries a note saying so; nothing
 // is ever drawn as another type without one.
 
-import { VISUALIZATION_TYPES, type VisualizationType } from '../../../src/content/visualization-types';
+import { VISUALIZATION_TYPES, type VisualizationType } from '../../../src/content/visualization-types.js';
 
 /** The server's own list of chart types a scene may be saved with. */
 export const CHART_TYPES = VISUALIZATION_TYPES;
