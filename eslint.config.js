@@ -60,7 +60,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: '/src/(?!core/semantic/filter-operators$|content/visualization-types$|surfaces/web/client-routes$)', message: 'The console bundles no server code but the shared lists.' },
+            { regex: '/src/(?!(core/semantic/filter-operators|core/semantic/units|content/visualization-types|surfaces/web/client-routes)(\\.js)?$)', message: 'The console bundles no server code but the shared lists.' },
             { group: ['fastify', 'node:*'] },
           ],
         },

@@ -30,3 +30,11 @@ export function arrowOf(value: number | null, decimals: number): string {
   const rounded = Number(value.toFixed(decimals));
   return rounded > 0 ? '▲' : rounded < 0 ? '▼' : '=';
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A month as the API answers it ("2025-11-01T00:00:00.000") named as the page names it: "Nov 2025". */
+export function monthName(value: unknown): string {
+  const text = String(value);
+  return `${MONTHS[Number(text.slice(5, 7)) - 1]} ${text.slice(0, 4)}`;
+}

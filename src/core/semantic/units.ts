@@ -4,6 +4,7 @@
 // as it is: a plain word is read as what is counted (`tickets`, `people`). Only a word that looks
 // like a unit without being one (`kgs`, `km/hr`, `milimeters`) is warned about, so a misspelt unit
 // is noticed before a reader sees it.
+// The console bundles it too (Explore writes a measure by its unit), so it stays free of imports.
 
 /** How a unit is shown next to a number. */
 export interface UnitDisplay {

@@ -4,12 +4,12 @@
 // number of many rows) the plan draws the closest faithful form and carries a note saying so; nothing
 // is ever drawn as another type without one.
 
-import { VISUALIZATION_TYPES, type VisualizationType } from '../../../src/content/visualization-types';
+import { VISUALIZATION_TYPES, type VisualizationType } from '../../../src/content/visualization-types.js';
 
 /** The server's own list of chart types a scene may be saved with. */
 export const CHART_TYPES = VISUALIZATION_TYPES;
 export type ChartType = VisualizationType;
-export type PlottedType = 'bar' | 'line' | 'area' | 'scatter';
+export type PlottedType = 'bar' | 'stacked_bar' | 'line' | 'area' | 'scatter';
 
 export interface Visualization {
   type: ChartType;
@@ -62,8 +62,24 @@ function splitField(visualization: Visualization, columns: string[]): string | u
   return field && columns.includes(field) ? field : undefined;
 }
 
+const TIME_TEXT = /^\d{4}-\d{2}-\d{2}/;
+
+/**
+ * The rows in the order of x when x is a time or a number: a line by month of rows sorted by revenue
+ * must still run from the first month to the last, not zigzag. Labels keep the rows' order (the top
+ * channels by revenue first).
+ */
+function inAxisOrder(rows: Row[], x: string): Row[] {
+  const values = rows.map((r) => r[x]).filter((v) => v !== null && v !== undefined);
+  if (values.length === 0) return rows;
+  if (values.every((v) => typeof v === 'string' && TIME_TEXT.test(v))) return [...rows].sort((a, b) => String(a[x] ?? '\uffff').localeCompare(String(b[x] ?? '\uffff')));
+  if (values.every((v) => typeof v === 'number')) return [...rows].sort((a, b) => ((a[x] as number | null) ?? Infinity) - ((b[x] as number | null) ?? Infinity));
+  return rows;
+}
+
 /** One series per y field along x; with a split field, one series per value of it (of the first y field). */
-function plotted(visualization: Visualization, columns: string[], rows: Row[], x: string, y: string[]): { data: ChartData; note?: string } {
+function plotted(visualization: Visualization, columns: string[], given: Row[], x: string, y: string[]): { data: ChartData; note?: string } {
+  const rows = inAxisOrder(given, x);
   const split = splitField(visualization, columns);
   if (!split || split === x) {
     return { data: { x: rows.map((r) => xValue(r[x])), series: y.map((k) => ({ name: k, values: rows.map((r) => toNumber(r[k])) })) } };
@@ -93,11 +109,15 @@ function asPlot(type: PlottedType, visualization: Visualization, columns: string
   const { x, y } = axes(visualization, columns, rows);
   if (!x || y.length === 0 || rows.length === 0) return { draw: 'none', ...(rows.length ? { note: 'No numeric column to chart: the rows are in the table.' } : {}) };
   const { data, note: splitNote } = plotted(visualization, columns, rows, x, y);
+  // Stacked bars add up: a negative value would stack below zero and hide what it subtracts from.
+  if (type === 'stacked_bar' && data.series.some((s) => s.values.some((v) => v !== null && v < 0))) {
+    return { draw: 'bar', data, note: [note, splitNote, 'Some values are negative, which do not stack: drawn as bars side by side.'].filter(Boolean).join(' ') };
+  }
   const notes = [note, splitNote].filter(Boolean).join(' ');
   return { draw: type, data, ...(notes ? { note: notes } : {}) };
 }
 
-function pie(visualization: Visualization, columns: string[], rows: Row[]): ChartPlan {
+function pie(visualization: Visualization, columns: string[], rows: Row[], labelX: (value: unknown) => string): ChartPlan {
   const { x, y } = axes(visualization, columns, rows);
   if (!x || y.length === 0 || rows.length === 0) return asPlot('bar', visualization, columns, rows);
   const measure = y[0]!;
@@ -106,7 +126,7 @@ function pie(visualization: Visualization, columns: string[], rows: Row[]): Char
   if (values.every((v) => v === 0)) return asPlot('bar', visualization, columns, rows, `Every value of ${measure} is zero, which a pie cannot divide: drawn as bars.`);
   const notes: string[] = [];
   if (y.length > 1) notes.push(`A pie shows one measure: ${measure} is drawn; ${y.slice(1).join(', ')} ${y.length > 2 ? 'are' : 'is'} in the table.`);
-  let slices = rows.map((r, i) => ({ label: String(r[x] ?? '∅'), value: values[i]! }));
+  let slices = rows.map((r, i) => ({ label: labelX(r[x]), value: values[i]! }));
   if (slices.length > MAX_SLICES) {
     const sorted = [...slices].sort((a, b) => b.value - a.value);
     const rest = sorted.slice(MAX_SLICES - 1);
@@ -124,15 +144,15 @@ function number(visualization: Visualization, columns: string[], rows: Row[]): C
   return asPlot('bar', visualization, columns, rows, `A number shows one value; this result has ${rows.length} rows: drawn as bars.`);
 }
 
-/** The plan for a scene's saved visualization. */
-export function planChart(visualization: Visualization, columns: string[], rows: Row[]): ChartPlan {
+/** The plan for a scene's saved visualization; `labelX` names a value of x (a pie's slices). */
+export function planChart(visualization: Visualization, columns: string[], rows: Row[], labelX: (value: unknown) => string = (v) => String(v ?? '∅')): ChartPlan {
   switch (visualization.type) {
     case 'table':
       return { draw: 'none' };
     case 'number':
       return number(visualization, columns, rows);
     case 'pie':
-      return pie(visualization, columns, rows);
+      return pie(visualization, columns, rows, labelX);
     default:
       return asPlot(visualization.type, visualization, columns, rows);
   }

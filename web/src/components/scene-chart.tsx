@@ -15,10 +15,15 @@ interface Props {
   height?: number;
   /** The series' colours in order (bars, lines, areas, points), when they mean something. */
   colors?: string[];
+  /** How a value of x and a value are written (the grid's formatter), else as they come. */
+  formatX?: ((value: string | number | null) => string) | undefined;
+  formatY?: ((value: number) => string) | undefined;
+  formatValue?: ((value: number) => string) | undefined;
+  xName?: string | undefined;
 }
 
-export function SceneChart({ visualization, columns, rows, title, height, colors }: Props) {
-  const plan = planChart(visualization, columns, rows);
+export function SceneChart({ visualization, columns, rows, title, height, colors, formatX, formatY, formatValue, xName }: Props) {
+  const plan = planChart(visualization, columns, rows, formatX ? (v) => (v === null || v === undefined ? '∅' : formatX(typeof v === 'number' ? v : String(v))) : undefined);
   const note = plan.note ? <p class="muted" role="note">{plan.note}</p> : null;
   switch (plan.draw) {
     case 'none':
@@ -27,7 +32,7 @@ export function SceneChart({ visualization, columns, rows, title, height, colors
       return (
         <>
           <figure class="number" aria-label={`Chart: ${title}`} data-chart-type="number">
-            <span class="headline">{plan.value === null ? '∅' : figure.format(plan.value)}</span>
+            <span class="headline">{plan.value === null ? '∅' : (formatValue ?? ((n: number) => figure.format(n)))(plan.value)}</span>
             <figcaption class="muted">{plan.label}</figcaption>
           </figure>
           {note}
@@ -43,7 +48,7 @@ export function SceneChart({ visualization, columns, rows, title, height, colors
     default:
       return (
         <>
-          <Chart data={plan.data} title={title} kind={plan.draw} {...(height ? { height } : {})} {...(colors ? { colors } : {})} />
+          <Chart data={plan.data} title={title} kind={plan.draw} {...(height ? { height } : {})} {...(colors ? { colors } : {})} formatX={formatX} formatY={formatY} formatValue={formatValue} xName={xName} />
           {note}
         </>
       );
