@@ -12,6 +12,7 @@ import { historyPage, historyPageQuery, historySourceQuery, sourcesOf } from '..
 import { presentRunWithSql, runWithSqlSchema } from '../history-runnable.js';
 import { comparisonAnswerSchema, comparisonOf, presentColumn, resultColumnSchema } from '../structured/query-routes.js';
 import { cmlRequest } from './cml-request.js';
+import { csvRoute } from './csv-route.js';
 
 /** Rows the editor receives at most per run; the rest is reported as truncated. */
 export const STUDIO_MAX_ROWS = 10_000;
@@ -53,6 +54,7 @@ export const editorQueryBodySchema = z
   .strict();
 
 export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  await app.register(csvRoute, { services });
 
   app.get(
     '/connections',
