@@ -55,8 +55,9 @@ describe.each(METADATA_STORES)('CSV export on $store', (store) => {
 
     const marked = `SELECT 'csv history mark' AS mark`;
     expect((await exportCsv({ connection: 'warehouse', sql: marked })).statusCode).toBe(200);
-    const history = (await consoleRequest(t.app, cookie, 'GET', '/api/studio/history?source=editor&limit=50')).json() as { runs: Array<{ sql: string; status: string }> };
-    expect(history.runs.find((r) => r.sql === marked)?.status).toBe('success');
+    const history = (await consoleRequest(t.app, cookie, 'GET', '/api/studio/history?source=editor&limit=50')).json() as { runs: Array<{ sql: string; status: string; origin: string; runnable_sql: string | null }> };
+    // An editor run of origin csv, which the editor reopens as it was typed.
+    expect(history.runs.find((r) => r.sql === marked)).toMatchObject({ status: 'success', origin: 'csv', runnable_sql: marked });
     expect(history.runs.find((r) => r.sql === 'DELETE FROM shop.orders')?.status).toBe('refused');
 
     const unknown = await exportCsv({ connection: 'nowhere', sql: 'SELECT 1' });
