@@ -36,6 +36,8 @@ describe.skipIf(!hasChromium)('SQL editor: CSV, sort and completion in Chromium'
     const content = readFileSync((await download.path())!, 'utf8');
     expect(content).toBe('"label, with comma",quoted,word,n,empty\r\n"a,b","say ""hi""",café,7,\r\nplain,x,y,8,\r\n');
     await page.getByRole('status').filter({ hasText: 'Saved warehouse-result.csv: 2 rows' }).waitFor();
+    // The export is in the run history as the editor's SQL, and reopens.
+    await page.getByRole('region', { name: 'Run history' }).getByRole('button', { name: /Reopen: SELECT 'a,b'/ }).waitFor();
 
     // Every row up to the cap, whatever the row limit of the grid; the cut is said.
     await page.getByRole('textbox', { name: 'SQL' }).click();
