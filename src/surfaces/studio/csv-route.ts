@@ -11,9 +11,7 @@ import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { csvChunks } from '../../querying/csv-rows.js';
 import type { Services } from '../../services.js';
-
-/** Rows the CSV holds at most: the editor's documented cap. */
-export const CSV_MAX_ROWS = 10_000;
+import { STUDIO_MAX_ROWS as CSV_MAX_ROWS } from './studio-limits.js';
 
 /** A file name the connection's name cannot break out of (quotes, slashes, non-ASCII). */
 export function csvFileName(connection: string): string {
