@@ -8,6 +8,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY web ./web
+# The console's glossary page bundles it.
+COPY docs/glossary.md ./docs/glossary.md
 RUN npm run build && npm run build:console
 
 # Production dependencies only, installed apart so that no build tool reaches the final image.

@@ -22,7 +22,12 @@ function newestSource(dir) {
 }
 
 // Files of the server the console bundles too, so that the two share one list (pages, filter operators).
-const shared = [path.join(root, 'src', 'surfaces', 'web', 'client-routes.ts'), path.join(root, 'src', 'core', 'semantic', 'filter-operators.ts')];
+const shared = [
+  path.join(root, 'src', 'surfaces', 'web', 'client-routes.ts'),
+  path.join(root, 'src', 'core', 'semantic', 'filter-operators.ts'),
+  // Shown by the console's glossary page.
+  path.join(root, 'docs', 'glossary.md'),
+];
 if (!existsSync(path.join(web, 'index.html')) || !shared.every((file) => existsSync(file))) {
   // An install without the sources (the production dependencies of an image): nothing to build.
   console.warn('The console sources (web/, src/) are not here: the console is not built.');

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import type { HistoryRow, WorkspaceHistoryRow } from '../store/history-repo.js';
 import { historyRunSchema, presentRun, presentWorkspaceRun, workspaceRunSchema } from './history-page.js';
 
-/** Origins of raw SQL: what ran is the text a user (or the question API's fallback) wrote. */
-const RAW_SQL_ORIGINS = new Set(['sql', 'question_sql']);
+/** Origins of raw SQL: what ran is the text a user (or the question API's fallback) wrote; `csv` is the editor's CSV export. */
+const RAW_SQL_ORIGINS = new Set(['sql', 'question_sql', 'csv']);
 
 const runnableFields = {
   params: z.array(z.unknown()).nullable().describe("a governed run's bound values, in order; null for raw SQL"),

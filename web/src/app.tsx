@@ -11,6 +11,7 @@ import { ConnectAgentPage } from './pages/connect-agent';
 import { ConnectionsPage } from './pages/connections';
 import { ContentPage } from './pages/content';
 import { ExplorePage } from './pages/explore';
+import { GlossaryPage } from './pages/glossary';
 import { HomePage } from './pages/home';
 import { KeysPage } from './pages/keys';
 import { ModelPage } from './pages/model';
@@ -34,6 +35,7 @@ const PAGES: Record<string, (props: { me: Me }) => preact.JSX.Element> = {
   '/explore': ExplorePage,
   '/content': ContentPage,
   '/users': UsersPage,
+  '/glossary': GlossaryPage,
 };
 
 /** Pages outside the page list, shown on their own (signed in first, at the same address). */

@@ -1,5 +1,6 @@
-// Members of the signed-in luminary's workspace: GET /api/members, PATCH /api/members/:user_id
-// ({role}) and DELETE /api/members/:user_id. A workspace always keeps a luminary (409 last_luminary).
+// Members of the signed-in luminary's workspace: GET /api/members, POST /api/members (invite: a new
+// user gets a generated password, answered once), PATCH /api/members/:user_id ({role}) and
+// DELETE /api/members/:user_id. A workspace always keeps a luminary (409 last_luminary).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
@@ -25,6 +26,38 @@ export const memberRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       },
     },
     async (request) => ({ members: (await services.tenancy.listMembers(request.principal!.workspace.id)).map(presentMember) }),
+  );
+
+  app.post(
+    '/members',
+    {
+      config: LUMINARY_POLICY,
+      schema: {
+        tags,
+        operationId: 'inviteMember',
+        summary:
+          'Adds a member with a role (luminary). A new user is created with a generated password, answered once as `one_time_password` ' +
+          'for the luminary to pass on (as `svc users create` does); an existing user joins with their own password (`one_time_password` null)',
+        body: z
+          .object({
+            email: z.email({ error: 'email must be an e-mail address' }).max(320),
+            name: z.string().trim().min(1).max(200).optional(),
+            role: z.enum(ROLES),
+          })
+          .strict(),
+        errors: { 409: 'Already a member of the workspace (`already_member`): change a role with PATCH' },
+        response: { 201: z.object({ member: memberSchema, new_user: z.boolean(), one_time_password: z.string().nullable() }) },
+      },
+    },
+    async (request, reply) => {
+      const added = await services.tenancy.addMember({
+        email: request.body.email,
+        name: request.body.name,
+        role: request.body.role,
+        workspace: { id: request.principal!.workspace.id },
+      });
+      return reply.code(201).send({ member: presentMember(added.member), new_user: added.newUser, one_time_password: added.generatedPassword ?? null });
+    },
   );
 
   app.patch(

@@ -12,9 +12,10 @@ import { historyPage, historyPageQuery, historySourceQuery, sourcesOf } from '..
 import { presentRunWithSql, runWithSqlSchema } from '../history-runnable.js';
 import { comparisonAnswerSchema, comparisonOf, presentColumn, resultColumnSchema } from '../structured/query-routes.js';
 import { cmlRequest } from './cml-request.js';
+import { csvRoute } from './csv-route.js';
+import { STUDIO_MAX_ROWS } from './studio-limits.js';
 
-/** Rows the editor receives at most per run; the rest is reported as truncated. */
-export const STUDIO_MAX_ROWS = 10_000;
+export { STUDIO_MAX_ROWS };
 const DEFAULT_ROWS = 1000;
 
 const policy = { config: SURFACE_POLICY.studio };
@@ -53,6 +54,7 @@ export const editorQueryBodySchema = z
   .strict();
 
 export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  await app.register(csvRoute, { services });
 
   app.get(
     '/connections',

@@ -12,6 +12,7 @@ export const CLIENT_ROUTES = [
   { path: '/explore', title: 'Explore' },
   { path: '/content', title: 'Content' },
   { path: '/users', title: 'Users' },
+  { path: '/glossary', title: 'Glossary' },
 ] as const;
 
 /** Pages reached from elsewhere, not from the page list: an application's authorization request leads to consent. */

@@ -1,8 +1,11 @@
 // A results grid that stays fast with 10,000 rows: only the rows in view (plus a margin) are in the DOM,
 // between two spacers that keep the scroll height right. Rows have a fixed height, so the slice is
 // plain arithmetic on scrollTop. A column may name its header in words and format its cells (a tone
-// class colours a cell; its text must say the same thing without the colour).
-import { useState } from 'preact/hooks';
+// class colours a cell; its text must say the same thing without the colour). A sortable grid sorts by
+// a column on a header click (ascending, descending, off; see grid-sort.ts): the rows given stay as
+// they are, the grid shows them in the order chosen.
+import { useMemo, useState } from 'preact/hooks';
+import { nextSort, sortRows, type GridSort } from './grid-sort';
 
 const ROW_HEIGHT = 28;
 const VIEW_HEIGHT = 420;
@@ -24,8 +27,16 @@ function cellText(value: unknown): string {
   return String(value);
 }
 
-export function DataGrid({ columns, rows, label }: { columns: GridColumn[]; rows: Array<Record<string, unknown> | unknown[]>; label: string }) {
+type GridRow = Record<string, unknown> | unknown[];
+
+export function DataGrid({ columns, rows: given, label, sortable = false }: { columns: GridColumn[]; rows: GridRow[]; label: string; sortable?: boolean }) {
   const [scrollTop, setScrollTop] = useState(0);
+  const [sort, setSort] = useState<GridSort>();
+  const sortIndex = sort ? columns.findIndex((c) => c.name === sort.column) : -1;
+  const rows = useMemo(
+    () => (sort && sortIndex >= 0 ? sortRows(given, (row) => (Array.isArray(row) ? row[sortIndex] : row[sort.column]), columns[sortIndex]!.type, sort.direction) : given),
+    [given, sort, sortIndex, columns],
+  );
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - MARGIN);
   const last = Math.min(rows.length, Math.ceil((scrollTop + VIEW_HEIGHT) / ROW_HEIGHT) + MARGIN);
   const valueAt = (row: Record<string, unknown> | unknown[], index: number) =>
@@ -37,11 +48,20 @@ export function DataGrid({ columns, rows, label }: { columns: GridColumn[]; rows
       onScroll={(e) => setScrollTop((e.target as HTMLElement).scrollTop)}>
       <div role="rowgroup" class="grid-head">
         <div role="row" aria-rowindex={1} class="grid-row" style={{ gridTemplateColumns: template }}>
-          {columns.map((c) => (
-            <div role="columnheader" key={c.name} title={c.label ? c.name : c.type} class={c.numeric ? 'num' : undefined}>
-              {c.label ?? c.name}
-            </div>
-          ))}
+          {columns.map((c) => {
+            const direction = sort?.column === c.name ? sort.direction : undefined;
+            return (
+              <div role="columnheader" key={c.name} title={c.label ? c.name : c.type} class={c.numeric ? 'num' : undefined}
+                aria-sort={sortable ? (direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none') : undefined}>
+                {sortable ? (
+                  <button type="button" class="sort-header" onClick={() => setSort(nextSort(sort, c.name))}>
+                    {c.label ?? c.name}
+                    <span aria-hidden="true">{direction === 'asc' ? ' ▲' : direction === 'desc' ? ' ▼' : ''}</span>
+                  </button>
+                ) : (c.label ?? c.name)}
+              </div>
+            );
+          })}
         </div>
       </div>
       <div role="rowgroup" style={{ height: `${rows.length * ROW_HEIGHT}px`, position: 'relative' }}>

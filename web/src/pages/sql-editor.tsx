@@ -1,6 +1,8 @@
 // Surface D's SQL editor: pick a connection, browse its schema, write SQL (highlighting and completion of
 // its tables and columns), run with Ctrl/Cmd+Enter, see rows in a virtualised grid, errors at their
-// position, the read-only refusal explained, and past runs to reopen (run-history.tsx).
+// position, the read-only refusal explained, and past runs to reopen (run-history.tsx). Columns sort on
+// a header click; the whole result (up to the cap) downloads as CSV; bare column names of the tables a
+// statement names complete as they are typed (sql-column-completion.ts).
 import { sql, StandardSQL, PostgreSQL, MySQL, type SQLDialect } from '@codemirror/lang-sql';
 import type { EditorView } from '@codemirror/view';
 import { useMemo, useRef, useState } from 'preact/hooks';
@@ -10,7 +12,9 @@ import { DataGrid } from '../components/data-grid';
 import { ErrorBox, Loading } from '../components/feedback';
 import { SelectField } from '../components/field';
 import { useLoad } from '../components/use-load';
+import { downloadCsv, type CsvDownload } from './csv-download';
 import { RunHistory } from './run-history';
+import { bareColumnCompletion } from './sql-column-completion';
 import { errorPosition } from './sql-position';
 
 interface Connection { id: string; name: string; engine: string }
@@ -35,11 +39,16 @@ export function SqlEditorPage() {
   const [result, setResult] = useState<RunResult>();
   const [error, setError] = useState<unknown>();
   const [running, setRunning] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const [exported, setExported] = useState<CsvDownload>();
   const view = useRef<EditorView>();
   const latest = useRef({ text, connection, limit });
   latest.current = { text, connection, limit };
 
-  // Completion of tables and columns from the schema browser's data.
+  const tables = useRef<Table[]>([]);
+  tables.current = schema.data?.tables ?? [];
+  // Completion of tables and columns from the schema browser's data; bare column names from the
+  // tables the statement names (read when completing, so the source need not change with the schema).
   const extensions = useMemo(() => {
     const completion: Record<string, string[]> = {};
     for (const t of schema.data?.tables ?? []) {
@@ -47,7 +56,8 @@ export function SqlEditorPage() {
       completion[t.name] = columns;
       completion[`${t.schema}.${t.name}`] = columns;
     }
-    return [sql({ dialect: DIALECTS[engine] ?? StandardSQL, schema: completion, upperCaseKeywords: true })];
+    const dialect = DIALECTS[engine] ?? StandardSQL;
+    return [sql({ dialect, schema: completion, upperCaseKeywords: true }), dialect.language.data.of({ autocomplete: bareColumnCompletion(() => tables.current) })];
   }, [schema.data, engine]);
 
   const run = async () => {
@@ -63,6 +73,23 @@ export function SqlEditorPage() {
       showPosition(e);
     } finally {
       setRunning(false);
+      setRanAt(Date.now());
+    }
+  };
+
+  const exportCsv = async () => {
+    const current = latest.current;
+    if (!current.connection || !current.text.trim()) return;
+    setExporting(true);
+    setError(undefined);
+    setExported(undefined);
+    try {
+      setExported(await downloadCsv({ connection: current.connection, sql: current.text }));
+    } catch (e) {
+      setError(e);
+      showPosition(e);
+    } finally {
+      setExporting(false);
       setRanAt(Date.now());
     }
   };
@@ -114,8 +141,16 @@ export function SqlEditorPage() {
           <div class="toolbar">
             <button type="button" onClick={run} disabled={running || !connection}>{running ? 'Running…' : 'Run'}</button>
             <SelectField label="Row limit" value={limit} options={LIMITS} onChange={setLimit} />
+            <button type="button" onClick={exportCsv} disabled={exporting || !connection}
+              title="Runs the statement again and saves every row, up to 10,000, as a CSV file">{exporting ? 'Preparing CSV…' : 'Download CSV'}</button>
             <span class="muted">Ctrl/Cmd+Enter runs the statement</span>
           </div>
+          {exported ? (
+            <p role="status">
+              Saved {exported.fileName}: {exported.rows.toLocaleString()} rows
+              {exported.truncated ? <strong> — cut at the cap of 10,000 rows; narrow the query for the rest</strong> : null}
+            </p>
+          ) : null}
           {isReadOnlyRefusal ? (
             <div class="error" role="alert">
               <strong>Refused: this editor only reads.</strong>
@@ -134,7 +169,7 @@ export function SqlEditorPage() {
                 {result.row_count.toLocaleString()} rows in {result.duration_ms} ms
                 {result.truncated ? <strong> — truncated at the row limit; narrow the query or raise the limit</strong> : null}
               </p>
-              <DataGrid label="Results" columns={result.columns} rows={result.rows} />
+              <DataGrid label="Results" columns={result.columns} rows={result.rows} sortable />
             </div>
           ) : null}
         </section>

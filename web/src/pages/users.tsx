@@ -1,10 +1,14 @@
-// Users and their attributes (luminaries): the members of the workspace with their role, and the
-// attributes the data keys read (region = Europe, …), edited as key = value lines.
+// Members and their attributes (luminaries): invite a member (member-invite.tsx), change a role or
+// remove one (member-actions.tsx), and edit the attributes the data keys read (region = Europe, …) as
+// key = value lines.
 import { useState } from 'preact/hooks';
 import { api, get } from '../api';
 import { ErrorBox, Notice } from '../components/feedback';
 import { Section } from '../components/field';
 import { useLoad } from '../components/use-load';
+import type { Me } from '../session';
+import { MemberActions } from './member-actions';
+import { InviteMember } from './member-invite';
 
 interface User { id: string; email: string; name: string; role: string; attributes: Record<string, string> }
 
@@ -19,7 +23,15 @@ export function parseAttributes(text: string): Record<string, string> {
   return attributes;
 }
 
-function UserRow({ user, onSaved }: { user: User; onSaved: (message: string) => void }) {
+interface RowProps {
+  user: User;
+  isYou: boolean;
+  onlyLuminary: boolean;
+  onSaved: (message: string) => void;
+  onChanged: (message: string) => Promise<void>;
+}
+
+function UserRow({ user, isYou, onlyLuminary, onSaved, onChanged }: RowProps) {
   const [text, setText] = useState(asLines(user.attributes));
   const [error, setError] = useState<unknown>();
   const save = async () => {
@@ -37,8 +49,8 @@ function UserRow({ user, onSaved }: { user: User; onSaved: (message: string) => 
   const id = `attrs-${user.id}`;
   return (
     <tr>
-      <td>{user.email}<br /><span class="muted">{user.name}</span></td>
-      <td>{user.role}</td>
+      <td>{user.email}{isYou ? <strong> (you)</strong> : null}<br /><span class="muted">{user.name}</span></td>
+      <td><MemberActions member={user} isYou={isYou} onlyLuminary={onlyLuminary} onChanged={onChanged} /></td>
       <td>
         <label for={id} class="sr-only">Attributes of {user.email}</label>
         <textarea id={id} rows={2} cols={28} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
@@ -49,19 +61,34 @@ function UserRow({ user, onSaved }: { user: User; onSaved: (message: string) => 
   );
 }
 
-export function UsersPage() {
+export function UsersPage({ me }: { me: Me }) {
   const users = useLoad(() => get<{ users: User[] }>('/api/users'));
   const [notice, setNotice] = useState('');
+  const list = users.data?.users ?? [];
+  const luminaries = list.filter((u) => u.role === 'luminary').length;
+  // The list is reloaded first, so that the notice is announced once the page shows the change.
+  const changed = async (message: string) => {
+    setNotice('');
+    await users.reload();
+    setNotice(message);
+  };
   return (
     <div>
       <h1>Users and attributes</h1>
       {notice ? <Notice>{notice}</Notice> : null}
+      <Section title="Invite a member">
+        <InviteMember onInvited={changed} />
+      </Section>
       <Section title="Members">
         <ErrorBox error={users.error} />
         <div class="table-wrap">
           <table>
             <thead><tr><th scope="col">User</th><th scope="col">Role</th><th scope="col">Attributes (key = value per line)</th><th scope="col">Actions</th></tr></thead>
-            <tbody>{(users.data?.users ?? []).map((u) => <UserRow key={u.id} user={u} onSaved={setNotice} />)}</tbody>
+            <tbody>
+              {list.map((u) => (
+                <UserRow key={u.id} user={u} isYou={u.id === me.user.id} onlyLuminary={u.role === 'luminary' && luminaries === 1} onSaved={setNotice} onChanged={changed} />
+              ))}
+            </tbody>
           </table>
         </div>
       </Section>

@@ -1,0 +1,36 @@
+// The little Markdown the console shows from docs/ (the glossary): headings, paragraphs, `code` and
+// **bold**; a link shows its text (the docs it points at are files of the repository, not pages of
+// the console). Anything else is shown as the text it is: never as HTML.
+import type { ComponentChildren } from 'preact';
+
+export type Block = { kind: 'heading'; level: 1 | 2 | 3; text: string; id: string } | { kind: 'paragraph'; text: string };
+
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+export function blocksOf(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  for (const chunk of markdown.split(/\n\s*\n/)) {
+    const text = chunk.trim();
+    if (!text) continue;
+    const heading = /^(#{1,3})\s+(.+)$/.exec(text);
+    if (heading && !text.includes('\n')) blocks.push({ kind: 'heading', level: heading[1]!.length as 1 | 2 | 3, text: heading[2]!, id: slug(heading[2]!) });
+    else blocks.push({ kind: 'paragraph', text: text.replace(/\s*\n\s*/g, ' ') });
+  }
+  return blocks;
+}
+
+/** `code`, **bold** and [text](link) as text; the rest as it is. */
+export function Inline({ text }: { text: string }) {
+  const parts: ComponentChildren[] = [];
+  const pattern = /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\([^)]*\)/g;
+  let at = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > at) parts.push(text.slice(at, match.index));
+    if (match[1] !== undefined) parts.push(<code key={match.index}>{match[1]}</code>);
+    else if (match[2] !== undefined) parts.push(<strong key={match.index}>{match[2]}</strong>);
+    else parts.push(match[3]);
+    at = match.index + match[0].length;
+  }
+  parts.push(text.slice(at));
+  return <>{parts}</>;
+}
