@@ -31,7 +31,7 @@ function TileBody({ tile, outcome, running }: { tile: MosaicTile; outcome: TileO
     <>
       <h3>{name ?? 'A scene that is gone'}</h3>
       {!outcome?.run && !outcome?.error && running ? <p class="muted" role="status">Loading {name}…</p> : null}
-      {outcome?.run && name ? <RunView run={outcome.run} title={name} visualization={visualization} height={chartHeight} rows={visualization.type !== 'number'} /> : null}
+      {outcome?.run && name ? <RunView run={outcome.run} title={name} visualization={visualization} height={chartHeight} /> : null}
       {outcome?.error ? (
         <div class="error" role="alert">
           <strong>{outcome.error.error}</strong>

@@ -4,12 +4,12 @@ import { DataGrid } from '../../components/data-grid';
 import { SceneChart } from '../../components/scene-chart';
 import type { SceneRun } from './content-types';
 
-export function RunView({ run, title, visualization, height = 180, rows = true }: { run: SceneRun; title: string; visualization: Visualization; height?: number; rows?: boolean }) {
+export function RunView({ run, title, visualization, height = 180 }: { run: SceneRun; title: string; visualization: Visualization; height?: number }) {
   const columns = run.data[0] ? Object.keys(run.data[0]) : [];
   return (
     <div>
       <SceneChart visualization={visualization} columns={columns} rows={run.data} title={title} height={height} />
-      {rows ? <DataGrid label={`${title} rows`} columns={columns.map((name) => ({ name }))} rows={run.data} /> : null}
+      <DataGrid label={`${title} rows`} columns={columns.map((name) => ({ name }))} rows={run.data} />
     </div>
   );
 }
