@@ -97,7 +97,7 @@ describe.skipIf(!hasChromium)('vaults and scenes in Chromium', () => {
     await scenes.getByRole('status').filter({ hasText: 'Scene Orders in Europe saved.' }).waitFor();
 
     const item = scenes.getByRole('listitem', { name: 'Scene Orders in Europe' });
-    await item.getByText('Filters: ship_region is one of Europe, Asia Pacific').waitFor();
+    await item.getByText('Filters: Region is one of Europe, Asia Pacific').waitFor();
     const saved = (await apiCall('GET', `/scenes/${scene.id}`)).scene as { name: string; filters: unknown[]; visualization: { type: string } };
     expect(saved).toMatchObject({ name: 'Orders in Europe', filters: [{ field: 'ship_region', operator: 'in', value: ['Europe', 'Asia Pacific'] }], visualization: { type: 'pie' } });
 

@@ -12,6 +12,7 @@ import { useAction } from '../../components/use-load';
 import { LoadMore, type usePaged } from '../../components/use-paged';
 import type { Scene, SceneRun, Vault } from './content-types';
 import { filterInWords } from './filter-words';
+import { fieldLabel, useNodeFields } from './mosaic-fields';
 import { RunView } from './scene-run-view';
 import { SceneEditForm } from './scene-edit-form';
 
@@ -28,6 +29,8 @@ export function Scenes({ scenes, vaults, onChanged }: Props) {
   const [done, setDone] = useState('');
   const { error, run: act } = useAction();
   const vaultName = (id: string) => vaults.find((v) => v.id === id)?.name ?? 'a vault';
+  // Field labels of the scenes' nodes, so filters read as the model names the fields ("Region").
+  const fields = useNodeFields([...new Set(scenes.items.map((s) => s.node))].sort());
   const canEdit = (s: Scene) => vaults.some((v) => v.id === s.vault && v.access !== 'view');
 
   const open = (scene: Scene) =>
@@ -66,7 +69,7 @@ export function Scenes({ scenes, vaults, onChanged }: Props) {
                 </>
               ) : null}
             </div>
-            <p class="muted scene-filters">{s.filters.length ? `Filters: ${s.filters.map((f) => filterInWords(f)).join('; ')}` : 'No filters: every row.'}</p>
+            <p class="muted scene-filters">{s.filters.length ? `Filters: ${s.filters.map((f) => filterInWords(f, (id) => fieldLabel(fields.data, id, s.node))).join('; ')}` : 'No filters: every row.'}</p>
             {s.status === 'broken' ? <p class="status error">broken: {s.broken_reason}</p> : null}
             {editing === s.id ? <SceneEditForm scene={s} vaults={vaults} onSaved={saved} onCancel={() => setEditing(undefined)} /> : null}
           </li>

@@ -32,8 +32,10 @@ export function tilesReached(filter: MosaicFilter, tiles: readonly MosaicTile[],
   });
 }
 
-export function fieldLabel(fields: NodeFields | undefined, id: string): string {
-  for (const f of fields?.values() ?? []) {
+/** The field's label: on `node` when given, else on the first node that has it; its id when none does. */
+export function fieldLabel(fields: NodeFields | undefined, id: string, node?: string): string {
+  const own = node ? fields?.get(node) : undefined;
+  for (const f of own ? [own] : (fields?.values() ?? [])) {
     const found = [...f.dimensions, ...f.measures].find((x) => x.id === id);
     if (found) return found.label;
   }

@@ -43,13 +43,21 @@ function TileBody({ tile, outcome, running }: { tile: MosaicTile; outcome: TileO
   );
 }
 
+/** What a tile is called: its scene's name, a heading's text, a text tile's first words. */
+function tileTitle(tile: MosaicTile): string {
+  if (tile.scene) return tile.scene.name;
+  const text = (tile.text ?? '').trim();
+  if (tile.kind === 'heading') return text;
+  if (tile.kind === 'text') return `text ${text.length > 30 ? `${text.slice(0, 30)}…` : text}`;
+  return tile.id;
+}
+
 export function MosaicGrid({ name, tiles, outcomes, running }: { name: string; tiles: MosaicTile[]; outcomes: Map<string, TileOutcome> | undefined; running: boolean }) {
   return (
     <div class="mosaic-grid" role="group" aria-label={`Mosaic ${name}`}>
       {readingOrder(tiles).map((tile) => {
-        const title = tile.scene?.name ?? (tile.kind === 'heading' ? tile.text : undefined);
         return (
-          <article key={tile.id} class={`tile tile-${tile.kind}`} style={placement(tile)} aria-label={title ? `Tile ${title}` : `Tile ${tile.id}`} aria-busy={running && tile.kind === 'scene' && !outcomes?.get(tile.id)}>
+          <article key={tile.id} class={`tile tile-${tile.kind}`} style={placement(tile)} aria-label={`Tile ${tileTitle(tile)}`} aria-busy={running && tile.kind === 'scene' && !outcomes?.get(tile.id)}>
             <TileBody tile={tile} outcome={outcomes?.get(tile.id)} running={running} />
           </article>
         );
