@@ -131,4 +131,32 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
     const region = mosaics.getByRole('group', { name: 'Mosaic Sales board' }).getByRole('article', { name: 'Tile Orders by region' });
     await region.getByRole('cell', { name: 'North America' }).waitFor();
   });
+
+  it('shows each scene tile loading until the mosaic run answers, with the layout drawn at once', async () => {
+    const { page } = h;
+    // The run request is held (then sent on unchanged to the real server) to see the tiles while it is out.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/mosaics/*/run', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${h.base}/content`);
+      await page.getByRole('button', { name: 'Open mosaic Sales board' }).click();
+      const grid = page.getByRole('group', { name: 'Mosaic Sales board' });
+      const region = grid.getByRole('article', { name: 'Tile Orders by region' });
+      await region.getByRole('status').filter({ hasText: 'Loading Orders by region…' }).waitFor();
+      expect(await region.getAttribute('aria-busy')).toBe('true');
+      await grid.getByRole('article', { name: 'Tile Sales overview' }).getByRole('heading', { name: 'Sales overview' }).waitFor();
+      await grid.getByRole('article', { name: 'Tile All orders' }).getByRole('status').filter({ hasText: 'Loading All orders…' }).waitFor();
+      release();
+      await region.getByRole('table', { name: 'Orders by region rows' }).waitFor();
+      expect(await region.getByRole('status').count()).toBe(0);
+      expect(await region.getAttribute('aria-busy')).toBe('false');
+    } finally {
+      release();
+      await page.unroute('**/api/mosaics/*/run');
+    }
+  });
 });
