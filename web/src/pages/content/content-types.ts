@@ -1,6 +1,6 @@
 // The shapes the content routes answer (GET /api/vaults, /api/scenes, /api/mosaics and their runs), as
 // the Content page reads them. docs/api.md, "Surface C: scenes and mosaics", is the reference.
-import type { Visualization } from '../../components/chart-plan';
+import type { Visualization } from '../../components/chart-plan.js';
 
 export type VaultAccess = 'view' | 'edit' | 'manage';
 export interface Vault { id: string; name: string; description: string; personal: boolean; access: VaultAccess }

@@ -1,9 +1,9 @@
 // Saved filters in words, as the server applies them: "Region is one of north, south", "not (channel
 // is web)", "Ordered at is in the date range 2024-01-01 to 2024-03-31". Groups read as "either … or …"
 // and "… and …". Field labels come from the model when known, else the field id is said as it is.
-import { OPERATOR_LABELS } from '../../components/operator-labels';
-import type { FilterOperator } from '../../../../src/core/semantic/filter-operators';
-import type { SavedFilter } from './content-types';
+import { OPERATOR_LABELS } from '../../components/operator-labels.js';
+import type { FilterOperator } from '../../../../src/core/semantic/filter-operators.js';
+import type { SavedFilter } from './content-types.js';
 
 export type LabelOf = (fieldId: string) => string;
 

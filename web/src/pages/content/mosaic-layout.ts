@@ -3,7 +3,7 @@
 // change: each tile keeps its width and height and flows left to right, a new row starting when the
 // next tile would pass the twelfth column. So moving a tile up or down is moving it in the list, and a
 // saved layout can never overlap.
-import type { MosaicTile, TileLayout } from './content-types';
+import type { MosaicTile, TileLayout } from './content-types.js';
 
 export const GRID_COLUMNS = 12;
 export const MAX_TILE_HEIGHT = 100;
