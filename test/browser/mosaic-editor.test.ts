@@ -2,7 +2,8 @@
 // are added, one is moved with the keyboard, one resized, one removed; a date range and a region are
 // added as dashboard filters. Saved, it opens on the grid with every tile at its stored width and height,
 // and the filters reach every tile whose node has the field (the region tile shows Europe only).
-// Editing it again and removing the region filter brings the other regions back.
+// Editing it again and removing the region filter brings the other regions back; a viewer's own filter
+// narrows the open mosaic without being saved.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
@@ -69,12 +70,12 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
     expect(order).toEqual(['Tile 1: heading Sales overview', 'Tile 2: All orders', 'Tile 3: Orders by region', 'Tile 4: text Fresh on every run.', 'Tile 5: Orders by month']);
 
     // Dashboard filters: a date range on the order time and one region.
-    const range = form.getByRole('group', { name: 'Date range' });
+    const range = form.getByRole('group', { name: 'Date range (Dashboard filters)' });
     await range.getByLabel('Date field').selectOption({ label: 'Ordered at' });
     await range.getByLabel('From').fill('2000-01-01');
     await range.getByLabel('To').fill('2100-12-31');
     await range.getByRole('button', { name: 'Add date range' }).click();
-    const values = form.getByRole('group', { name: 'Dimension values' });
+    const values = form.getByRole('group', { name: 'Dimension values (Dashboard filters)' });
     await values.getByLabel('Dimension').selectOption({ label: 'Region' });
     await values.getByLabel('Values').fill('Europe');
     await values.getByRole('button', { name: 'Add values filter' }).click();
@@ -118,7 +119,7 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
     expect(cspViolations(h.messages)).toEqual([]);
   });
 
-  it('edits the saved mosaic: removing the region filter brings every region back', async () => {
+  it('edits the saved mosaic (the region filter removed brings every region back), and narrows the open one without saving', async () => {
     const { page } = h;
     await page.goto(`${h.base}/content`);
     const mosaics = page.getByRole('region', { name: 'Mosaics' });
@@ -129,6 +130,19 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
     await mosaics.getByRole('status').filter({ hasText: 'Mosaic Sales board saved.' }).waitFor();
     expect((await savedMosaic()).filters).toEqual([{ field: 'created_at', operator: 'inDateRange', value: ['2000-01-01', '2100-12-31'] }]);
     const region = mosaics.getByRole('group', { name: 'Mosaic Sales board' }).getByRole('article', { name: 'Tile Orders by region' });
+    await region.getByRole('cell', { name: 'North America' }).waitFor();
+
+    // Anyone viewing may narrow the open mosaic: the filter goes with the run, and is not saved.
+    await mosaics.getByText('Narrow this view (not saved)').click();
+    const narrow = mosaics.getByRole('group', { name: 'Dimension values (Filters for this view)' });
+    await narrow.getByLabel('Dimension').selectOption({ label: 'Region' });
+    await narrow.getByLabel('Values').fill('Asia Pacific');
+    await narrow.getByRole('button', { name: 'Add values filter' }).click();
+    await region.getByRole('cell', { name: 'Asia Pacific', exact: true }).waitFor();
+    await expect.poll(() => region.getByRole('cell', { name: 'North America' }).count()).toBe(0);
+    await mosaics.getByRole('list', { name: 'Filters for this view' }).getByText('Region is one of Asia Pacific').waitFor();
+    expect((await savedMosaic()).filters).toEqual([{ field: 'created_at', operator: 'inDateRange', value: ['2000-01-01', '2100-12-31'] }]);
+    await mosaics.getByRole('button', { name: 'Remove filter Region is one of Asia Pacific' }).click();
     await region.getByRole('cell', { name: 'North America' }).waitFor();
   });
 

@@ -2,6 +2,7 @@
 // grid and the editor (mosaic-editor.tsx). Opening reads the mosaic first, so its layout shows at once
 // with every scene tile loading, then runs it (POST /api/mosaics/:id/run: recorded as a mosaic run, its
 // filters applied by the server, a few tiles at a time); each tile then shows its rows or its own error.
+// Anyone viewing it may narrow it with filters of their own, sent with the run and never saved.
 import { useState } from 'preact/hooks';
 import { api, get, post } from '../../api';
 import { ConfirmDelete } from '../../components/confirm-delete';
@@ -9,9 +10,9 @@ import { ErrorBox, Notice } from '../../components/feedback';
 import { Section } from '../../components/field';
 import { useAction } from '../../components/use-load';
 import { LoadMore, type usePaged } from '../../components/use-paged';
-import type { Mosaic, MosaicRun, MosaicSummary, Scene, Vault } from './content-types';
+import type { Mosaic, MosaicFilter, MosaicRun, MosaicSummary, Scene, Vault } from './content-types';
 import { MosaicEditor } from './mosaic-editor';
-import { MosaicFilterList } from './mosaic-filters';
+import { MosaicFilterEditor, MosaicFilterList } from './mosaic-filters';
 import { nodesOf, useNodeFields } from './mosaic-fields';
 import { MosaicGrid, type TileOutcome } from './mosaic-grid';
 
@@ -22,15 +23,21 @@ interface Props {
   canCreate: boolean;
 }
 
-interface Shown { mosaic: Mosaic; outcomes?: Map<string, TileOutcome>; running: boolean }
+interface Shown { mosaic: Mosaic; outcomes?: Map<string, TileOutcome>; running: boolean; extra: MosaicFilter[] }
 
-function OpenMosaic({ shown }: { shown: Shown }) {
+const VIEW_FILTERS = 'Filters for this view';
+
+function OpenMosaic({ shown, onNarrow }: { shown: Shown; onNarrow: (extra: MosaicFilter[]) => void }) {
   const fields = useNodeFields(nodesOf(shown.mosaic.tiles));
   return (
     <div class="open-mosaic">
       <h3>{shown.mosaic.name}</h3>
       {shown.mosaic.description ? <p>{shown.mosaic.description}</p> : null}
       <MosaicFilterList filters={shown.mosaic.filters} tiles={shown.mosaic.tiles} fields={fields.data} />
+      <details>
+        <summary>Narrow this view (not saved){shown.extra.length ? `: ${shown.extra.length} filter${shown.extra.length === 1 ? '' : 's'}` : ''}</summary>
+        <MosaicFilterEditor filters={shown.extra} onChange={onNarrow} tiles={shown.mosaic.tiles} fields={fields.data} label={VIEW_FILTERS} empty="None: the mosaic as saved." />
+      </details>
       <MosaicGrid name={shown.mosaic.name} tiles={shown.mosaic.tiles} outcomes={shown.outcomes} running={shown.running} />
     </div>
   );
@@ -45,18 +52,21 @@ export function Mosaics({ mosaics, scenes, vaults, canCreate }: Props) {
   const path = (id: string) => `/api/mosaics/${encodeURIComponent(id)}`;
   const read = async (id: string) => (await get<{ mosaic: Mosaic }>(path(id))).mosaic;
 
+  /** Runs the mosaic, `extra` filters added to its own for this run only (the run route applies both alike). */
+  const runShown = async (mosaic: Mosaic, extra: MosaicFilter[]) => {
+    setShown({ mosaic, running: true, extra });
+    try {
+      const answer = await post<MosaicRun>(`${path(mosaic.id)}/run`, { filters: extra });
+      setShown({ mosaic, running: false, extra, outcomes: new Map(answer.tiles.map((t) => [t.tile_id, { run: t.result, error: t.error }])) });
+    } catch (e) {
+      setShown({ mosaic, running: false, extra, outcomes: new Map() });
+      throw e;
+    }
+  };
   const open = (id: string) =>
     run(async () => {
       setEditing(undefined);
-      const mosaic = await read(id);
-      setShown({ mosaic, running: true });
-      try {
-        const answer = await post<MosaicRun>(`${path(id)}/run`);
-        setShown({ mosaic, running: false, outcomes: new Map(answer.tiles.map((t) => [t.tile_id, { run: t.result, error: t.error }])) });
-      } catch (e) {
-        setShown({ mosaic, running: false, outcomes: new Map() });
-        throw e;
-      }
+      await runShown(await read(id), []);
     });
   const edit = (id: string) =>
     run(async () => {
@@ -103,7 +113,7 @@ export function Mosaics({ mosaics, scenes, vaults, canCreate }: Props) {
       {editing ? (
         <MosaicEditor key={editing === 'new' ? 'new' : editing.id} {...(editing === 'new' ? {} : { mosaic: editing })} scenes={scenes} vaults={vaults} onSaved={saved} onCancel={() => setEditing(undefined)} />
       ) : null}
-      {shown ? <OpenMosaic shown={shown} /> : null}
+      {shown ? <OpenMosaic shown={shown} onNarrow={(extra) => void run(() => runShown(shown.mosaic, extra))} /> : null}
     </Section>
   );
 }

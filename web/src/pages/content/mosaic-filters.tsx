@@ -1,7 +1,8 @@
 // A mosaic's dashboard filters: each said in words with the tiles it reaches (the server applies a
 // filter to every scene tile whose node has its field; the others ignore it). In the editor, a date
 // range (inDateRange from–to on a date or time field) and dimension values (in: one of the values) are
-// added, and any filter removed; they are saved with the mosaic and applied on every run.
+// added, and any filter removed; they are saved with the mosaic and applied on every run. The same
+// editor narrows an open mosaic for the one viewing it: those filters go with the run only, unsaved.
 import { useState } from 'preact/hooks';
 import { SelectField, TextField } from '../../components/field';
 import type { MosaicFilter, MosaicTile } from './content-types';
@@ -15,10 +16,12 @@ function reachWords(filter: MosaicFilter, tiles: readonly MosaicTile[], fields: 
   return reached.length ? `applies to ${reached.map(tileName).join(', ')}` : 'applies to no tile: none has this field';
 }
 
-export function MosaicFilterList({ filters, tiles, fields, onRemove }: { filters: MosaicFilter[]; tiles: readonly MosaicTile[]; fields: NodeFields | undefined; onRemove?: (index: number) => void }) {
-  if (filters.length === 0) return <p class="muted">No dashboard filters: every tile shows all its rows.</p>;
+interface ListProps { filters: MosaicFilter[]; tiles: readonly MosaicTile[]; fields: NodeFields | undefined; onRemove?: (index: number) => void; label?: string; empty?: string }
+
+export function MosaicFilterList({ filters, tiles, fields, onRemove, label = 'Dashboard filters', empty = 'No dashboard filters: every tile shows all its rows.' }: ListProps) {
+  if (filters.length === 0) return <p class="muted">{empty}</p>;
   return (
-    <ul class="plain" aria-label="Dashboard filters">
+    <ul class="plain" aria-label={label}>
       {filters.map((f, i) => {
         const said = filterInWords(f, (id) => fieldLabel(fields, id));
         return (
@@ -34,7 +37,17 @@ export function MosaicFilterList({ filters, tiles, fields, onRemove }: { filters
 
 const isTime = (type: string) => type === 'date' || type === 'timestamp';
 
-export function MosaicFilterEditor({ filters, onChange, tiles, fields }: { filters: MosaicFilter[]; onChange: (filters: MosaicFilter[]) => void; tiles: readonly MosaicTile[]; fields: NodeFields | undefined }) {
+interface EditorProps {
+  filters: MosaicFilter[];
+  onChange: (filters: MosaicFilter[]) => void;
+  tiles: readonly MosaicTile[];
+  fields: NodeFields | undefined;
+  /** The fieldset's legend and the list's name: the saved filters by default. */
+  label?: string;
+  empty?: string;
+}
+
+export function MosaicFilterEditor({ filters, onChange, tiles, fields, label = 'Dashboard filters', empty }: EditorProps) {
   const dimensions = sharedDimensions(fields);
   const times = dimensions.filter((d) => isTime(d.type));
   const texts = dimensions.filter((d) => !isTime(d.type));
@@ -48,10 +61,10 @@ export function MosaicFilterEditor({ filters, onChange, tiles, fields }: { filte
   const add = (filter: MosaicFilter) => onChange([...filters, filter]);
   return (
     <fieldset>
-      <legend>Dashboard filters</legend>
-      <MosaicFilterList filters={filters} tiles={tiles} fields={fields} onRemove={(i) => onChange(filters.filter((_, j) => j !== i))} />
+      <legend>{label}</legend>
+      <MosaicFilterList filters={filters} tiles={tiles} fields={fields} label={label} {...(empty ? { empty } : {})} onRemove={(i) => onChange(filters.filter((_, j) => j !== i))} />
       {times.length ? (
-        <div class="row" role="group" aria-label="Date range">
+        <div class="row" role="group" aria-label={`Date range (${label})`}>
           <SelectField label="Date field" value={chosenTime} options={times.map((d) => ({ value: d.id, label: d.label }))} onChange={setTimeField} />
           <TextField label="From" type="date" value={from} onInput={setFrom} />
           <TextField label="To" type="date" value={to} onInput={setTo} />
@@ -59,7 +72,7 @@ export function MosaicFilterEditor({ filters, onChange, tiles, fields }: { filte
         </div>
       ) : null}
       {texts.length ? (
-        <div class="row" role="group" aria-label="Dimension values">
+        <div class="row" role="group" aria-label={`Dimension values (${label})`}>
           <SelectField label="Dimension" value={chosenValue} options={texts.map((d) => ({ value: d.id, label: d.label }))} onChange={setValueField} />
           <TextField label="Values" value={values} onInput={setValues} hint="One or more, separated by commas" />
           <button type="button" disabled={!values.trim()} onClick={() => {
