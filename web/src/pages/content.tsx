@@ -16,7 +16,7 @@ import { Webhooks } from './webhooks';
 
 export function ContentPage({ me }: { me: Me }) {
   const vaults = useLoad(() => get<{ vaults: Vault[] }>('/api/vaults'));
-  const scenes = usePaged<Scene>('/api/scenes?limit=200', 'scenes');
+  const scenes = usePaged<Scene>('/api/scenes?limit=50', 'scenes');
   const mosaics = usePaged<MosaicSummary>('/api/mosaics?limit=50', 'mosaics');
   const list = vaults.data?.vaults ?? [];
   const editor = atLeast(me, 'editor');
