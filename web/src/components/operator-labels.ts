@@ -2,7 +2,7 @@
 // and the "not" of a filter: an operator with a negated form becomes that form, any other filter is
 // wrapped in a `not` group. Either way the server keeps the rows without a value (docs/queries.md,
 // "Negation and missing values"), which the sentence under a negated filter says.
-import { OPPOSITE_OPERATORS, type FilterOperator } from '../../../src/core/semantic/filter-operators';
+import { OPPOSITE_OPERATORS, type FilterOperator } from '../../../src/core/semantic/filter-operators.js';
 
 /** What each operator says, read after the field's name ("channel does not start with w"). */
 export const OPERATOR_LABELS: Readonly<Record<FilterOperator, string>> = {

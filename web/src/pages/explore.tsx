@@ -6,6 +6,7 @@
 // shown beside the control it is about.
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
+import { CHART_LABELS } from '../components/chart-labels';
 import { CHART_TYPES, defaultChartType, type ChartType } from '../components/chart-plan';
 import { CompareControls, compareForQuery, NO_COMPARE, useWorkspaceZone, type CompareState } from '../components/compare-controls';
 import { DimensionPicker, dimensionLabel, isTimeType, withoutGrain } from '../components/dimension-picker';
@@ -27,8 +28,6 @@ interface QueryAnswer {
   metadata: { row_count: number; query_time_ms: number; truncated: boolean; columns: ResultColumn[]; comparison?: ComparisonSummary };
 }
 interface Vault { id: string; name: string }
-
-const CHART_LABELS: Record<ChartType, string> = { table: 'Table only', bar: 'Bars', stacked_bar: 'Stacked bars', line: 'Line', area: 'Area', scatter: 'Points', pie: 'Pie', number: 'Number' };
 
 /** A measure's checkbox per measure of a group. */
 function MeasurePicker({ group, chosen, onToggle, legend }: { group: FieldGroup; chosen: string[]; onToggle: (id: string, on: boolean) => void; legend: string }) {

@@ -1,0 +1,83 @@
+// Scenes on the Content page: each with its node, fields, chart type and saved filters in words; Run
+// (POST /api/scenes/:id/run, recorded as a scene run and drawn as the saved chart type), Edit (name,
+// description, chart type, filters, vault: scene-edit-form.tsx) and Delete after a confirmation.
+import { useState } from 'preact/hooks';
+import { api, post } from '../../api';
+import { CHART_LABELS } from '../../components/chart-labels';
+import type { Visualization } from '../../components/chart-plan';
+import { ConfirmDelete } from '../../components/confirm-delete';
+import { ErrorBox, Notice } from '../../components/feedback';
+import { Section } from '../../components/field';
+import { useAction } from '../../components/use-load';
+import { LoadMore, type usePaged } from '../../components/use-paged';
+import type { Scene, SceneRun, Vault } from './content-types';
+import { filterInWords } from './filter-words';
+import { fieldLabel, useNodeFields } from './mosaic-fields';
+import { RunView } from './scene-run-view';
+import { SceneEditForm } from './scene-edit-form';
+
+interface Props {
+  scenes: ReturnType<typeof usePaged<Scene>>;
+  vaults: Vault[];
+  /** Called after a scene changed, so mosaics showing it are read again. */
+  onChanged: () => void;
+}
+
+export function Scenes({ scenes, vaults, onChanged }: Props) {
+  const [run, setRun] = useState<{ result: SceneRun; visualization: Visualization }>();
+  const [editing, setEditing] = useState<string>();
+  const [done, setDone] = useState('');
+  const { error, run: act } = useAction();
+  const vaultName = (id: string) => vaults.find((v) => v.id === id)?.name ?? 'a vault';
+  // Field labels of the scenes' nodes, so filters read as the model names the fields ("Region").
+  const fields = useNodeFields([...new Set(scenes.items.map((s) => s.node))].sort());
+  const canEdit = (s: Scene) => vaults.some((v) => v.id === s.vault && v.access !== 'view');
+
+  const open = (scene: Scene) =>
+    act(async () => setRun({ result: await post<SceneRun>(`/api/scenes/${encodeURIComponent(scene.id)}/run`), visualization: scene.visualization }));
+  const remove = (scene: Scene) =>
+    act(async () => {
+      await api('DELETE', `/api/scenes/${encodeURIComponent(scene.id)}`);
+      if (run?.result.scene.id === scene.id) setRun(undefined);
+      await scenes.reload();
+      onChanged();
+      setDone(`Scene ${scene.name} deleted.`);
+    });
+  const saved = async (message: string) => {
+    setEditing(undefined);
+    setRun(undefined);
+    await scenes.reload();
+    onChanged();
+    setDone(message);
+  };
+
+  return (
+    <Section title="Scenes">
+      <ErrorBox error={scenes.error ?? error} />
+      {done ? <Notice>{done}</Notice> : null}
+      <ul class="plain scenes">
+        {scenes.items.map((s) => (
+          <li key={s.id} aria-label={`Scene ${s.name}`}>
+            <div class="row">
+              <button type="button" onClick={() => void open(s)} aria-label={`Run scene ${s.name}`}>Run</button>
+              <strong>{s.name}</strong>
+              <span class="muted">{s.node}: {[...s.measures, ...s.dimensions].join(', ')} · {CHART_LABELS[s.visualization.type]} · in {vaultName(s.vault)}</span>
+              {canEdit(s) ? (
+                <>
+                  <button type="button" aria-expanded={editing === s.id} onClick={() => setEditing(editing === s.id ? undefined : s.id)} aria-label={`Edit scene ${s.name}`}>Edit</button>
+                  <ConfirmDelete what="scene" name={s.name} warning="Mosaic tiles showing it will say it is gone." onConfirm={() => remove(s)} />
+                </>
+              ) : null}
+            </div>
+            <p class="muted scene-filters">{s.filters.length ? `Filters: ${s.filters.map((f) => filterInWords(f, (id) => fieldLabel(fields.data, id, s.node))).join('; ')}` : 'No filters: every row.'}</p>
+            {s.status === 'broken' ? <p class="status error">broken: {s.broken_reason}</p> : null}
+            {editing === s.id ? <SceneEditForm scene={s} vaults={vaults} onSaved={saved} onCancel={() => setEditing(undefined)} /> : null}
+          </li>
+        ))}
+      </ul>
+      <LoadMore list={scenes} what="scenes" />
+      {!scenes.loading && scenes.items.length === 0 && !scenes.error ? <p class="muted">No scenes yet: save one from Explore.</p> : null}
+      {run ? <RunView run={run.result} title={run.result.scene.name} visualization={run.visualization} /> : null}
+    </Section>
+  );
+}

@@ -1,0 +1,67 @@
+// A mosaic drawn on its 12-column grid: every tile at its stored column, row, width and height (CSS
+// grid lines from the layout, through custom properties: the page's CSP allows no style attributes
+// written in markup, and Preact sets these through the DOM). Each scene tile has its own state: loading
+// until the mosaic's run answers, then its chart (the scene's saved type) and rows, or its own error.
+import type { JSX } from 'preact';
+import { CHART_LABELS } from '../../components/chart-labels';
+import type { Visualization } from '../../components/chart-plan';
+import type { MosaicTile, SceneRun, TileError } from './content-types';
+import { readingOrder } from './mosaic-layout';
+import { RunView } from './scene-run-view';
+
+/** One grid row's height in pixels (styles.css: .mosaic-grid grid-auto-rows) and the gap between rows. */
+const ROW_PX = 64;
+const GAP_PX = 10;
+
+export interface TileOutcome { run?: SceneRun; error?: TileError }
+
+export function placement(tile: Pick<MosaicTile, 'layout'>): JSX.CSSProperties {
+  const { x, y, w, h } = tile.layout;
+  return { '--col': String(x + 1), '--row': String(y + 1), '--w': String(w), '--h': String(h) } as JSX.CSSProperties;
+}
+
+function TileBody({ tile, outcome, running }: { tile: MosaicTile; outcome: TileOutcome | undefined; running: boolean }) {
+  const name = outcome?.run?.scene.name ?? tile.scene?.name;
+  if (tile.kind === 'heading') return <h3>{tile.text}</h3>;
+  if (tile.kind === 'text') return <p class="tile-text">{tile.text}</p>;
+  if (tile.kind === 'hidden') return <p class="muted">A tile you may not see.</p>;
+  const visualization: Visualization = tile.scene?.visualization ?? { type: tile.scene?.visualization_type ?? 'table' };
+  const chartHeight = Math.max(80, tile.layout.h * (ROW_PX + GAP_PX) - 110);
+  return (
+    <>
+      <h3>{name ?? 'A scene that is gone'}</h3>
+      {!outcome?.run && !outcome?.error && running ? <p class="muted" role="status">Loading {name}…</p> : null}
+      {outcome?.run && name ? <RunView run={outcome.run} title={name} visualization={visualization} height={chartHeight} /> : null}
+      {outcome?.error ? (
+        <div class="error" role="alert">
+          <strong>{outcome.error.error}</strong>
+          <p class="muted">code: {outcome.error.code}</p>
+        </div>
+      ) : null}
+      {!outcome && !running ? <p class="muted">{CHART_LABELS[visualization.type]}: drawn when the mosaic runs.</p> : null}
+    </>
+  );
+}
+
+/** What a tile is called: its scene's name, a heading's text, a text tile's first words. */
+function tileTitle(tile: MosaicTile): string {
+  if (tile.scene) return tile.scene.name;
+  const text = (tile.text ?? '').trim();
+  if (tile.kind === 'heading') return text;
+  if (tile.kind === 'text') return `text ${text.length > 30 ? `${text.slice(0, 30)}…` : text}`;
+  return tile.id;
+}
+
+export function MosaicGrid({ name, tiles, outcomes, running }: { name: string; tiles: MosaicTile[]; outcomes: Map<string, TileOutcome> | undefined; running: boolean }) {
+  return (
+    <div class="mosaic-grid" role="group" aria-label={`Mosaic ${name}`}>
+      {readingOrder(tiles).map((tile) => {
+        return (
+          <article key={tile.id} class={`tile tile-${tile.kind}`} style={placement(tile)} aria-label={`Tile ${tileTitle(tile)}`} aria-busy={running && tile.kind === 'scene' && !outcomes?.get(tile.id)}>
+            <TileBody tile={tile} outcome={outcomes?.get(tile.id)} running={running} />
+          </article>
+        );
+      })}
+    </div>
+  );
+}
