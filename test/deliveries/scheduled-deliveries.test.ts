@@ -137,14 +137,14 @@ describe.each(METADATA_STORES)('scheduled deliveries on $name', (store) => {
     expect(requests).toHaveLength(2);
     expect(requests[0]!.headers['webhook-id']).toBe(run.event_id);
     expect(requests[1]!.headers['webhook-id']).toBe(run.event_id);
-    const body = verifyAt(t.clock, hook.secret, requests[1]!) as Record<string, any>;
+    const body = verifyAt(t.clock, hook.secret, requests[1]!) as { results: Array<{ rows: Array<Record<string, unknown>>; csv: string }> };
     expect(body).toMatchObject({ event: 'delivery.scheduled', schedule_id: schedule.id, schedule_name: 'Morning orders', target: { kind: 'scene', id: scenes.byRegion, name: 'Orders by region', console_url: `https://console.example.com/content?scene=${scenes.byRegion}` } });
     // Read with the editor's data keys: what their own run of the scene shows, one region only.
     const own = (await ok(await c('editor', 'POST', `/scenes/${scenes.byRegion}/run`, {}))).data;
     const [table] = body.results;
-    expect(table.rows).toEqual(own);
-    expect(table.rows.map((r: { ship_region: string }) => r.ship_region)).toEqual([region]);
-    expect(table.csv).toBe(`ship_region,order_count\r\n${region},${own[0].order_count}\r\n`);
+    expect(table!.rows).toEqual(own);
+    expect(table!.rows.map((r) => r.ship_region)).toEqual([region]);
+    expect(table!.csv).toBe(`ship_region,order_count\r\n${region},${own[0].order_count}\r\n`);
     // The run is in the endpoint's delivery log too.
     const log = (await consoleCall('GET', `/webhooks/${hook.id}/deliveries`)).json().deliveries;
     expect(log.find((d: { id: string }) => d.id === run.delivery.id)).toMatchObject({ event: 'delivery.scheduled', status: 'delivered', attempts: 2 });
