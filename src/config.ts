@@ -87,6 +87,7 @@ const configSchema = z
     SVC_VALUES_MAX_TOTAL: z.coerce.number().int().min(1).default(5_000_000),
     SVC_EVENTS_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
     SVC_WEBHOOK_ALLOW_HOSTS: z.string().default(''),
+    SVC_CONSOLE_URL: url(['http', 'https']).optional(),
     SVC_MCP_ALLOWED_HOSTS: z.string().default(''),
     SVC_SQL_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).optional(),
     SVC_SQL_PLAINTEXT: onOff.default('off'),
@@ -150,7 +151,13 @@ export interface Config {
    * may reach although they resolve to loopback or private addresses (and over plain http), and how many
    * attempts one endpoint may have in flight across every instance.
    */
-  readonly events: { readonly pollMs: number; readonly allowHosts: readonly string[]; readonly endpointConcurrency: number };
+  readonly events: {
+    readonly pollMs: number;
+    readonly allowHosts: readonly string[];
+    readonly endpointConcurrency: number;
+    /** The console's address as readers reach it: scheduled deliveries link back to it (a path alone without it). */
+    readonly consoleUrl: string | undefined;
+  };
   /**
    * Days to keep events (and with them their deliveries), settled webhook deliveries, signal evaluations
    * and query history; 0 keeps them for ever. Pruned hourly, by one instance at a time.
@@ -221,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: c.SVC_EVENTS_POLL_MS,
       allowHosts: listOf(c.SVC_WEBHOOK_ALLOW_HOSTS),
       endpointConcurrency: c.SVC_WEBHOOK_ENDPOINT_CONCURRENCY,
+      consoleUrl: c.SVC_CONSOLE_URL?.replace(/\/+$/, ''),
     }),
     retention: Object.freeze({
       eventsDays: c.SVC_RETENTION_EVENTS_DAYS,

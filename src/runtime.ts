@@ -11,6 +11,7 @@ import { redisResultCache, resultCacheLimits } from './querying/result-cache.js'
 import { openStore, type StoreLocation } from './store/db.js';
 import { migrate } from './store/migrate.js';
 import { SignalScheduler } from './signals/signal-scheduler.js';
+import { DeliveryScheduler } from './deliveries/schedule-scheduler.js';
 
 export function storeLocation(config: Config): StoreLocation {
   return config.databaseUrl
@@ -41,12 +42,18 @@ export async function openRuntime(
     const scheduler = options.signals
       ? new SignalScheduler(services.signalRows, services.signals, clock, { pollMs: config.signalsPollMs, leaseMs: config.signalsLeaseMs, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) })
       : undefined;
+    // Scheduled deliveries run where signals do: in the server, not in CLI commands.
+    const deliveries = options.signals
+      ? new DeliveryScheduler(services.scheduleRows, services.deliverySchedules, clock, { pollMs: config.signalsPollMs, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) })
+      : undefined;
     scheduler?.start();
+    deliveries?.start();
     return {
       services,
       migrations: applied,
       async close() {
         await scheduler?.stop();
+        await deliveries?.stop();
         await closeServices(services);
         await shared.close();
         await store.close();

@@ -35,6 +35,8 @@ import { MosaicService } from './content/mosaic-service.js';
 import { sceneRevalidation } from './content/scene-revalidation.js';
 import { ContentGeneration } from './content/content-generation.js';
 import { SignalService } from './signals/signal-service.js';
+import { DeliveryScheduleService } from './deliveries/schedule-service.js';
+import { schedulesRepo } from './deliveries/schedules-repo.js';
 import { signalsRepo } from './signals/signals-repo.js';
 import { WebhookService } from './events/webhook-service.js';
 import { WebhookRecovery } from './events/webhook-recovery.js';
@@ -96,6 +98,8 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const deliveryWorker = (overrides: Partial<DeliveryWorkerOptions> = {}) =>
     new DeliveryWorker({ store, box, clock, allowHosts: config.events.allowHosts, pollMs: config.events.pollMs, endpointConcurrency: config.events.endpointConcurrency, ...(onBackgroundError ? { onError: onBackgroundError } : {}), ...overrides });
   const webhooks = new WebhookService(store, box, clock, config.events.allowHosts);
+  const mosaics = new MosaicService(mosaicsRepo(store.db), vaults, scenes, governed, clock);
+  const scheduleRows = schedulesRepo(store.db);
   // Jobs one instance at a time runs for the whole store; started by the server (src/main.ts).
   const jobs = new JobRunner(store, clock, [retentionJob(store, clock, config.retention)], { pollMs: JOBS_POLL_MS, ...(onBackgroundError ? { onError: onBackgroundError } : {}) });
   return {
@@ -130,7 +134,9 @@ export function createServices({ config, secretKey, store, shared, clock, result
     /** Another delivery worker over the same secrets (tests: other stores, shorter schedules). */
     deliveryWorker,
     jobs,
-    mosaics: new MosaicService(mosaicsRepo(store.db), vaults, scenes, governed, clock),
+    mosaics,
+    scheduleRows,
+    deliverySchedules: new DeliveryScheduleService(scheduleRows, { scenes, mosaics }, clock, config.events.consoleUrl),
     rawSql,
     schemas,
     sessions: new SessionService(members, sessionsRepo(store.db), shared, clock, {

@@ -16,7 +16,7 @@ import { leaseEnd } from '../store/store-clock.js';
 import type { DeliveryRow, EndpointRow } from './webhook-service.js';
 
 /** What an attempt needs of its endpoint, read with the claim (under the claim's lock on the endpoint). */
-export type ClaimedEndpoint = Pick<EndpointRow, 'id' | 'url' | 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_expires_at' | 'failing_since'>;
+export type ClaimedEndpoint = Pick<EndpointRow, 'id' | 'url' | 'format' | 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_expires_at' | 'failing_since'>;
 
 /** A claimed delivery, with its event's payload and its endpoint: the attempt reads nothing more. */
 export interface ClaimedDelivery extends DeliveryRow {
@@ -79,12 +79,12 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
       set attempts = w.attempts + 1, claimed_until = ${leaseEnd(leaseMs)}, updated_at = ${now}::timestamptz
       from picked, events e, webhook_endpoints ep
       where w.id = picked.id and ${unheld('w')} and e.id = w.event_id and ep.id = w.endpoint_id
-      returning w.*, e.payload, ep.id as endpoint_id, ep.url as endpoint_url, ep.secret_sealed as endpoint_secret_sealed,
+      returning w.*, e.payload, ep.id as endpoint_id, ep.url as endpoint_url, ep.format as endpoint_format, ep.secret_sealed as endpoint_secret_sealed,
         ep.previous_secret_sealed as endpoint_previous_secret_sealed, ep.previous_secret_expires_at as endpoint_previous_secret_expires_at,
         ep.failing_since as endpoint_failing_since`.execute(trx);
     return claimed.rows.map((row) => {
-      const { endpoint_url, endpoint_secret_sealed, endpoint_previous_secret_sealed, endpoint_previous_secret_expires_at, endpoint_failing_since, ...delivery } = row;
-      const endpoint = { id: row.endpoint_id, url: endpoint_url, secret_sealed: endpoint_secret_sealed, previous_secret_sealed: endpoint_previous_secret_sealed, previous_secret_expires_at: endpoint_previous_secret_expires_at, failing_since: endpoint_failing_since };
+      const { endpoint_url, endpoint_format, endpoint_secret_sealed, endpoint_previous_secret_sealed, endpoint_previous_secret_expires_at, endpoint_failing_since, ...delivery } = row;
+      const endpoint = { id: row.endpoint_id, url: endpoint_url, format: endpoint_format, secret_sealed: endpoint_secret_sealed, previous_secret_sealed: endpoint_previous_secret_sealed, previous_secret_expires_at: endpoint_previous_secret_expires_at, failing_since: endpoint_failing_since };
       return { ...delivery, endpoint };
     });
   });

@@ -17,6 +17,7 @@
 import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Store } from '../store/db.js';
+import { chatBody } from './chat-text.js';
 import { claimDeliveries, ENDPOINT_CONCURRENCY, type ClaimedDelivery, type ClaimedEndpoint } from './delivery-claims.js';
 import { beforeAbort, checkWebhookUrl, parseAllowHosts, resolveWebhookTarget, systemResolver, type Resolver } from './webhook-address.js';
 import { DELIVERY_TIMEOUT_MS, noAnswerWithin, postWebhook, type PostOutcome } from './webhook-post.js';
@@ -248,7 +249,9 @@ export class DeliveryWorker {
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const db = this.options.store.db;
     const { endpoint } = delivery;
-    const outcome = await this.post(endpoint, delivery.event_id, JSON.stringify(delivery.payload));
+    // A chat webhook takes {text}; every other endpoint the event itself.
+    const body = endpoint.format === 'chat' ? chatBody(delivery.payload) : JSON.stringify(delivery.payload);
+    const outcome = await this.post(endpoint, delivery.event_id, body);
     if (this.abandoned) return;
     const code = outcome.statusCode;
     if (code !== undefined && code >= 200 && code < 300) {

@@ -3,7 +3,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../store/schema.js';
 
-export const EVENT_TYPES = ['model.deployed', 'signal.triggered', 'webhook.test'] as const;
+// `delivery.scheduled` and `webhook.test` go to one endpoint each (the schedule's, the tested one): never fanned out.
+export const EVENT_TYPES = ['model.deployed', 'signal.triggered', 'webhook.test', 'delivery.scheduled'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EventInput {

@@ -7,7 +7,7 @@ import { NotFoundError } from '../core/errors.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Store } from '../store/db.js';
 import { readPage } from '../store/keyset-page.js';
-import type { DeliveryStatus, WebhookDeliveriesTable, WebhookEndpointsTable } from '../store/schema.js';
+import type { DeliveryStatus, EndpointFormat, WebhookDeliveriesTable, WebhookEndpointsTable } from '../store/schema.js';
 import { recordEvent } from './event-record.js';
 import { beforeAbort, checkWebhookUrl, parseAllowHosts, resolveWebhookTarget, systemResolver, WebhookAddressError, type Resolver } from './webhook-address.js';
 import { DELIVERY_TIMEOUT_MS } from './webhook-post.js';
@@ -25,6 +25,8 @@ export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export interface EndpointView {
   id: string;
   url: string;
+  /** `standard`: the signed event as JSON; `chat`: {text} for a Slack- or Teams-style incoming webhook. */
+  format: EndpointFormat;
   events: string[];
   enabled: boolean;
   /** Why the service disabled the endpoint: `gone` (a 410) or `failing` (3 days without a success). */
@@ -52,14 +54,18 @@ export interface DeliveryView {
 
 export interface EndpointInput {
   url?: string | undefined;
+  format?: EndpointFormat | undefined;
   events?: string[] | undefined;
   enabled?: boolean | undefined;
   description?: string | undefined;
 }
 
+/** Events addressed to one endpoint (a test, a scheduled delivery): never fanned out to others. */
+const ADDRESSED_EVENTS: readonly string[] = ['webhook.test', 'delivery.scheduled'];
+
 /** Does an endpoint asking for `wanted` get an event of `type`? */
 export function wants(wanted: readonly string[], type: string): boolean {
-  return type !== 'webhook.test' && (wanted.includes('*') || wanted.includes(type));
+  return !ADDRESSED_EVENTS.includes(type) && (wanted.includes('*') || wanted.includes(type));
 }
 
 export function endpointView(row: EndpointRow, now: Date): EndpointView {
@@ -67,6 +73,7 @@ export function endpointView(row: EndpointRow, now: Date): EndpointView {
   return {
     id: row.id,
     url: row.url,
+    format: row.format,
     events: row.events,
     enabled: row.enabled,
     disabled_reason: row.enabled ? null : row.disabled_reason,
@@ -130,6 +137,7 @@ export class WebhookService {
       .values({
         workspace_id: workspaceId,
         url: input.url,
+        ...(input.format ? { format: input.format } : {}),
         events: JSON.stringify(events),
         enabled: input.enabled ?? true,
         description: input.description ?? '',
@@ -153,6 +161,7 @@ export class WebhookService {
         .updateTable('webhook_endpoints')
         .set({
           ...(input.url !== undefined ? { url: input.url } : {}),
+          ...(input.format !== undefined ? { format: input.format } : {}),
           ...(events ? { events: JSON.stringify(events) } : {}),
           ...(input.description !== undefined ? { description: input.description } : {}),
           // Enabling again clears why it was disabled and starts the 3-day failure window afresh.

@@ -223,8 +223,46 @@ export interface WebhookEndpointsTable {
   previous_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
   previous_secret_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   failing_since: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** How the body is written: the signed event (`standard`) or `{text}` for a chat webhook (migration 0018). */
+  format: ColumnType<EndpointFormat, EndpointFormat | undefined, EndpointFormat>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+export const ENDPOINT_FORMATS = ['standard', 'chat'] as const;
+export type EndpointFormat = (typeof ENDPOINT_FORMATS)[number];
+
+/** A scene or mosaic sent on a cron to a webhook endpoint, as its owner (migration 0018). */
+export interface DeliverySchedulesTable {
+  id: Generated<string>;
+  workspace_id: string;
+  owner_id: string;
+  name: string;
+  target_kind: 'scene' | 'mosaic';
+  target_id: string;
+  endpoint_id: string;
+  cron: string;
+  timezone: string;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  next_run_at: Date | null;
+  claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  claimed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  last_run_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** One run of a delivery schedule: the outbox rows it wrote, or why it failed. */
+export interface DeliveryScheduleRunsTable {
+  id: Generated<string>;
+  schedule_id: string;
+  ran_at: Date;
+  trigger: 'schedule' | 'send_now';
+  status: 'queued' | 'error';
+  error: string | null;
+  event_id: string | null;
+  delivery_id: string | null;
 }
 
 /** One event to one endpoint, with the state of its attempts (migration 0008). */
@@ -373,6 +411,8 @@ export interface Database {
   signal_evaluations: SignalEvaluationsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  delivery_schedules: DeliverySchedulesTable;
+  delivery_schedule_runs: DeliveryScheduleRunsTable;
   scheduled_jobs: ScheduledJobsTable;
   oauth_clients: OauthClientsTable;
   oauth_grants: OauthGrantsTable;

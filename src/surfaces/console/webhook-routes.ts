@@ -8,7 +8,9 @@ import { z } from 'zod';
 import { RECOVER_LIMIT } from '../../events/webhook-recovery.js';
 import { SUBSCRIBABLE_EVENTS } from '../../events/webhook-service.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
-import { DELIVERY_STATUSES } from '../../store/schema.js';
+import { DELIVERY_STATUSES, ENDPOINT_FORMATS } from '../../store/schema.js';
+
+const FORMAT = '`standard`: the event as JSON, signed (Standard Webhooks); `chat`: `{"text": …}` for a Slack- or Teams-style incoming webhook';
 import type { Services } from '../../services.js';
 
 const POLICY = { ...SURFACE_POLICY.console, role: 'luminary' } as const;
@@ -16,6 +18,7 @@ const POLICY = { ...SURFACE_POLICY.console, role: 'luminary' } as const;
 const endpointSchema = z.object({
   id: z.string(),
   url: z.string(),
+  format: z.enum(ENDPOINT_FORMATS).describe(FORMAT),
   events: z.array(z.string()),
   enabled: z.boolean(),
   disabled_reason: z.string().nullable().describe('`gone`: the receiver answered 410; `failing`: no successful delivery for 3 days'),
@@ -66,7 +69,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
         tags,
         operationId: 'createWebhook',
         summary: 'Adds a webhook endpoint; its signing secret (whsec_…) is shown only in this answer',
-        body: z.object({ url, events, enabled: z.boolean().optional(), description: description.optional() }),
+        body: z.object({ url, format: z.enum(ENDPOINT_FORMATS).optional().describe(FORMAT), events, enabled: z.boolean().optional(), description: description.optional() }),
         response: { 201: z.object({ webhook: endpointSchema, secret: z.string() }) },
         errors: { 400: BAD_INPUT },
       },
@@ -92,7 +95,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
         operationId: 'updateWebhook',
         summary: 'Changes a webhook endpoint; enabling it again clears why the service disabled it',
         params: idParams,
-        body: z.object({ url: url.optional(), events: events.optional(), enabled: z.boolean().optional(), description: description.optional() }),
+        body: z.object({ url: url.optional(), format: z.enum(ENDPOINT_FORMATS).optional().describe(FORMAT), events: events.optional(), enabled: z.boolean().optional(), description: description.optional() }),
         response: { 200: z.object({ webhook: endpointSchema }) },
         errors: { 400: BAD_INPUT, 404: NOT_FOUND },
       },

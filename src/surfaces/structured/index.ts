@@ -10,6 +10,7 @@ import { structuredPlace, type ContentPlace } from '../content/content-policy.js
 import { mosaicRoutes } from '../content/mosaic-routes.js';
 import { sceneRoutes } from '../content/scene-routes.js';
 import { signalRoutes } from '../content/signal-routes.js';
+import { deliveryScheduleRoutes } from '../content/delivery-schedule-routes.js';
 
 /** Queries, nodes, the model, users and content, with the policies of the place they are mounted in. */
 export const structuredRoutes: FastifyPluginAsync<ContentPlace> = async (app, place) => {
@@ -20,6 +21,7 @@ export const structuredRoutes: FastifyPluginAsync<ContentPlace> = async (app, pl
   await app.register(sceneRoutes, place);
   await app.register(mosaicRoutes, place);
   await app.register(signalRoutes, place);
+  await app.register(deliveryScheduleRoutes, place);
 };
 
 export const structuredSurface: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {

@@ -1,6 +1,6 @@
 // Content: vaults (content/content-vaults.tsx), scenes (content/content-scenes.tsx), mosaics
-// (content/content-mosaics.tsx), signals (signals.tsx) and, for luminaries, webhooks with their delivery
-// log (webhooks.tsx). The vault and scene lists are read here once and shared: scenes move between
+// (content/content-mosaics.tsx), signals (signals.tsx), scheduled deliveries (delivery-schedules.tsx) and,
+// for luminaries, webhooks with their delivery log (webhooks.tsx). The vault and scene lists are read here once and shared: scenes move between
 // vaults, and the mosaic editor places scenes as tiles.
 import { get } from '../api';
 import { useLoad } from '../components/use-load';
@@ -11,6 +11,7 @@ import type { MosaicSummary, Scene, Vault } from './content/content-types';
 import { Mosaics } from './content/content-mosaics';
 import { Scenes } from './content/content-scenes';
 import { Vaults } from './content/content-vaults';
+import { DeliverySchedules } from './delivery-schedules';
 import { Signals } from './signals';
 import { Webhooks } from './webhooks';
 
@@ -28,6 +29,7 @@ export function ContentPage({ me }: { me: Me }) {
       <Scenes scenes={scenes} vaults={list} onChanged={() => void mosaics.reload()} />
       <Mosaics mosaics={mosaics} scenes={scenes.items} vaults={list} canCreate={editor} />
       <Signals />
+      {atLeast(me, 'editor') ? <DeliverySchedules luminary={me.role === 'luminary'} /> : null}
       {me.role === 'luminary' ? <Webhooks /> : null}
     </div>
   );

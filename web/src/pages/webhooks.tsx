@@ -10,9 +10,14 @@ import { SecretOnce } from '../components/secret-once';
 import { useAction, useLoad } from '../components/use-load';
 import { DeliveryLog } from './webhook-deliveries';
 
-interface Webhook { id: string; url: string; events: string[]; enabled: boolean; disabled_reason: string | null; description: string; previous_secret_expires_at: string | null }
+interface Webhook { id: string; url: string; format: string; events: string[]; enabled: boolean; disabled_reason: string | null; description: string; previous_secret_expires_at: string | null }
 interface Shown { title: string; value: string; until?: string }
 
+// A chat webhook (Slack, Teams) takes {"text": …}: scheduled deliveries send it a plain-text table.
+const FORMATS = [
+  { value: 'standard', label: 'Signed JSON (Standard Webhooks)' },
+  { value: 'chat', label: 'Chat text (Slack, Teams)' },
+];
 const EVENTS = [
   { value: '*', label: 'All events' },
   { value: 'signal.triggered', label: 'signal.triggered' },
@@ -32,11 +37,12 @@ function CreateWebhook({ onCreated }: { onCreated: (hook: Webhook, secret: strin
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState('*');
   const [description, setDescription] = useState('');
+  const [format, setFormat] = useState('standard');
   const { error, run } = useAction();
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      const answer = await post<{ webhook: Webhook; secret: string }>('/api/webhooks', { url, events: [events], ...(description ? { description } : {}) });
+      const answer = await post<{ webhook: Webhook; secret: string }>('/api/webhooks', { url, format, events: [events], ...(description ? { description } : {}) });
       setUrl('');
       setDescription('');
       onCreated(answer.webhook, answer.secret);
@@ -47,6 +53,7 @@ function CreateWebhook({ onCreated }: { onCreated: (hook: Webhook, secret: strin
       <div class="form-grid">
         <TextField label="Endpoint URL" type="url" value={url} onInput={setUrl} required placeholder="https://example.com/hooks" />
         <SelectField label="Events" value={events} options={EVENTS} onChange={setEvents} />
+        <SelectField label="Format" value={format} options={FORMATS} onChange={setFormat} />
         <TextField label="Description (optional)" value={description} onInput={setDescription} />
         <div><button type="submit">Add webhook</button></div>
       </div>
@@ -77,7 +84,7 @@ function WebhookItem({ hook, onChanged, onSecret }: { hook: Webhook; onChanged: 
   const remove = () => run(async () => { await api('DELETE', path); await onChanged(`${hook.url} is deleted.`); });
   return (
     <li class="panel" aria-label={`Webhook ${hook.url}`}>
-      <code>{hook.url}</code> <span class="muted">{hook.events.map((e) => (e === '*' ? 'all events' : e)).join(', ')}{hook.description ? ` · ${hook.description}` : ''}</span>
+      <code>{hook.url}</code> <span class="muted">{hook.events.map((e) => (e === '*' ? 'all events' : e)).join(', ')}{hook.format === 'chat' ? ' · chat text' : ''}{hook.description ? ` · ${hook.description}` : ''}</span>
       <p>State: <span class={`status ${hook.enabled ? 'ok' : 'error'}`}>{state(hook)}</span></p>
       <div class="row">
         <button type="button" onClick={() => setEnabled(!hook.enabled)}>{hook.enabled ? 'Disable' : 'Enable'}</button>
