@@ -4,30 +4,25 @@
 // the current claim (schedules-repo.ts release), so with several instances on one PostgreSQL store a run
 // is queued once; one that dies mid-run leaves a claim that another instance retries once the lease ends.
 import type { Clock } from '../clock.js';
-import { PollLoop } from '../jobs/poll-loop.js';
+import { ClaimedRunLoop, type ClaimedRunOptions } from '../jobs/claimed-run-loop.js';
 import type { DeliveryScheduleService } from './schedule-service.js';
 import { nextRunAfter } from './schedule-timing.js';
 import type { SchedulesRepo } from './schedules-repo.js';
 
-export interface ScheduleRunnerOptions {
-  pollMs: number;
-  /** How long a claim holds before another instance may retry the run; longer than a run (a mosaic's scenes). */
-  leaseMs?: number;
-  /** Schedules claimed (and run at once) per poll. */
-  batch?: number;
-  onError?: (error: unknown) => void;
-}
+/** `leaseMs` defaults to five minutes: longer than a run (a mosaic's scenes). */
+export type ScheduleRunnerOptions = ClaimedRunOptions;
+
+type ClaimedSchedule = Awaited<ReturnType<SchedulesRepo['claimDue']>>[number];
 
 export class DeliveryScheduler {
-  private readonly loop: PollLoop;
+  private readonly loop: ClaimedRunLoop<ClaimedSchedule>;
 
-  constructor(
-    private readonly repo: SchedulesRepo,
-    private readonly service: DeliveryScheduleService,
-    private readonly clock: Clock,
-    private readonly options: ScheduleRunnerOptions,
-  ) {
-    this.loop = new PollLoop(() => this.tick(), options);
+  constructor(repo: SchedulesRepo, service: DeliveryScheduleService, clock: Clock, options: ScheduleRunnerOptions) {
+    const runs = {
+      claim: (now: Date, leaseMs: number, batch: number) => repo.claimDue(now, leaseMs, batch, (row) => nextRunAfter(row, now)),
+      run: async (schedule: ClaimedSchedule) => (await service.runClaimed(schedule)) !== null,
+    };
+    this.loop = new ClaimedRunLoop(runs, clock, options, 300_000);
   }
 
   start(): void {
@@ -40,19 +35,6 @@ export class DeliveryScheduler {
 
   /** One poll: claims the due schedules and runs them; returns how many runs it recorded. */
   async tick(): Promise<number> {
-    const now = this.clock.now();
-    const claimed = await this.repo.claimDue(now, this.options.leaseMs ?? 300_000, this.options.batch ?? 8, (row) => nextRunAfter(row, now));
-    const recorded = await Promise.all(
-      claimed.map(async (schedule) => {
-        try {
-          return (await this.service.runClaimed(schedule)) ? 1 : 0;
-        } catch (error) {
-          // The claim stays until its lease runs out: then the run is retried.
-          this.options.onError?.(error);
-          return 0;
-        }
-      }),
-    );
-    return recorded.reduce<number>((a, b) => a + b, 0);
+    return (await this.loop.tick()).recorded;
   }
 }

@@ -5,30 +5,29 @@
 // when it runs out, another instance retries the run. croner computes cron runs; the loop itself is a
 // plain timer because no job library runs on both embedded PGlite and PostgreSQL.
 import type { Clock } from '../clock.js';
-import { PollLoop } from '../jobs/poll-loop.js';
+import { ClaimedRunLoop, type ClaimedRunOptions } from '../jobs/claimed-run-loop.js';
 import { nextRunAfter } from './signal-schedule.js';
 import type { SignalService } from './signal-service.js';
 import type { SignalsRepo } from './signals-repo.js';
 
-export interface SchedulerOptions {
-  pollMs: number;
-  /** How long a claim holds before another instance may retry the run; longer than an evaluation. */
-  leaseMs?: number;
-  /** Signals claimed (and evaluated at once) per poll. */
-  batch?: number;
-  onError?: (error: unknown) => void;
-}
+/** `leaseMs` defaults to two minutes: longer than an evaluation (the warehouse time limit is 30 s). */
+export type SchedulerOptions = ClaimedRunOptions;
+
+type ClaimedSignal = Awaited<ReturnType<SignalsRepo['claimDue']>>[number];
 
 export class SignalScheduler {
-  private readonly loop: PollLoop;
+  private readonly loop: ClaimedRunLoop<ClaimedSignal>;
 
-  constructor(
-    private readonly repo: SignalsRepo,
-    private readonly service: SignalService,
-    private readonly clock: Clock,
-    private readonly options: SchedulerOptions,
-  ) {
-    this.loop = new PollLoop(() => this.tick(), options);
+  constructor(repo: SignalsRepo, service: SignalService, clock: Clock, options: SchedulerOptions) {
+    const runs = {
+      // Runs missed while no instance ran are evaluated once: the next run counts from now.
+      claim: (now: Date, leaseMs: number, batch: number) => repo.claimDue(now, leaseMs, batch, (row) => nextRunAfter(row, now)),
+      run: async (signal: ClaimedSignal) => {
+        await service.evaluate(signal, { send: true, releaseClaim: true });
+        return true;
+      },
+    };
+    this.loop = new ClaimedRunLoop(runs, clock, options, 120_000);
   }
 
   start(): void {
@@ -40,23 +39,8 @@ export class SignalScheduler {
     await this.loop.stop();
   }
 
-  /** One poll: claims the due signals and evaluates them; returns how many it evaluated. */
+  /** One poll: claims the due signals and evaluates them; returns how many it claimed. */
   async tick(): Promise<number> {
-    const now = this.clock.now();
-    // Runs missed while no instance ran are evaluated once: the next run counts from now.
-    const claimed = await this.repo.claimDue(now, this.options.leaseMs ?? 120_000, this.options.batch ?? 8, (row) => nextRunAfter(row, now));
-    // The claimed runs are evaluated together: each is bounded by the warehouse time limit (30 s), well
-    // inside the lease, which a one-after-the-other batch of slow queries could outlast.
-    await Promise.all(
-      claimed.map(async (signal) => {
-        try {
-          await this.service.evaluate(signal, { send: true, releaseClaim: true });
-        } catch (error) {
-          // The claim stays until its lease runs out: then the run is retried.
-          this.options.onError?.(error);
-        }
-      }),
-    );
-    return claimed.length;
+    return (await this.loop.tick()).claimed;
   }
 }
