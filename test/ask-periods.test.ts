@@ -1,6 +1,7 @@
 // POST /api/v1/ask with halves, ranges and open ranges on the operations model (test/helpers/ops-model.ts):
 // the period's phrase is cut out whole so the planner answers over the range, and the phrases the
-// grammar refuses (one-sided, reversed, comparisons) never come back as a governed number.
+// grammar refuses (one-sided, reversed) never come back as a governed number; a change between two
+// ends is two periods side by side (compared-periods.ts), never one sum over the range.
 // 64 tickets: 58 opened three days ago, 6 opened 400 days ago.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,7 +60,6 @@ describe('periods the grammar refuses are never a governed number', () => {
     'tickets until March 2019',
     'tickets from June to January 2019',
     'compare tickets 2023 to 2024',
-    'ticket growth from 2023 to 2024',
     'tickets on May 3, 2024',
     'tickets in the second half of the match',
   ])('%s', async (question) => {
@@ -67,5 +67,12 @@ describe('periods the grammar refuses are never a governed number', () => {
     expect(body.provenance.reveal_backed).toBe(false);
     expect(body.provenance.confidence).not.toBe('high');
     expect(body.data.value).toBeUndefined();
+  });
+
+  it('reads a change between two ends as two periods side by side, never one sum over the range', async () => {
+    const body = await ask('ticket growth from 2023 to 2024');
+    expect(body.provenance.reveal_backed).toBe(true);
+    expect(body.data.period).toBe('2024');
+    expect(Object.keys(body.data.rows[0])).toEqual(expect.arrayContaining(['tickets', 'tickets.comparison', 'tickets.change']));
   });
 });

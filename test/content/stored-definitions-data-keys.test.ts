@@ -13,6 +13,7 @@ import { setUpDemo } from '../../src/demo-setup.js';
 import { hashPassword } from '../../src/identity/passwords.js';
 import { SignalScheduler } from '../../src/signals/signal-scheduler.js';
 import { PASSWORD, consoleRequest, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from '../helpers/app.js';
+import { startReceiver } from '../webhooks/receiver.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-stored-keys-'));
 let t: TestApp;
@@ -73,7 +74,8 @@ async function addEditor(name: string, region: string): Promise<{ id: string; ke
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { SVC_DATA_DIR: dataDir } });
+  // Deliveries go to a receiver on loopback, over plain HTTP.
+  t = await startTestApp({ env: { SVC_DATA_DIR: dataDir, SVC_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
   ws = await seedWorkspace(t.services);
   const lum = ws.members.luminary;
   await setUpDemo(t.services, { workspaceId: ws.id, userId: lum.id, email: lum.email }, { orders: 600 });
@@ -123,7 +125,24 @@ const pair = [
  * The operations that evaluate a stored definition. A new one (a scheduled delivery, an export of a
  * saved query) must be added to this test, with its own case below, before the suite passes.
  */
-const EVALUATING_OPERATIONS = ['runScene', 'runMosaic', 'evaluateSignal', 'getSignal', 'listSignals', 'listSignalEvaluations'];
+const EVALUATING_OPERATIONS = [
+  'runScene',
+  'runMosaic',
+  'evaluateSignal',
+  'getSignal',
+  'listSignals',
+  'listSignalEvaluations',
+  // Scheduled deliveries: a schedule reads its target with its owner's keys and is its owner's alone.
+  'listDeliverySchedules',
+  'getDeliverySchedule',
+  'createDeliverySchedule',
+  'updateDeliverySchedule',
+  'pauseDeliverySchedule',
+  'resumeDeliverySchedule',
+  'deleteDeliverySchedule',
+  'sendDeliverySchedule',
+  'listDeliveryScheduleRuns',
+];
 
 describe('stored definitions never read past the reader’s data keys', () => {
   it('every operation that evaluates or shows a stored definition is covered here', async () => {
@@ -163,6 +182,57 @@ describe('stored definitions never read past the reader’s data keys', () => {
       const tileReads = await governedReads(async () => (mosaic = await ok(await lookup(who, 'POST', `/mosaics/${board.mosaic.id}/run`, {}))));
       expect(tileReads).toEqual([1, 2].map(() => ({ user: people[who].id, origin: `mosaic:${board.mosaic.id}`, cache: 'off' })));
       expectNothingHidden(who, mosaic, 'a mosaic run');
+    }
+  });
+
+  it.each(pair)('a delivery %s schedules reads with their keys only, and is theirs alone: %s sees none of it', async (owner, reader) => {
+    const receiver = await startReceiver();
+    try {
+      const endpoint = (await t.services.webhooks.create(ws.id, { url: receiver.url, events: ['model.deployed'] })).endpoint.id;
+      const scene = await ok(await lookup(owner, 'POST', '/scenes', { name: `${owner} delivered`, vault, node: 'orders', measures: ['gross_revenue', 'order_count'], visualization: { type: 'number' } }), 201);
+      const body = { name: `${owner} daily`, target: { kind: 'scene', id: scene.scene.id }, endpoint_id: endpoint, cron: '0 9 * * *', timezone: 'UTC' };
+      const schedule = (await ok(await lookup(owner, 'POST', '/delivery-schedules', body), 201)).schedule;
+      const at = `/delivery-schedules/${schedule.id}`;
+
+      // Sent now: one read, as the owner, never from the cache; what arrives holds the owner's figures only.
+      const before = receiver.received.length;
+      const reads = await governedReads(async () => ok(await lookup(owner, 'POST', `${at}/send`), 202));
+      expect(reads.map((read) => ({ user: read.user, cache: read.cache }))).toEqual([{ user: people[owner].id, cache: 'off' }]);
+      await t.services.deliveryWorker().runOnce();
+      expect(receiver.received.length).toBe(before + 1);
+      const delivered = JSON.parse(receiver.received.at(-1)!.body) as unknown;
+      expect(figures(delivered).some((n) => Math.abs(n - seen[owner as 'alice' | 'bob'].revenue) < 1e-6), 'the owner\'s revenue is delivered').toBe(true);
+      expectNothingHidden(owner as 'alice' | 'bob', delivered, 'a scheduled delivery');
+      for (const run of [await lookup(owner, 'GET', at), await lookup(owner, 'GET', `${at}/runs`), await lookup(owner, 'GET', '/delivery-schedules')]) {
+        expectNothingHidden(owner as 'alice' | 'bob', await ok(run), 'a delivery schedule read');
+      }
+
+      // The other editor shares the vault and the scene, not the schedule: every operation answers 404,
+      // and nothing is sent for them.
+      const listed = (await ok(await lookup(reader, 'GET', '/delivery-schedules'))).schedules as Array<{ id: string }>;
+      expect(listed.map((one) => one.id)).not.toContain(schedule.id);
+      const sentBefore = receiver.received.length;
+      for (const [method, url, payload] of [
+        ['GET', at],
+        ['GET', `${at}/runs`],
+        ['PATCH', at, { name: 'taken over' }],
+        ['POST', `${at}/pause`],
+        ['POST', `${at}/resume`],
+        ['POST', `${at}/send`],
+        ['DELETE', at],
+      ] as const) {
+        expect((await lookup(reader, method, url, payload)).statusCode, `${method} ${url}`).toBe(404);
+      }
+      await t.services.deliveryWorker().runOnce();
+      expect(receiver.received.length).toBe(sentBefore);
+
+      // The owner's own changes go through.
+      await ok(await lookup(owner, 'PATCH', at, { name: `${owner} weekly` }));
+      await ok(await lookup(owner, 'POST', `${at}/pause`));
+      await ok(await lookup(owner, 'POST', `${at}/resume`));
+      expect((await lookup(owner, 'DELETE', at)).statusCode).toBe(204);
+    } finally {
+      await receiver.close();
     }
   });
 
