@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDENTITY_GENERATION } from '../src/identity/generations.js';
 import { createKey, seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
+import { viewerQuestionKey } from './helpers/ops-ask.js';
 import { deployOpsModel, loadOpsDuckDb, loadOpsPostgres, OPS_FIGURES } from './helpers/ops-model.js';
 import { createTestDatabase, hasService } from './helpers/services.js';
 
@@ -38,12 +38,7 @@ const ask = async (question: string, k = key) => {
 };
 const codes = (body: { provenance: { assumptions: Array<{ code: string }> } }) => body.provenance.assumptions.map((a) => a.code);
 
-/** A question key of the viewer, whose data-key attributes are `attributes`. */
-async function viewerKey(attributes: Record<string, string>): Promise<string> {
-  await t.store.db.updateTable('memberships').set({ attributes: JSON.stringify(attributes) }).where('workspace_id', '=', ws.id).where('user_id', '=', ws.members.viewer.id).execute();
-  await t.services.shared.bump(IDENTITY_GENERATION);
-  return (await createKey(t.services, ws, 'viewer', 'question')).value;
-}
+const viewerKey = (attributes: Record<string, string>) => viewerQuestionKey(t, ws, attributes);
 
 describe('provenance', () => {
   it('a governed answer over a named period is high, with no assumptions', async () => {

@@ -2,48 +2,23 @@
 // 58 tickets three days before now and 6 more 400 days before, half of them in each region. The years
 // are worked out from the test clock, so the figures hold at whatever instant the suite runs. Both
 // values and the change come from one governed query; data keys apply to both periods alike.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDENTITY_GENERATION } from '../src/identity/generations.js';
-import { createKey, seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
-import { deployOpsModel, loadOpsDuckDb } from './helpers/ops-model.js';
+import { startOpsAsk, type OpsAsk } from './helpers/ops-ask.js';
 
 const DAY_MS = 86_400_000;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-ask-compare-'));
-let t: TestApp;
-let ws: SeededWorkspace;
-let key: string;
+let ops: OpsAsk;
 let recentYear: number;
 let earlierYear: number;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { SVC_DATA_DIR: dataDir } });
-  ws = await seedWorkspace(t.services);
-  await loadOpsDuckDb(t.services, ws.id);
-  await deployOpsModel(t.services, ws);
-  key = (await createKey(t.services, ws, 'luminary', 'question')).value;
-  const now = t.clock.now().getTime();
+  ops = await startOpsAsk('ask-compare');
+  const now = ops.t.clock.now().getTime();
   recentYear = new Date(now - 3 * DAY_MS).getUTCFullYear();
   earlierYear = new Date(now - 400 * DAY_MS).getUTCFullYear();
 }, 60_000);
-afterAll(async () => {
-  await t.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => ops.close());
 
-const ask = async (question: string, k = key) => {
-  const response = await t.app.inject({ method: 'POST', url: '/api/v1/ask', headers: { authorization: `Bearer ${k}` }, payload: { question } });
-  expect(response.statusCode).toBe(200);
-  return response.json();
-};
-
-async function viewerKey(attributes: Record<string, string>): Promise<string> {
-  await t.store.db.updateTable('memberships').set({ attributes: JSON.stringify(attributes) }).where('workspace_id', '=', ws.id).where('user_id', '=', ws.members.viewer.id).execute();
-  await t.services.shared.bump(IDENTITY_GENERATION);
-  return (await createKey(t.services, ws, 'viewer', 'question')).value;
-}
+const ask = (question: string, key?: string) => ops.ask(question, key);
 
 describe('two named periods', () => {
   it('states both values and the change, in the current period named first', async () => {
@@ -60,7 +35,7 @@ describe('two named periods', () => {
   });
 
   it('applies the asker\'s data keys to both periods', async () => {
-    const body = await ask(`tickets in ${recentYear} compared with ${earlierYear}`, await viewerKey({ region: 'north' }));
+    const body = await ask(`tickets in ${recentYear} compared with ${earlierYear}`, await ops.viewerKey({ region: 'north' }));
     // North: 30 of the recent tickets and 3 of the 6 earlier ones.
     expect(body.data.rows).toEqual([expect.objectContaining({ tickets: 30, 'tickets.comparison': 3, 'tickets.change': 27 })]);
   });

@@ -3,36 +3,18 @@
 // grammar refuses (one-sided, reversed) never come back as a governed number; a change between two
 // ends is two periods side by side (compared-periods.ts), never one sum over the range.
 // 64 tickets: 58 opened three days ago, 6 opened 400 days ago.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
-import { deployOpsModel, loadOpsDuckDb } from './helpers/ops-model.js';
+import { startOpsAsk, type OpsAsk } from './helpers/ops-ask.js';
 
 const ALL_TICKETS = 64;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-ask-periods-'));
-let t: TestApp;
-let ws: SeededWorkspace;
-let key: string;
+let ops: OpsAsk;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { SVC_DATA_DIR: dataDir } });
-  ws = await seedWorkspace(t.services);
-  await loadOpsDuckDb(t.services, ws.id);
-  await deployOpsModel(t.services, ws);
-  key = (await createKey(t.services, ws, 'luminary', 'question')).value;
+  ops = await startOpsAsk('ask-periods');
 }, 60_000);
-afterAll(async () => {
-  await t.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => ops.close());
 
-const ask = async (question: string) => {
-  const response = await t.app.inject({ method: 'POST', url: '/api/v1/ask', headers: { authorization: `Bearer ${key}` }, payload: { question } });
-  expect(response.statusCode).toBe(200);
-  return response.json();
-};
+const ask = (question: string) => ops.ask(question);
 
 describe('ranges and open ranges are answered over the whole range', () => {
   it.each([

@@ -14,10 +14,9 @@ import type { LiveModel } from '../modeling/model-service.js';
 import type { GovernedQueryService } from '../querying/governed-query-service.js';
 import { comparisonSentences } from './comparison-prose.js';
 import { fieldWords } from './field-words.js';
-import { countsThings, nodeMeasureId } from './metric-facts.js';
+import { COUNT_UNITS, countsThings, nodeMeasureId } from './metric-facts.js';
 
 const MAX_ROWS = 1000;
-const COUNT_UNITS = new Set(['count', 'number', 'integer']);
 
 export interface ComposedRun {
   readonly principal: Principal;

@@ -4,7 +4,8 @@
 // the ratio of two others ("fare per trip" for fare revenue over trips).
 import type { Measure, Metric, Reveal, SemanticModel } from '../core/semantic/model.js';
 
-const COUNT_UNITS = new Set(['count', 'number', 'integer']);
+/** Units that say a metric counts things, whatever measure it reads. */
+export const COUNT_UNITS: ReadonlySet<string> = new Set(['count', 'number', 'integer']);
 
 function measureOf(model: SemanticModel, metric: Metric): Measure | undefined {
   return metric.measure ? model.nodes.get(metric.measure.node)?.measures.get(metric.measure.name) : undefined;
