@@ -5,7 +5,9 @@
 import { useState } from 'preact/hooks';
 import { get } from '../api';
 import { ErrorBox } from '../components/feedback';
+import { dimensionLabel } from '../components/dimension-picker';
 import { Checkbox, SelectField, TextField } from '../components/field';
+import { flatFields, loadFieldGroups } from '../components/node-catalog';
 import { useLoad } from '../components/use-load';
 
 export interface Signal {
@@ -15,8 +17,32 @@ export interface Signal {
   owner: string; stopped: string | null; values_hidden: string | null;
 }
 
-const CONDITIONS = ['less_than', 'greater_than', 'equals', 'not_equals', 'increases_by_percent', 'decreases_by_percent', 'changes_by_percent'];
+const CONDITIONS = [
+  { value: 'less_than', label: 'is less than' },
+  { value: 'greater_than', label: 'is greater than' },
+  { value: 'equals', label: 'equals' },
+  { value: 'not_equals', label: 'does not equal' },
+  { value: 'increases_by_percent', label: 'increases by (percent)' },
+  { value: 'decreases_by_percent', label: 'decreases by (percent)' },
+  { value: 'changes_by_percent', label: 'changes by (percent)' },
+];
 interface Named { id: string; name?: string; label?: string }
+interface SceneChoice extends Named { node?: string; dimensions?: string[]; measures?: string[]; sorts?: Array<{ field: string; direction: string }> }
+
+/**
+ * What a scene watch watches, said before the server is asked: the first measure of the scene's first
+ * row. A scene with dimensions but no sort has no one first row, which the server refuses: said here first.
+ */
+function sceneWatchWords(scene: SceneChoice | undefined, labelOf: (id: string) => string): { text: string; problem: boolean } | undefined {
+  if (!scene?.measures) return undefined;
+  const measure = scene.measures[0] ? labelOf(scene.measures[0]) : 'its first measure';
+  if (!scene.dimensions?.length) return { text: `Watches ${measure} of ${scene.name}.`, problem: false };
+  const sort = scene.sorts?.[0];
+  if (!sort) {
+    return { text: `${scene.name} has no sort, so its first row could be any row: sort it in Explore (by ${labelOf(scene.dimensions[0]!)}, Descending, to watch the latest period) and save it again.`, problem: true };
+  }
+  return { text: `Watches ${measure} in the first row of ${scene.name}, sorted by ${labelOf(sort.field)} ${sort.direction === 'desc' ? 'descending' : 'ascending'}.`, problem: false };
+}
 
 /** The form's fields as text, from a signal being edited or the defaults of a new one. */
 function initial(signal?: Signal) {
@@ -72,7 +98,12 @@ export function SignalForm({ signal, onSave, onCancel }: { signal?: Signal; onSa
   const [error, setError] = useState<unknown>();
   const set = <K extends keyof Form>(key: K) => (value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
   const vaults = useLoad(() => get<{ vaults: Named[] }>('/api/vaults'));
-  const scenes = useLoad(() => get<{ scenes: Named[] }>('/api/scenes?limit=200'));
+  const scenes = useLoad(() => get<{ scenes: SceneChoice[] }>('/api/scenes?limit=200'));
+  const scene = form.kind === 'scene' ? scenes.data?.scenes.find((s) => s.id === form.sceneId) : undefined;
+  // The scene's fields by the names the model gives them ("Ordered at (month)"), to say what is watched.
+  const sceneFields = useLoad(async () => (scene?.node ? flatFields(await loadFieldGroups(scene.node)) : undefined), [scene?.node]);
+  const labelOf = (id: string) => dimensionLabel(id, sceneFields.data?.dimensions ?? []) ?? sceneFields.data?.measures.find((m) => m.id === id)?.label ?? id;
+  const watched = sceneWatchWords(scene, labelOf);
   const nodes = useLoad(() => get<{ nodes: Named[] }>('/api/nodes'));
   const fields = useLoad(() => (form.node ? get<{ measures: Named[]; dimensions: Array<Named & { type: string }> }>(`/api/nodes/${encodeURIComponent(form.node)}/fields`) : Promise.resolve(undefined)), [form.node]);
   const option = (n: Named) => ({ value: n.id, label: n.name ?? n.label ?? n.id });
@@ -95,7 +126,10 @@ export function SignalForm({ signal, onSave, onCancel }: { signal?: Signal; onSa
         <SelectField label="Vault" value={form.vault} options={[...choose('My personal vault'), ...(vaults.data?.vaults ?? []).map(option)]} onChange={set('vault')} />
         <SelectField label="Watch" value={form.kind} options={[{ value: 'metric', label: "A node's measure" }, { value: 'scene', label: 'A scene' }]} onChange={set('kind')} />
         {form.kind === 'scene' ? (
-          <SelectField label="Scene" value={form.sceneId} options={[...choose('Choose a scene'), ...(scenes.data?.scenes ?? []).map(option)]} onChange={set('sceneId')} />
+          <>
+            <SelectField label="Scene" value={form.sceneId} options={[...choose('Choose a scene'), ...(scenes.data?.scenes ?? []).map(option)]} onChange={set('sceneId')} />
+            {watched ? <p class={watched.problem ? 'status error' : 'muted'} role="note" aria-label="What the signal watches">{watched.text}</p> : null}
+          </>
         ) : (
           <>
             <SelectField label="Node" value={form.node} options={[...choose('Choose a node'), ...(nodes.data?.nodes ?? []).map(option)]} onChange={set('node')} />

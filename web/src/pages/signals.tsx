@@ -13,6 +13,9 @@ interface Evaluation { id: string; evaluated_at: string; value: number | null; h
 interface DryRun { value: number | null; holds: boolean | null; would_fire: boolean; state: string; error: string | null }
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+// A watched value with its thousands separated, as the grids write figures (5,800.83).
+const figure = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
+const valueText = (value: number | null, none = '—') => (value === null ? none : figure.format(value));
 const path = (signal: Signal) => `/api/signals/${encodeURIComponent(signal.id)}`;
 
 function History({ signal }: { signal: Signal }) {
@@ -27,7 +30,7 @@ function History({ signal }: { signal: Signal }) {
             e.values_hidden ? (
               <tr key={e.id}><td>{when(e.evaluated_at)}</td><td colSpan={5} class="muted">Hidden: read with data keys that show other rows than yours.</td></tr>
             ) : (
-              <tr key={e.id}><td>{when(e.evaluated_at)}</td><td>{e.value ?? '—'}</td><td>{e.holds === null ? '—' : e.holds ? 'yes' : 'no'}</td><td>{e.state}</td><td>{e.fired ? 'yes' : 'no'}</td><td>{e.error ?? ''}</td></tr>
+              <tr key={e.id}><td>{when(e.evaluated_at)}</td><td>{valueText(e.value)}</td><td>{e.holds === null ? '—' : e.holds ? 'yes' : 'no'}</td><td>{e.state}</td><td>{e.fired ? 'yes' : 'no'}</td><td>{e.error ?? ''}</td></tr>
             )
           ))}
         </tbody>
@@ -40,7 +43,7 @@ function History({ signal }: { signal: Signal }) {
 function DryRunResult({ signal, result }: { signal: Signal; result: DryRun }) {
   return (
     <div role="status" aria-label={`Evaluation of ${signal.name}`}>
-      {result.error ? <p class="status error">Could not evaluate: {result.error}</p> : <p>Value now: <strong>{result.value ?? 'no value'}</strong></p>}
+      {result.error ? <p class="status error">Could not evaluate: {result.error}</p> : <p>Value now: <strong>{valueText(result.value, 'no value')}</strong></p>}
       <p>{result.would_fire ? 'Would fire: signal.triggered would be sent.' : 'Would not fire.'} State it leads to: {result.state}. Nothing was sent. (A dry run reads with your own data keys.)</p>
     </div>
   );
@@ -65,7 +68,7 @@ function SignalRow({ signal, onChanged }: { signal: Signal; onChanged: (notice: 
         <p class="muted">{signal.values_hidden} · evaluated {when(signal.last_evaluated_at)} · next run {when(signal.next_run_at)}</p>
       ) : (
         <p>
-          State: <span class={`status ${signal.state ?? ''}`}>{signal.state}</span>{signal.last_error ? ` (${signal.last_error})` : ''} · last value {signal.last_value ?? '—'} · evaluated {when(signal.last_evaluated_at)} · next run {when(signal.next_run_at)}
+          State: <span class={`status ${signal.state ?? ''}`}>{signal.state}</span>{signal.last_error ? ` (${signal.last_error})` : ''} · last value {valueText(signal.last_value)} · evaluated {when(signal.last_evaluated_at)} · next run {when(signal.next_run_at)}
         </p>
       )}
       <div class="row">

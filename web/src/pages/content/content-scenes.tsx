@@ -24,7 +24,7 @@ interface Props {
 }
 
 export function Scenes({ scenes, vaults, onChanged }: Props) {
-  const [run, setRun] = useState<{ result: SceneRun; visualization: Visualization }>();
+  const [run, setRun] = useState<{ result: SceneRun; visualization: Visualization; node: string }>();
   const [editing, setEditing] = useState<string>();
   const [done, setDone] = useState('');
   const { error, run: act } = useAction();
@@ -34,7 +34,7 @@ export function Scenes({ scenes, vaults, onChanged }: Props) {
   const canEdit = (s: Scene) => vaults.some((v) => v.id === s.vault && v.access !== 'view');
 
   const open = (scene: Scene) =>
-    act(async () => setRun({ result: await post<SceneRun>(`/api/scenes/${encodeURIComponent(scene.id)}/run`), visualization: scene.visualization }));
+    act(async () => setRun({ result: await post<SceneRun>(`/api/scenes/${encodeURIComponent(scene.id)}/run`), visualization: scene.visualization, node: scene.node }));
   const remove = (scene: Scene) =>
     act(async () => {
       await api('DELETE', `/api/scenes/${encodeURIComponent(scene.id)}`);
@@ -77,7 +77,7 @@ export function Scenes({ scenes, vaults, onChanged }: Props) {
       </ul>
       <LoadMore list={scenes} what="scenes" />
       {!scenes.loading && scenes.items.length === 0 && !scenes.error ? <p class="muted">No scenes yet: save one from Explore.</p> : null}
-      {run ? <RunView run={run.result} title={run.result.scene.name} visualization={run.visualization} /> : null}
+      {run ? <RunView run={run.result} title={run.result.scene.name} visualization={run.visualization} node={run.node} fields={fields.data} /> : null}
     </Section>
   );
 }
