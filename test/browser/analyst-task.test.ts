@@ -170,7 +170,14 @@ describe.skipIf(!hasChromium)('the analyst task in Chromium, pages only', () => 
     expect(figure(valueNow)).toBeCloseTo(all[0]!.completed_revenue as number, 2);
     await h.screenshot('analyst-5-signal');
 
-    // f. A webhook endpoint (its secret shown once), a weekly delivery of the mosaic to it, sent now.
+    // f. A schedule needs an endpoint: with none yet, the form says where to add one.
+    const schedules = page.getByRole('region', { name: 'Scheduled deliveries' });
+    await schedules.getByRole('button', { name: 'New schedule' }).click();
+    await schedules.getByRole('note').getByText('No webhook endpoint yet: add one under Webhooks (below), then create the schedule.').waitFor();
+    expect(await schedules.getByRole('button', { name: 'Create schedule' }).isDisabled()).toBe(true);
+    await schedules.getByRole('button', { name: 'Cancel' }).click();
+
+    // A webhook endpoint (its secret shown once), a weekly delivery of the mosaic to it, sent now.
     const webhooks = page.getByRole('region', { name: 'Webhooks' });
     const hookForm = webhooks.getByRole('form', { name: 'New webhook' });
     await hookForm.getByLabel('Endpoint URL').fill(receiver.url);
@@ -182,7 +189,6 @@ describe.skipIf(!hasChromium)('the analyst task in Chromium, pages only', () => 
     expect(secret).toMatch(/^whsec_/);
     await secretShown.getByRole('button', { name: 'Done, hide the secret' }).click();
 
-    const schedules = page.getByRole('region', { name: 'Scheduled deliveries' });
     await schedules.getByRole('button', { name: 'New schedule' }).click();
     const scheduleForm = schedules.getByRole('form', { name: 'New schedule' });
     await scheduleForm.getByLabel('Name').fill(SCHEDULE);
@@ -205,6 +211,24 @@ describe.skipIf(!hasChromium)('the analyst task in Chromium, pages only', () => 
     await page.reload();
     await scheduled.getByRole('table', { name: `Recent deliveries of ${SCHEDULE}` }).getByRole('cell', { name: 'delivered' }).waitFor();
     await h.screenshot('analyst-6-delivery');
+    expect(cspViolations(h.messages)).toEqual([]);
+  });
+
+  it('leads a first-time user from the home page to the tutorial, shown as text with its steps', async () => {
+    await page.goto(`${h.base}/`);
+    await page.getByRole('complementary', { name: 'New here?' }).getByRole('link', { name: 'tutorial' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Tutorial: your first dashboard' }).waitFor();
+    expect(page.url()).toBe(`${h.base}/tutorial`);
+    const steps = ['1. Sign in', '2. A vault for your work', '3. Revenue by month for one channel, as a line', '4. Save it as a scene', '5. A dashboard with a date range', '6. A signal on the scene', '7. Send the dashboard every Monday'];
+    expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual([...steps, 'Next']);
+    const article = page.locator('article.tutorial');
+    // Each step is a numbered list; the labels are in bold and the values as code, with no Markdown left over.
+    expect(await article.locator('ol').count()).toBe(steps.length);
+    await article.getByRole('listitem').filter({ hasText: 'Group Ordered at by stays at month.' }).locator('strong', { hasText: 'Group Ordered at by' }).waitFor();
+    const text = (await article.textContent())!;
+    expect(text).not.toMatch(/\]\(|\*\*|`/);
+    expect(text).toContain('Cron 0 8 * * 1');
+    await h.screenshot('analyst-7-tutorial');
     expect(cspViolations(h.messages)).toEqual([]);
   });
 });

@@ -50,7 +50,7 @@ describe.skipIf(!hasChromium)('signals in Chromium', () => {
     await page.getByRole('status').getByText('Signal Few orders is created.').waitFor();
     // The list reloads after the confirmation: wait for the row rather than read it at once.
     const row = page.getByRole('listitem', { name: 'Signal Few orders' });
-    const summary = row.getByText('less_than 1000000 · 0 9 * * 1 (Europe/Paris)');
+    const summary = row.getByText('is less than 1,000,000 · 0 9 * * 1 (Europe/Paris)');
     await summary.waitFor({ timeout: 10_000 });
     await summary.waitFor();
     expect(await signalId('Few orders')).toBeTruthy();
@@ -97,7 +97,7 @@ describe.skipIf(!hasChromium)('signals in Chromium', () => {
     await form.getByRole('button', { name: 'Save signal' }).click();
     await page.getByRole('status').getByText('Signal Few orders is saved.').waitFor();
     const saved = page.getByRole('listitem', { name: 'Signal Few orders' });
-    await saved.getByText('less_than 10 · every 300 s').waitFor();
+    await saved.getByText('is less than 10 · every 300 s').waitFor();
 
     const id = (await signalId('Few orders'))!;
     await saved.getByRole('button', { name: 'Delete Few orders' }).click();

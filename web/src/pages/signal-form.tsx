@@ -17,7 +17,7 @@ export interface Signal {
   owner: string; stopped: string | null; values_hidden: string | null;
 }
 
-const CONDITIONS = [
+export const CONDITIONS = [
   { value: 'less_than', label: 'is less than' },
   { value: 'greater_than', label: 'is greater than' },
   { value: 'equals', label: 'equals' },

@@ -7,7 +7,7 @@ import { ErrorBox, Notice } from '../components/feedback';
 import { Section } from '../components/field';
 import { useAction } from '../components/use-load';
 import { LoadMore, usePaged } from '../components/use-paged';
-import { SignalForm, type Signal } from './signal-form';
+import { CONDITIONS, SignalForm, type Signal } from './signal-form';
 
 interface Evaluation { id: string; evaluated_at: string; value: number | null; holds: boolean | null; state: string | null; fired: boolean | null; error: string | null; values_hidden: string | null }
 interface DryRun { value: number | null; holds: boolean | null; would_fire: boolean; state: string; error: string | null }
@@ -16,6 +16,7 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '�
 // A watched value with its thousands separated, as the grids write figures (5,800.83).
 const figure = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
 const valueText = (value: number | null, none = '—') => (value === null ? none : figure.format(value));
+const conditionWords = (condition: string) => CONDITIONS.find((c) => c.value === condition)?.label ?? condition;
 const path = (signal: Signal) => `/api/signals/${encodeURIComponent(signal.id)}`;
 
 function History({ signal }: { signal: Signal }) {
@@ -62,7 +63,7 @@ function SignalRow({ signal, onChanged }: { signal: Signal; onChanged: (notice: 
   return (
     <li class="panel" aria-label={`Signal ${signal.name}`}>
       <strong>{signal.name}</strong>{' '}
-      <span class="muted">{signal.condition} {signal.threshold} · {'cron' in signal.schedule ? `${signal.schedule.cron} (${signal.schedule.timezone})` : `every ${signal.schedule.interval_seconds} s`}{signal.enabled ? '' : ' · disabled'}</span>
+      <span class="muted">{conditionWords(signal.condition)} {valueText(signal.threshold)} · {'cron' in signal.schedule ? `${signal.schedule.cron} (${signal.schedule.timezone})` : `every ${signal.schedule.interval_seconds} s`}{signal.enabled ? '' : ' · disabled'}</span>
       {signal.stopped ? <p class="status error" role="status">{signal.stopped}</p> : null}
       {signal.values_hidden ? (
         <p class="muted">{signal.values_hidden} · evaluated {when(signal.last_evaluated_at)} · next run {when(signal.next_run_at)}</p>

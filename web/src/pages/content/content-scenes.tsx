@@ -6,6 +6,7 @@ import { api, post } from '../../api';
 import { CHART_LABELS } from '../../components/chart-labels';
 import type { Visualization } from '../../components/chart-plan';
 import { ConfirmDelete } from '../../components/confirm-delete';
+import { dimensionLabel } from '../../components/dimension-picker';
 import { ErrorBox, Notice } from '../../components/feedback';
 import { Section } from '../../components/field';
 import { useAction } from '../../components/use-load';
@@ -31,6 +32,8 @@ export function Scenes({ scenes, vaults, onChanged }: Props) {
   const vaultName = (id: string) => vaults.find((v) => v.id === id)?.name ?? 'a vault';
   // Field labels of the scenes' nodes, so filters read as the model names the fields ("Region").
   const fields = useNodeFields([...new Set(scenes.items.map((s) => s.node))].sort());
+  // A field by its label, a time with its grain ("Ordered at (month)"); its id until the fields are read.
+  const named = (s: Scene, id: string) => dimensionLabel(id, fields.data?.get(s.node)?.dimensions ?? []) ?? fieldLabel(fields.data, id, s.node);
   const canEdit = (s: Scene) => vaults.some((v) => v.id === s.vault && v.access !== 'view');
 
   const open = (scene: Scene) =>
@@ -61,7 +64,7 @@ export function Scenes({ scenes, vaults, onChanged }: Props) {
             <div class="row">
               <button type="button" onClick={() => void open(s)} aria-label={`Run scene ${s.name}`}>Run</button>
               <strong>{s.name}</strong>
-              <span class="muted">{s.node}: {[...s.measures, ...s.dimensions].join(', ')} · {CHART_LABELS[s.visualization.type]} · in {vaultName(s.vault)}</span>
+              <span class="muted">{s.node}: {[...s.measures, ...s.dimensions].map((id) => named(s, id)).join(', ')} · {CHART_LABELS[s.visualization.type]} · in {vaultName(s.vault)}</span>
               {canEdit(s) ? (
                 <>
                   <button type="button" aria-expanded={editing === s.id} onClick={() => setEditing(editing === s.id ? undefined : s.id)} aria-label={`Edit scene ${s.name}`}>Edit</button>
