@@ -100,7 +100,10 @@ describe.skipIf(!hasChromium)('the analyst task in Chromium, pages only', () => 
 
     // c. Saved as a scene in the new vault, with its grain, filter, sort and chart type.
     await page.getByLabel('Scene name').fill(SCENE);
-    await page.getByRole('form', { name: 'Save as scene' }).getByLabel('Vault').selectOption({ label: VAULT });
+    const vaultChoice = page.getByRole('form', { name: 'Save as scene' }).getByLabel('Vault');
+    // The personal vault once, by the name the page gives it, then the shared vaults.
+    expect(await vaultChoice.locator('option').allTextContents()).toEqual(['My personal vault', VAULT]);
+    await vaultChoice.selectOption({ label: VAULT });
     await page.getByRole('button', { name: 'Save as scene' }).click();
     await page.getByRole('status').filter({ hasText: `Scene ${SCENE} saved.` }).waitFor();
     const scene = (await read<{ scenes: Row[] }>('/scenes?limit=200')).scenes.find((s) => s.name === SCENE)!;
@@ -156,6 +159,7 @@ describe.skipIf(!hasChromium)('the analyst task in Chromium, pages only', () => 
     await signalForm.getByRole('note', { name: 'What the signal watches' }).getByText(`Watches Completed revenue in the first row of ${SCENE}, sorted by Ordered at (month) descending.`).waitFor();
     await signalForm.getByLabel('Condition').selectOption({ label: 'is less than' });
     await signalForm.getByLabel('Threshold').fill('100');
+    await h.screenshot('analyst-5-signal-form');
     await signalForm.getByRole('button', { name: 'Create signal' }).click();
     await signals.getByRole('status').getByText(`Signal ${SIGNAL} is created.`).waitFor();
     const signal = (await read<{ signals: Row[] }>('/signals?limit=200')).signals.find((s) => s.name === SIGNAL)!;
@@ -175,6 +179,7 @@ describe.skipIf(!hasChromium)('the analyst task in Chromium, pages only', () => 
     await schedules.getByRole('button', { name: 'New schedule' }).click();
     await schedules.getByRole('note').getByText('No webhook endpoint yet: add one under Webhooks (below), then create the schedule.').waitFor();
     expect(await schedules.getByRole('button', { name: 'Create schedule' }).isDisabled()).toBe(true);
+    await h.screenshot('analyst-6-schedule-without-endpoint');
     await schedules.getByRole('button', { name: 'Cancel' }).click();
 
     // A webhook endpoint (its secret shown once), a weekly delivery of the mosaic to it, sent now.

@@ -27,6 +27,7 @@ export const CONDITIONS = [
   { value: 'changes_by_percent', label: 'changes by (percent)' },
 ];
 interface Named { id: string; name?: string; label?: string }
+interface VaultChoice extends Named { personal: boolean; access: string }
 interface SceneChoice extends Named { node?: string; dimensions?: string[]; measures?: string[]; sorts?: Array<{ field: string; direction: string }> }
 
 /**
@@ -97,7 +98,7 @@ export function SignalForm({ signal, onSave, onCancel }: { signal?: Signal; onSa
   const [form, setForm] = useState(() => initial(signal));
   const [error, setError] = useState<unknown>();
   const set = <K extends keyof Form>(key: K) => (value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
-  const vaults = useLoad(() => get<{ vaults: Named[] }>('/api/vaults'));
+  const vaults = useLoad(() => get<{ vaults: VaultChoice[] }>('/api/vaults'));
   const scenes = useLoad(() => get<{ scenes: SceneChoice[] }>('/api/scenes?limit=200'));
   const scene = form.kind === 'scene' ? scenes.data?.scenes.find((s) => s.id === form.sceneId) : undefined;
   // The scene's fields by the names the model gives them ("Ordered at (month)"), to say what is watched.
@@ -123,12 +124,12 @@ export function SignalForm({ signal, onSave, onCancel }: { signal?: Signal; onSa
     <form onSubmit={submit} aria-label={title}>
       <div class="form-grid">
         <TextField label="Signal name" value={form.name} onInput={set('name')} required />
-        <SelectField label="Vault" value={form.vault} options={[...choose('My personal vault'), ...(vaults.data?.vaults ?? []).map(option)]} onChange={set('vault')} />
+        <SelectField label="Vault" value={form.vault} options={[...choose('My personal vault'), ...(vaults.data?.vaults ?? []).filter((v) => !v.personal && v.access !== 'view').map(option)]} onChange={set('vault')} />
         <SelectField label="Watch" value={form.kind} options={[{ value: 'metric', label: "A node's measure" }, { value: 'scene', label: 'A scene' }]} onChange={set('kind')} />
         {form.kind === 'scene' ? (
           <>
             <SelectField label="Scene" value={form.sceneId} options={[...choose('Choose a scene'), ...(scenes.data?.scenes ?? []).map(option)]} onChange={set('sceneId')} />
-            {watched ? <p class={watched.problem ? 'status error' : 'muted'} role="note" aria-label="What the signal watches">{watched.text}</p> : null}
+            {watched ? <p class={`span-all ${watched.problem ? 'status error' : 'muted'}`} role="note" aria-label="What the signal watches">{watched.text}</p> : null}
           </>
         ) : (
           <>
