@@ -156,7 +156,7 @@ describe.skipIf(!hasChromium)('the analyst task in Chromium, pages only', () => 
     await signalForm.getByLabel('Vault').selectOption({ label: VAULT });
     await signalForm.getByLabel('Watch').selectOption({ label: 'A scene' });
     await signalForm.getByLabel('Scene').selectOption({ label: SCENE });
-    await signalForm.getByRole('note', { name: 'What the signal watches' }).getByText(`Watches Completed revenue in the first row of ${SCENE}, sorted by Ordered at (month) descending.`).waitFor();
+    await signalForm.getByRole('note').getByText(`Watches Completed revenue in the first row of ${SCENE}, sorted by Ordered at (month) descending.`).waitFor();
     await signalForm.getByLabel('Condition').selectOption({ label: 'is less than' });
     await signalForm.getByLabel('Threshold').fill('100');
     await h.screenshot('analyst-5-signal-form');

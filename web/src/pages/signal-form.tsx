@@ -8,6 +8,7 @@ import { ErrorBox } from '../components/feedback';
 import { dimensionLabel } from '../components/dimension-picker';
 import { Checkbox, SelectField, TextField } from '../components/field';
 import { flatFields, loadFieldGroups } from '../components/node-catalog';
+import { grainOf } from '../components/result-format';
 import { useLoad } from '../components/use-load';
 
 export interface Signal {
@@ -40,7 +41,10 @@ function sceneWatchWords(scene: SceneChoice | undefined, labelOf: (id: string) =
   if (!scene.dimensions?.length) return { text: `Watches ${measure} of ${scene.name}.`, problem: false };
   const sort = scene.sorts?.[0];
   if (!sort) {
-    return { text: `${scene.name} has no sort, so its first row could be any row: sort it in Explore (by ${labelOf(scene.dimensions[0]!)}, Descending, to watch the latest period) and save it again.`, problem: true };
+    // A time grouped by a grain sorted newest first gives the latest period; otherwise the largest value.
+    const time = scene.dimensions.find((d) => grainOf(d) !== undefined);
+    const how = time ? `by ${labelOf(time)}, Descending, to watch the latest period` : `by ${measure}, Descending, to watch the largest`;
+    return { text: `${scene.name} has no sort, so its first row could be any row: sort it in Explore (${how}) and save it again.`, problem: true };
   }
   return { text: `Watches ${measure} in the first row of ${scene.name}, sorted by ${labelOf(sort.field)} ${sort.direction === 'desc' ? 'descending' : 'ascending'}.`, problem: false };
 }
@@ -129,7 +133,7 @@ export function SignalForm({ signal, onSave, onCancel }: { signal?: Signal; onSa
         {form.kind === 'scene' ? (
           <>
             <SelectField label="Scene" value={form.sceneId} options={[...choose('Choose a scene'), ...(scenes.data?.scenes ?? []).map(option)]} onChange={set('sceneId')} />
-            {watched ? <p class={`span-all ${watched.problem ? 'status error' : 'muted'}`} role="note" aria-label="What the signal watches">{watched.text}</p> : null}
+            {watched ? <p class={`span-all ${watched.problem ? 'status error' : 'muted'}`} role="note">{watched.text}</p> : null}
           </>
         ) : (
           <>
