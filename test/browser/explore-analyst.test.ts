@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { figure, monthName, readGrid } from './answer-grid.js';
+import { hoverAlongX } from './chart-hover.js';
 import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 type Row = Record<string, unknown>;
@@ -41,20 +42,6 @@ describe.skipIf(!hasChromium)('Explore: grains, formats, sort and limit, joined 
     return request.postDataJSON() as Row;
   }
 
-  /** What the chart's legend says at each category along x, left to right: the x label and the value. */
-  async function hoverAlongX(count: number): Promise<Array<{ x: string; value: string }>> {
-    const over = page.locator('figure.chart .u-over');
-    await over.scrollIntoViewIfNeeded();
-    const box = (await over.boundingBox())!;
-    const seen: Array<{ x: string; value: string }> = [];
-    for (let i = 0; i < count; i++) {
-      await page.mouse.move(box.x + ((i + 0.5) / count) * box.width, box.y + box.height / 2);
-      const values = page.locator('figure.chart .u-legend .u-series .u-value');
-      seen.push({ x: (await values.nth(0).textContent()) ?? '', value: (await values.nth(1).textContent()) ?? '' });
-    }
-    return seen;
-  }
-
   it('draws revenue by month for one channel as a line: months named and in time order, though the rows are sorted by revenue', async () => {
     await page.goto(`${h.base}/explore`);
     await page.getByLabel('Node').selectOption('orders');
@@ -89,7 +76,7 @@ describe.skipIf(!hasChromium)('Explore: grains, formats, sort and limit, joined 
     // The line runs through the months in time order, each named as in the grid, each value as the grid writes it.
     expect(await page.locator('figure.chart').getAttribute('data-chart-type')).toBe('line');
     const inTime = [...answer.data].sort((a, b) => String(a['created_at.month']).localeCompare(String(b['created_at.month'])));
-    const along = await hoverAlongX(inTime.length);
+    const along = await hoverAlongX(page, inTime.length);
     expect(along.map((p) => p.x)).toEqual(inTime.map((r) => monthName(r['created_at.month'])));
     const gridText = new Map(shown.map((r) => [r['Ordered at (month)'], r['Gross revenue']]));
     expect(along.map((p) => p.value)).toEqual(along.map((p) => gridText.get(p.x)));
@@ -153,7 +140,7 @@ describe.skipIf(!hasChromium)('Explore: grains, formats, sort and limit, joined 
     const legend = await chart.locator('.u-legend .u-series .u-label').allTextContents();
     expect(legend.slice(1).sort()).toEqual(channels.sort());
     const quarters = [...new Set(answer.data.map((r) => String(r['created_at.quarter'])))].sort();
-    const along = await hoverAlongX(quarters.length);
+    const along = await hoverAlongX(page, quarters.length);
     expect(along.map((p) => p.x)).toEqual(quarters.map((q) => `Q${Math.floor((Number(q.slice(5, 7)) - 1) / 3) + 1} ${q.slice(0, 4)}`));
     await h.screenshot('explore-stacked-quarters');
 

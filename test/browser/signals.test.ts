@@ -1,5 +1,6 @@
-// Signals in Chromium: one is created on the page (a node's measure, a cron schedule), after the
-// server's refusal of a cron that does not parse is shown next to the form; "Evaluate now" shows the
+// Signals in Chromium: one is created on the page (a node's measure, a cron schedule), after the form
+// said that a scene without a sort has no one first row to watch and the server's refusal of a cron
+// that does not parse is shown next to the form; "Evaluate now" shows the
 // value and that it would fire while recording nothing; the history lists recorded evaluations a page
 // at a time; an interval under 60 s is refused on edit, a valid edit is saved; delete asks first.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +16,9 @@ describe.skipIf(!hasChromium)('signals in Chromium', () => {
   beforeAll(async () => {
     h = harness();
     cookie = await sessionCookie(h);
+    // A scene with a dimension and no sort: it has no one first row to watch.
+    const scene = await h.t.app.inject({ method: 'POST', url: '/api/scenes', headers: { cookie, 'content-type': 'application/json' }, payload: { name: 'Orders by channel', node: 'orders', dimensions: ['channel'], measures: ['order_count'] } });
+    expect(scene.statusCode, scene.body).toBe(201);
   });
 
   const inject = async (method: 'GET' | 'POST', url: string) => {
@@ -32,6 +36,12 @@ describe.skipIf(!hasChromium)('signals in Chromium', () => {
     await page.getByRole('button', { name: 'New signal' }).click();
     const form = page.getByRole('form', { name: 'New signal' });
     await form.getByLabel('Signal name').fill('Few orders');
+    // Watching a scene, the form says which value; of a scene without a sort, that it has no one first row.
+    await form.getByLabel('Watch').selectOption({ label: 'A scene' });
+    await form.getByLabel('Scene').selectOption({ label: 'Orders by channel' });
+    await form.getByRole('note')
+      .getByText('Orders by channel has no sort, so its first row could be any row: sort it in Explore (by Orders, Descending, to watch the largest) and save it again.').waitFor();
+    await form.getByLabel('Watch').selectOption({ label: "A node's measure" });
     await form.getByLabel('Node').selectOption('orders');
     await form.getByLabel('Measure').selectOption('order_count');
     await form.getByLabel('Condition').selectOption('less_than');
@@ -50,7 +60,7 @@ describe.skipIf(!hasChromium)('signals in Chromium', () => {
     await page.getByRole('status').getByText('Signal Few orders is created.').waitFor();
     // The list reloads after the confirmation: wait for the row rather than read it at once.
     const row = page.getByRole('listitem', { name: 'Signal Few orders' });
-    const summary = row.getByText('less_than 1000000 · 0 9 * * 1 (Europe/Paris)');
+    const summary = row.getByText('is less than 1,000,000 · 0 9 * * 1 (Europe/Paris)');
     await summary.waitFor({ timeout: 10_000 });
     await summary.waitFor();
     expect(await signalId('Few orders')).toBeTruthy();
@@ -97,7 +107,7 @@ describe.skipIf(!hasChromium)('signals in Chromium', () => {
     await form.getByRole('button', { name: 'Save signal' }).click();
     await page.getByRole('status').getByText('Signal Few orders is saved.').waitFor();
     const saved = page.getByRole('listitem', { name: 'Signal Few orders' });
-    await saved.getByText('less_than 10 · every 300 s').waitFor();
+    await saved.getByText('is less than 10 · every 300 s').waitFor();
 
     const id = (await signalId('Few orders'))!;
     await saved.getByRole('button', { name: 'Delete Few orders' }).click();

@@ -19,6 +19,7 @@ import { NotFoundPage } from './pages/not-found';
 import { OauthConsentPage } from './pages/oauth-consent';
 import { SignInPage } from './pages/sign-in';
 import { SqlEditorPage } from './pages/sql-editor';
+import { TutorialPage } from './pages/tutorial';
 import { UsersPage } from './pages/users';
 import { onLinkClick, usePath } from './router';
 import { atLeast, type Me } from './session';
@@ -36,6 +37,7 @@ const PAGES: Record<string, (props: { me: Me }) => preact.JSX.Element> = {
   '/content': ContentPage,
   '/users': UsersPage,
   '/glossary': GlossaryPage,
+  '/tutorial': TutorialPage,
 };
 
 /** Pages outside the page list, shown on their own (signed in first, at the same address). */

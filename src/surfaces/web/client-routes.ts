@@ -13,6 +13,7 @@ export const CLIENT_ROUTES = [
   { path: '/content', title: 'Content' },
   { path: '/users', title: 'Users' },
   { path: '/glossary', title: 'Glossary' },
+  { path: '/tutorial', title: 'Tutorial' },
 ] as const;
 
 /** Pages reached from elsewhere, not from the page list: an application's authorization request leads to consent. */

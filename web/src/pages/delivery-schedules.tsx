@@ -77,7 +77,7 @@ function ScheduleRow({ schedule, targetName, onChanged }: { schedule: Schedule; 
   );
 }
 
-function ScheduleForm({ scenes, mosaics, endpoints, onSave, onCancel }: { scenes: Named[]; mosaics: Named[]; endpoints: Endpoint[]; onSave: (body: unknown) => Promise<void>; onCancel: () => void }) {
+function ScheduleForm({ scenes, mosaics, endpoints, luminary, onSave, onCancel }: { scenes: Named[]; mosaics: Named[]; endpoints: Endpoint[]; luminary: boolean; onSave: (body: unknown) => Promise<void>; onCancel: () => void }) {
   const [name, setName] = useState('');
   const [target, setTarget] = useState(scenes[0] ? `scene:${scenes[0].id}` : mosaics[0] ? `mosaic:${mosaics[0].id}` : '');
   const [endpoint, setEndpoint] = useState(endpoints[0]?.id ?? '');
@@ -94,16 +94,18 @@ function ScheduleForm({ scenes, mosaics, endpoints, onSave, onCancel }: { scenes
     <form aria-label="New schedule" onSubmit={submit}>
       <TextField label="Name" value={name} onInput={setName} required />
       <SelectField label="Send" value={target} options={targets} onChange={setTarget} />
+      {/* A luminary sees every endpoint: with none yet, the way on is to add one, not to type an id. */}
+      {!endpoints.length && luminary ? <p class="status error" role="note">No webhook endpoint yet: add one under Webhooks (below), then create the schedule.</p> : null}
       {endpoints.length ? (
         <SelectField label="To endpoint" value={endpoint} options={endpoints.map((e) => ({ value: e.id, label: `${e.description || e.url} (${e.format})` }))} onChange={setEndpoint} />
-      ) : (
+      ) : luminary ? null : (
         <TextField label="To endpoint (id)" value={endpoint} onInput={setEndpoint} required hint="A webhook endpoint of the workspace; a luminary sees its id under Webhooks" />
       )}
       <TextField label="Cron" value={cron} onInput={setCron} required hint="minute hour day month weekday, e.g. 0 9 * * 1-5 for 09:00 on weekdays" />
       <TextField label="Time zone (optional)" value={timezone} onInput={setTimezone} placeholder="Europe/Berlin" hint="The workspace's zone when empty" />
       <ErrorBox error={error} />
       <div class="row">
-        <button type="submit">Create schedule</button> <button type="button" onClick={onCancel}>Cancel</button>
+        <button type="submit" disabled={!endpoint}>Create schedule</button> <button type="button" onClick={onCancel}>Cancel</button>
       </div>
     </form>
   );
@@ -134,7 +136,7 @@ export function DeliverySchedules({ luminary }: { luminary: boolean }) {
       <ErrorBox error={schedules.error ?? choices.error} />
       {notice ? <Notice>{notice}</Notice> : null}
       {creating && choices.data ? (
-        <ScheduleForm {...choices.data} onSave={create} onCancel={() => setCreating(false)} />
+        <ScheduleForm {...choices.data} luminary={luminary} onSave={create} onCancel={() => setCreating(false)} />
       ) : (
         <button type="button" onClick={() => { choices.reload(); setCreating(true); }}>New schedule</button>
       )}

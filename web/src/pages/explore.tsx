@@ -27,7 +27,7 @@ interface QueryAnswer {
   sql: string;
   metadata: { row_count: number; query_time_ms: number; truncated: boolean; columns: ResultColumn[]; comparison?: ComparisonSummary };
 }
-interface Vault { id: string; name: string }
+interface Vault { id: string; name: string; personal: boolean; access: string }
 
 /** A measure's checkbox per measure of a group. */
 function MeasurePicker({ group, chosen, onToggle, legend }: { group: FieldGroup; chosen: string[]; onToggle: (id: string, on: boolean) => void; legend: string }) {
@@ -162,7 +162,7 @@ export function ExplorePage() {
           <details><summary>Show SQL</summary><pre><code>{answer.sql}</code></pre></details>
           <form onSubmit={save} class="row" aria-label="Save as scene">
             <TextField label="Scene name" value={sceneName} onInput={setSceneName} required />
-            <SelectField label="Vault" value={vault} options={[{ value: '', label: 'My personal vault' }, ...(vaults.data?.vaults ?? []).map((v) => ({ value: v.id, label: v.name }))]} onChange={setVault} />
+            <SelectField label="Vault" value={vault} options={[{ value: '', label: 'My personal vault' }, ...(vaults.data?.vaults ?? []).filter((v) => !v.personal && v.access !== 'view').map((v) => ({ value: v.id, label: v.name }))]} onChange={setVault} />
             <button type="submit" disabled={composed}>Save as scene</button>
           </form>
           {composed ? <p class="muted" role="note">A scene keeps the query without its comparison or percent of total: turn them off to save it as a scene.</p> : null}

@@ -9,8 +9,9 @@ export function HomePage({ me }: { me: Me }) {
     <div>
       <h1>Welcome, {me.user.name || me.user.email}</h1>
       <aside class="notice" aria-label="New here?">
-        New here? Read the <a href="/glossary" onClick={(e) => onLinkClick(e, '/glossary')}>glossary</a> for the words the
-        console uses (luminary, reveal, node, scene, vault, data key…), and the <a href="/docs">API reference</a>.
+        New here? Follow the <a href="/tutorial" onClick={(e) => onLinkClick(e, '/tutorial')}>tutorial</a>: your first chart,
+        dashboard, signal and scheduled delivery, step by step. Read the <a href="/glossary" onClick={(e) => onLinkClick(e, '/glossary')}>glossary</a> for
+        the words the console uses (luminary, reveal, node, scene, vault, data key…), and the <a href="/docs">API reference</a>.
       </aside>
       <dl class="facts">
         <dt>Workspace</dt>

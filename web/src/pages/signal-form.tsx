@@ -5,7 +5,10 @@
 import { useState } from 'preact/hooks';
 import { get } from '../api';
 import { ErrorBox } from '../components/feedback';
+import { dimensionLabel } from '../components/dimension-picker';
 import { Checkbox, SelectField, TextField } from '../components/field';
+import { flatFields, loadFieldGroups } from '../components/node-catalog';
+import { grainOf } from '../components/result-format';
 import { useLoad } from '../components/use-load';
 
 export interface Signal {
@@ -15,8 +18,36 @@ export interface Signal {
   owner: string; stopped: string | null; values_hidden: string | null;
 }
 
-const CONDITIONS = ['less_than', 'greater_than', 'equals', 'not_equals', 'increases_by_percent', 'decreases_by_percent', 'changes_by_percent'];
+export const CONDITIONS = [
+  { value: 'less_than', label: 'is less than' },
+  { value: 'greater_than', label: 'is greater than' },
+  { value: 'equals', label: 'equals' },
+  { value: 'not_equals', label: 'does not equal' },
+  { value: 'increases_by_percent', label: 'increases by (percent)' },
+  { value: 'decreases_by_percent', label: 'decreases by (percent)' },
+  { value: 'changes_by_percent', label: 'changes by (percent)' },
+];
 interface Named { id: string; name?: string; label?: string }
+interface VaultChoice extends Named { personal: boolean; access: string }
+interface SceneChoice extends Named { node?: string; dimensions?: string[]; measures?: string[]; sorts?: Array<{ field: string; direction: string }> }
+
+/**
+ * What a scene watch watches, said before the server is asked: the first measure of the scene's first
+ * row. A scene with dimensions but no sort has no one first row, which the server refuses: said here first.
+ */
+function sceneWatchWords(scene: SceneChoice | undefined, labelOf: (id: string) => string): { text: string; problem: boolean } | undefined {
+  if (!scene?.measures) return undefined;
+  const measure = scene.measures[0] ? labelOf(scene.measures[0]) : 'its first measure';
+  if (!scene.dimensions?.length) return { text: `Watches ${measure} of ${scene.name}.`, problem: false };
+  const sort = scene.sorts?.[0];
+  if (!sort) {
+    // A time grouped by a grain sorted newest first gives the latest period; otherwise the largest value.
+    const time = scene.dimensions.find((d) => grainOf(d) !== undefined);
+    const how = time ? `by ${labelOf(time)}, Descending, to watch the latest period` : `by ${measure}, Descending, to watch the largest`;
+    return { text: `${scene.name} has no sort, so its first row could be any row: sort it in Explore (${how}) and save it again.`, problem: true };
+  }
+  return { text: `Watches ${measure} in the first row of ${scene.name}, sorted by ${labelOf(sort.field)} ${sort.direction === 'desc' ? 'descending' : 'ascending'}.`, problem: false };
+}
 
 /** The form's fields as text, from a signal being edited or the defaults of a new one. */
 function initial(signal?: Signal) {
@@ -71,8 +102,13 @@ export function SignalForm({ signal, onSave, onCancel }: { signal?: Signal; onSa
   const [form, setForm] = useState(() => initial(signal));
   const [error, setError] = useState<unknown>();
   const set = <K extends keyof Form>(key: K) => (value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
-  const vaults = useLoad(() => get<{ vaults: Named[] }>('/api/vaults'));
-  const scenes = useLoad(() => get<{ scenes: Named[] }>('/api/scenes?limit=200'));
+  const vaults = useLoad(() => get<{ vaults: VaultChoice[] }>('/api/vaults'));
+  const scenes = useLoad(() => get<{ scenes: SceneChoice[] }>('/api/scenes?limit=200'));
+  const scene = form.kind === 'scene' ? scenes.data?.scenes.find((s) => s.id === form.sceneId) : undefined;
+  // The scene's fields by the names the model gives them ("Ordered at (month)"), to say what is watched.
+  const sceneFields = useLoad(async () => (scene?.node ? flatFields(await loadFieldGroups(scene.node)) : undefined), [scene?.node]);
+  const labelOf = (id: string) => dimensionLabel(id, sceneFields.data?.dimensions ?? []) ?? sceneFields.data?.measures.find((m) => m.id === id)?.label ?? id;
+  const watched = sceneWatchWords(scene, labelOf);
   const nodes = useLoad(() => get<{ nodes: Named[] }>('/api/nodes'));
   const fields = useLoad(() => (form.node ? get<{ measures: Named[]; dimensions: Array<Named & { type: string }> }>(`/api/nodes/${encodeURIComponent(form.node)}/fields`) : Promise.resolve(undefined)), [form.node]);
   const option = (n: Named) => ({ value: n.id, label: n.name ?? n.label ?? n.id });
@@ -92,10 +128,13 @@ export function SignalForm({ signal, onSave, onCancel }: { signal?: Signal; onSa
     <form onSubmit={submit} aria-label={title}>
       <div class="form-grid">
         <TextField label="Signal name" value={form.name} onInput={set('name')} required />
-        <SelectField label="Vault" value={form.vault} options={[...choose('My personal vault'), ...(vaults.data?.vaults ?? []).map(option)]} onChange={set('vault')} />
+        <SelectField label="Vault" value={form.vault} options={[...choose('My personal vault'), ...(vaults.data?.vaults ?? []).filter((v) => !v.personal && v.access !== 'view').map(option)]} onChange={set('vault')} />
         <SelectField label="Watch" value={form.kind} options={[{ value: 'metric', label: "A node's measure" }, { value: 'scene', label: 'A scene' }]} onChange={set('kind')} />
         {form.kind === 'scene' ? (
-          <SelectField label="Scene" value={form.sceneId} options={[...choose('Choose a scene'), ...(scenes.data?.scenes ?? []).map(option)]} onChange={set('sceneId')} />
+          <>
+            <SelectField label="Scene" value={form.sceneId} options={[...choose('Choose a scene'), ...(scenes.data?.scenes ?? []).map(option)]} onChange={set('sceneId')} />
+            {watched ? <p class={`span-all ${watched.problem ? 'status error' : 'muted'}`} role="note">{watched.text}</p> : null}
+          </>
         ) : (
           <>
             <SelectField label="Node" value={form.node} options={[...choose('Choose a node'), ...(nodes.data?.nodes ?? []).map(option)]} onChange={set('node')} />

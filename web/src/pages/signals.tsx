@@ -7,12 +7,16 @@ import { ErrorBox, Notice } from '../components/feedback';
 import { Section } from '../components/field';
 import { useAction } from '../components/use-load';
 import { LoadMore, usePaged } from '../components/use-paged';
-import { SignalForm, type Signal } from './signal-form';
+import { CONDITIONS, SignalForm, type Signal } from './signal-form';
 
 interface Evaluation { id: string; evaluated_at: string; value: number | null; holds: boolean | null; state: string | null; fired: boolean | null; error: string | null; values_hidden: string | null }
 interface DryRun { value: number | null; holds: boolean | null; would_fire: boolean; state: string; error: string | null }
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+// A watched value with its thousands separated, as the grids write figures (5,800.83).
+const figure = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
+const valueText = (value: number | null, none = '—') => (value === null ? none : figure.format(value));
+const conditionWords = (condition: string) => CONDITIONS.find((c) => c.value === condition)?.label ?? condition;
 const path = (signal: Signal) => `/api/signals/${encodeURIComponent(signal.id)}`;
 
 function History({ signal }: { signal: Signal }) {
@@ -27,7 +31,7 @@ function History({ signal }: { signal: Signal }) {
             e.values_hidden ? (
               <tr key={e.id}><td>{when(e.evaluated_at)}</td><td colSpan={5} class="muted">Hidden: read with data keys that show other rows than yours.</td></tr>
             ) : (
-              <tr key={e.id}><td>{when(e.evaluated_at)}</td><td>{e.value ?? '—'}</td><td>{e.holds === null ? '—' : e.holds ? 'yes' : 'no'}</td><td>{e.state}</td><td>{e.fired ? 'yes' : 'no'}</td><td>{e.error ?? ''}</td></tr>
+              <tr key={e.id}><td>{when(e.evaluated_at)}</td><td>{valueText(e.value)}</td><td>{e.holds === null ? '—' : e.holds ? 'yes' : 'no'}</td><td>{e.state}</td><td>{e.fired ? 'yes' : 'no'}</td><td>{e.error ?? ''}</td></tr>
             )
           ))}
         </tbody>
@@ -40,7 +44,7 @@ function History({ signal }: { signal: Signal }) {
 function DryRunResult({ signal, result }: { signal: Signal; result: DryRun }) {
   return (
     <div role="status" aria-label={`Evaluation of ${signal.name}`}>
-      {result.error ? <p class="status error">Could not evaluate: {result.error}</p> : <p>Value now: <strong>{result.value ?? 'no value'}</strong></p>}
+      {result.error ? <p class="status error">Could not evaluate: {result.error}</p> : <p>Value now: <strong>{valueText(result.value, 'no value')}</strong></p>}
       <p>{result.would_fire ? 'Would fire: signal.triggered would be sent.' : 'Would not fire.'} State it leads to: {result.state}. Nothing was sent. (A dry run reads with your own data keys.)</p>
     </div>
   );
@@ -59,13 +63,13 @@ function SignalRow({ signal, onChanged }: { signal: Signal; onChanged: (notice: 
   return (
     <li class="panel" aria-label={`Signal ${signal.name}`}>
       <strong>{signal.name}</strong>{' '}
-      <span class="muted">{signal.condition} {signal.threshold} · {'cron' in signal.schedule ? `${signal.schedule.cron} (${signal.schedule.timezone})` : `every ${signal.schedule.interval_seconds} s`}{signal.enabled ? '' : ' · disabled'}</span>
+      <span class="muted">{conditionWords(signal.condition)} {valueText(signal.threshold)} · {'cron' in signal.schedule ? `${signal.schedule.cron} (${signal.schedule.timezone})` : `every ${signal.schedule.interval_seconds} s`}{signal.enabled ? '' : ' · disabled'}</span>
       {signal.stopped ? <p class="status error" role="status">{signal.stopped}</p> : null}
       {signal.values_hidden ? (
         <p class="muted">{signal.values_hidden} · evaluated {when(signal.last_evaluated_at)} · next run {when(signal.next_run_at)}</p>
       ) : (
         <p>
-          State: <span class={`status ${signal.state ?? ''}`}>{signal.state}</span>{signal.last_error ? ` (${signal.last_error})` : ''} · last value {signal.last_value ?? '—'} · evaluated {when(signal.last_evaluated_at)} · next run {when(signal.next_run_at)}
+          State: <span class={`status ${signal.state ?? ''}`}>{signal.state}</span>{signal.last_error ? ` (${signal.last_error})` : ''} · last value {valueText(signal.last_value)} · evaluated {when(signal.last_evaluated_at)} · next run {when(signal.next_run_at)}
         </p>
       )}
       <div class="row">

@@ -6,6 +6,7 @@ import { api, post } from '../../api';
 import { CHART_LABELS } from '../../components/chart-labels';
 import type { Visualization } from '../../components/chart-plan';
 import { ConfirmDelete } from '../../components/confirm-delete';
+import { dimensionLabel } from '../../components/dimension-picker';
 import { ErrorBox, Notice } from '../../components/feedback';
 import { Section } from '../../components/field';
 import { useAction } from '../../components/use-load';
@@ -24,17 +25,19 @@ interface Props {
 }
 
 export function Scenes({ scenes, vaults, onChanged }: Props) {
-  const [run, setRun] = useState<{ result: SceneRun; visualization: Visualization }>();
+  const [run, setRun] = useState<{ result: SceneRun; visualization: Visualization; node: string }>();
   const [editing, setEditing] = useState<string>();
   const [done, setDone] = useState('');
   const { error, run: act } = useAction();
   const vaultName = (id: string) => vaults.find((v) => v.id === id)?.name ?? 'a vault';
   // Field labels of the scenes' nodes, so filters read as the model names the fields ("Region").
   const fields = useNodeFields([...new Set(scenes.items.map((s) => s.node))].sort());
+  // A field by its label, a time with its grain ("Ordered at (month)"); its id until the fields are read.
+  const named = (s: Scene, id: string) => dimensionLabel(id, fields.data?.get(s.node)?.dimensions ?? []) ?? fieldLabel(fields.data, id, s.node);
   const canEdit = (s: Scene) => vaults.some((v) => v.id === s.vault && v.access !== 'view');
 
   const open = (scene: Scene) =>
-    act(async () => setRun({ result: await post<SceneRun>(`/api/scenes/${encodeURIComponent(scene.id)}/run`), visualization: scene.visualization }));
+    act(async () => setRun({ result: await post<SceneRun>(`/api/scenes/${encodeURIComponent(scene.id)}/run`), visualization: scene.visualization, node: scene.node }));
   const remove = (scene: Scene) =>
     act(async () => {
       await api('DELETE', `/api/scenes/${encodeURIComponent(scene.id)}`);
@@ -61,7 +64,7 @@ export function Scenes({ scenes, vaults, onChanged }: Props) {
             <div class="row">
               <button type="button" onClick={() => void open(s)} aria-label={`Run scene ${s.name}`}>Run</button>
               <strong>{s.name}</strong>
-              <span class="muted">{s.node}: {[...s.measures, ...s.dimensions].join(', ')} · {CHART_LABELS[s.visualization.type]} · in {vaultName(s.vault)}</span>
+              <span class="muted">{s.node}: {[...s.measures, ...s.dimensions].map((id) => named(s, id)).join(', ')} · {CHART_LABELS[s.visualization.type]} · in {vaultName(s.vault)}</span>
               {canEdit(s) ? (
                 <>
                   <button type="button" aria-expanded={editing === s.id} onClick={() => setEditing(editing === s.id ? undefined : s.id)} aria-label={`Edit scene ${s.name}`}>Edit</button>
@@ -77,7 +80,7 @@ export function Scenes({ scenes, vaults, onChanged }: Props) {
       </ul>
       <LoadMore list={scenes} what="scenes" />
       {!scenes.loading && scenes.items.length === 0 && !scenes.error ? <p class="muted">No scenes yet: save one from Explore.</p> : null}
-      {run ? <RunView run={run.result} title={run.result.scene.name} visualization={run.visualization} /> : null}
+      {run ? <RunView run={run.result} title={run.result.scene.name} visualization={run.visualization} node={run.node} fields={fields.data} /> : null}
     </Section>
   );
 }

@@ -1,6 +1,7 @@
 // The shapes the content routes answer (GET /api/vaults, /api/scenes, /api/mosaics and their runs), as
 // the Content page reads them. docs/api.md, "Surface C: scenes and mosaics", is the reference.
 import type { Visualization } from '../../components/chart-plan.js';
+import type { ResultColumn } from '../../components/result-format.js';
 
 export type VaultAccess = 'view' | 'edit' | 'manage';
 export interface Vault { id: string; name: string; description: string; personal: boolean; access: VaultAccess }
@@ -23,7 +24,7 @@ export interface Scene {
   visualization: Visualization;
   version: number;
 }
-export interface SceneRun { data: Array<Record<string, unknown>>; metadata: { row_count: number }; scene: { id: string; name: string } }
+export interface SceneRun { data: Array<Record<string, unknown>>; metadata: { row_count: number; columns?: ResultColumn[] }; scene: { id: string; name: string } }
 
 export interface TileLayout { x: number; y: number; w: number; h: number }
 export interface MosaicTile {

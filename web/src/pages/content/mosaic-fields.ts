@@ -1,12 +1,12 @@
 // The fields of the nodes a mosaic's scene tiles read (node-catalog.ts, joined fields included), so the
 // dashboard filters can offer them and say which tiles each filter reaches: as the server applies a
 // mosaic filter (mosaic-service.ts), to every scene tile whose node has the field, the others ignore it.
-import { flatFields, loadFieldGroups } from '../../components/node-catalog';
+import { flatFields, loadFieldGroups, type MeasureInfo } from '../../components/node-catalog';
 import type { FieldInfo } from '../../components/filter-editor';
 import { useLoad } from '../../components/use-load';
 import type { MosaicFilter, MosaicTile } from './content-types';
 
-export type NodeFields = Map<string, { dimensions: FieldInfo[]; measures: FieldInfo[] }>;
+export type NodeFields = Map<string, { dimensions: FieldInfo[]; measures: MeasureInfo[] }>;
 
 export function nodesOf(tiles: readonly MosaicTile[]): string[] {
   return [...new Set(tiles.flatMap((t) => (t.scene ? [t.scene.node] : [])))].sort();

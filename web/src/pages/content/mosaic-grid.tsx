@@ -6,6 +6,7 @@ import type { JSX } from 'preact';
 import { CHART_LABELS } from '../../components/chart-labels';
 import type { Visualization } from '../../components/chart-plan';
 import type { MosaicTile, SceneRun, TileError } from './content-types';
+import type { NodeFields } from './mosaic-fields';
 import { readingOrder } from './mosaic-layout';
 import { RunView } from './scene-run-view';
 
@@ -20,7 +21,7 @@ export function placement(tile: Pick<MosaicTile, 'layout'>): JSX.CSSProperties {
   return { '--col': String(x + 1), '--row': String(y + 1), '--w': String(w), '--h': String(h) } as JSX.CSSProperties;
 }
 
-function TileBody({ tile, outcome, running }: { tile: MosaicTile; outcome: TileOutcome | undefined; running: boolean }) {
+function TileBody({ tile, outcome, running, fields }: { tile: MosaicTile; outcome: TileOutcome | undefined; running: boolean; fields: NodeFields | undefined }) {
   const name = outcome?.run?.scene.name ?? tile.scene?.name;
   if (tile.kind === 'heading') return <h3>{tile.text}</h3>;
   if (tile.kind === 'text') return <p class="tile-text">{tile.text}</p>;
@@ -31,7 +32,7 @@ function TileBody({ tile, outcome, running }: { tile: MosaicTile; outcome: TileO
     <>
       <h3>{name ?? 'A scene that is gone'}</h3>
       {!outcome?.run && !outcome?.error && running ? <p class="muted" role="status">Loading {name}…</p> : null}
-      {outcome?.run && name ? <RunView run={outcome.run} title={name} visualization={visualization} height={chartHeight} /> : null}
+      {outcome?.run && name ? <RunView run={outcome.run} title={name} visualization={visualization} height={chartHeight} node={tile.scene?.node} fields={fields} /> : null}
       {outcome?.error ? (
         <div class="error" role="alert">
           <strong>{outcome.error.error}</strong>
@@ -52,13 +53,14 @@ function tileTitle(tile: MosaicTile): string {
   return tile.id;
 }
 
-export function MosaicGrid({ name, tiles, outcomes, running }: { name: string; tiles: MosaicTile[]; outcomes: Map<string, TileOutcome> | undefined; running: boolean }) {
+/** `fields`: the fields of the tiles' nodes, so that each tile names its columns and writes its values as the model says. */
+export function MosaicGrid({ name, tiles, outcomes, running, fields }: { name: string; tiles: MosaicTile[]; outcomes: Map<string, TileOutcome> | undefined; running: boolean; fields?: NodeFields | undefined }) {
   return (
     <div class="mosaic-grid" role="group" aria-label={`Mosaic ${name}`}>
       {readingOrder(tiles).map((tile) => {
         return (
           <article key={tile.id} class={`tile tile-${tile.kind}`} style={placement(tile)} aria-label={`Tile ${tileTitle(tile)}`} aria-busy={running && tile.kind === 'scene' && !outcomes?.get(tile.id)}>
-            <TileBody tile={tile} outcome={outcomes?.get(tile.id)} running={running} />
+            <TileBody tile={tile} outcome={outcomes?.get(tile.id)} running={running} fields={fields} />
           </article>
         );
       })}
