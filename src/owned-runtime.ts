@@ -67,7 +67,7 @@ function adviceFor(asking: LockHolder, other: LockOwner, reason: InUseReason): s
   // Said only when the server could not take the command over its admin channel (cli/admin-channel-client.ts).
   return (
     'Nothing was changed: a change made here would not reach the server and would be lost, and that server ' +
-    'has no admin channel to run it (a server of an earlier version opens none; one that is stopping has closed it). ' +
+    'has no admin channel to run it (one still starting or stopping has none open; one of an earlier version opens none). ' +
     'Make it through the running server (console API: /api/keys, /api/members, /api/workspace), ' +
     'restart the server with this version, or stop it and run this command again.'
   );

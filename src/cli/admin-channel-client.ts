@@ -41,8 +41,8 @@ export function readChannelFile(file: string): ChannelFile | undefined {
 
 /**
  * Runs `request` in the server named by `refused` (the lock's owner) and prints its answer. Without a
- * channel of that server (a server of an earlier version, or one stopping), or when it does not take
- * the command, the refusal stands: nothing was changed.
+ * channel of that server (one still starting or stopping, or of an earlier version), or when it does
+ * not take the command, the refusal stands: nothing was changed.
  */
 export async function sendToServer(config: Config, refused: StoreInUseError, request: StoreRequest): Promise<number> {
   const file = channelFileOf(config);
