@@ -2,16 +2,46 @@
 import { buildApp } from './app.js';
 import { bootstrapDemo, type BootstrapResult } from './bootstrap.js';
 import type { Config } from './config.js';
+import type { Logger } from 'pino';
 import { answerPlainHttpOnTlsPort } from './http/plain-http-on-tls-port.js';
+import { openAdminChannel, type AdminChannel } from './cli/admin-channel-server.js';
 import { createLogger } from './logger.js';
 import { loadTls, type TlsMaterial } from './runtime-files.js';
 import { openOwnedRuntime } from './owned-runtime.js';
 import { startSqlInterface, type SqlInterface } from './sqlwire/sql-interface.js';
 
+/** A started server: what the banner tells, and how to stop it. */
+export interface StartedServer {
+  port: number;
+  tls: TlsMaterial | undefined;
+  bootstrap: BootstrapResult;
+  sqlInterface: SqlInterface | undefined;
+  /** With the embedded store, where `svc` commands find the server (cli/admin-channel-server.ts). */
+  adminChannel: AdminChannel | undefined;
+  close(): Promise<void>;
+}
+
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
-  // With the embedded store, this process owns it until it stops: a second server or an `svc` command
-  // on the same store is refused rather than left to write to a copy that would be lost.
+  const server = await startServer(config, logger);
+  printBanner(config, server.port, server.tls, server.bootstrap, server.sqlInterface);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** Opens the store, migrates, listens; no signal handlers and no banner (serve adds them). */
+export async function startServer(config: Config, logger: Logger): Promise<StartedServer> {
+  // With the embedded store, this process owns it until it stops: a second server is refused, and `svc`
+  // commands run here through the admin channel rather than write to a copy that would be lost.
   const owner = { holder: 'server' as const, command: 'svc serve', onNote: (note: string) => logger.warn({ note }, 'metadata store') };
   const runtime = await openOwnedRuntime(config, owner, {
     onBackgroundError: (error) => logger.error({ err: error }, 'background task failed'),
@@ -32,32 +62,32 @@ export async function serve(config: Config): Promise<void> {
   runtime.services.jobs.start();
 
   const sqlInterface = await startSql(config, runtime.services, tls, logger);
+  const adminChannel = await openAdminChannel(config, runtime.services, logger);
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  printBanner(config, port, tls, bootstrap, sqlInterface);
-
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal }, 'shutting down');
-    await sqlInterface?.close();
-    await app.close();
-    await runtime.services.jobs.stop();
-    await runtime.services.deliveries.stop();
-    await runtime.close();
-    process.exit(0);
+  return {
+    port,
+    tls,
+    bootstrap,
+    sqlInterface,
+    adminChannel,
+    async close() {
+      await adminChannel?.close();
+      await sqlInterface?.close();
+      await app.close();
+      await runtime.services.jobs.stop();
+      await runtime.services.deliveries.stop();
+      await runtime.close();
+    },
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 /**
  * The SQL interface, unless SVC_SQL_PORT=off. A port the operator chose that is in use stops the start; the
  * default one (5433, often a second PostgreSQL on a laptop) only costs the interface, with a warning.
  */
-async function startSql(config: Config, services: Parameters<typeof startSqlInterface>[0]['services'], tls: TlsMaterial | undefined, logger: ReturnType<typeof createLogger>): Promise<SqlInterface | undefined> {
+async function startSql(config: Config, services: Parameters<typeof startSqlInterface>[0]['services'], tls: TlsMaterial | undefined, logger: Logger): Promise<SqlInterface | undefined> {
   if (!config.sql) return undefined;
   try {
     return await startSqlInterface({ services, settings: config.sql, host: config.host, ...(tls ? { tls } : {}), logger });
@@ -101,7 +131,7 @@ function printBanner(config: Config, port: number, tls: TlsMaterial | undefined,
   if (bootstrap.empty) {
     lines.push(
       '',
-      `  The store has no workspace yet (SVC_DEMO=off). ${config.databaseUrl ? 'Create' : 'Stop this server (it owns the embedded store), create'} one and its first luminary with:`,
+      '  The store has no workspace yet (SVC_DEMO=off). Create one and its first luminary with:',
       "    npm run svc -- users create --email you@example.com --role luminary --new-workspace 'My team'",
     );
   }

@@ -64,10 +64,11 @@ function adviceFor(asking: LockHolder, other: LockOwner, reason: InUseReason): s
       'or run several instances over PostgreSQL (DATABASE_URL) and Redis (REDIS_URL).'
     );
   }
+  // Said only when the server could not take the command over its admin channel (cli/admin-channel-client.ts).
   return (
-    'Nothing was changed: a change made here would not reach the server and would be lost. ' +
+    'Nothing was changed: a change made here would not reach the server and would be lost, and that server ' +
+    'has no admin channel to run it (one still starting or stopping has none open; one of an earlier version opens none). ' +
     'Make it through the running server (console API: /api/keys, /api/members, /api/workspace), ' +
-    'or stop the server and run this command again. To manage a running service from the command line, ' +
-    'use a PostgreSQL store (DATABASE_URL), which servers and the svc command share.'
+    'restart the server with this version, or stop it and run this command again.'
   );
 }

@@ -1,9 +1,13 @@
 // What every `svc` subcommand shares: option helpers, output, and the runtime it acts through.
 import type { Config } from '../config.js';
 import { AppError } from '../core/errors.js';
-import { openOwnedRuntime } from '../owned-runtime.js';
+import { openOwnedRuntime, type OwnedRuntime } from '../owned-runtime.js';
 import type { Services } from '../services.js';
 import type { WorkspaceRow } from '../store/members-repo.js';
+import { StoreInUseError } from '../store/store-lock.js';
+import { sendToServer } from './admin-channel-client.js';
+import { err, out } from './output.js';
+import { requestName, type StoreRequest } from './store-request.js';
 
 export type Options = Record<string, string | boolean | undefined>;
 
@@ -29,24 +33,33 @@ export function oneOf<T extends string>(values: readonly T[], value: string, nam
 }
 
 export function print(text: string, code: number): number {
-  (code === 0 ? process.stdout : process.stderr).write(`${text}\n`);
+  (code === 0 ? out : err)(`${text}\n`);
   return code;
 }
 
 /**
- * Runs a command against the store. With the embedded store the command owns it while it runs, and is
- * refused while a server does (see owned-runtime.ts); `command` names it in the lock.
+ * Runs a command against the store. With the embedded store the command owns it while it runs (see
+ * owned-runtime.ts); while a server on this host owns it, the command is sent to that server to run
+ * there (admin-channel-client.ts), and refused if it cannot be.
  */
 export async function withServices(
   config: Config,
-  command: string,
+  request: StoreRequest,
   run: (services: Services, migrations: string[]) => Promise<number>,
 ): Promise<number> {
-  const runtime = await openOwnedRuntime(config, {
-    holder: 'command',
-    command,
-    onNote: (note) => process.stderr.write(`svc: ${note}\n`),
-  });
+  let runtime: OwnedRuntime;
+  try {
+    runtime = await openOwnedRuntime(config, {
+      holder: 'command',
+      command: requestName(request),
+      onNote: (note) => err(`svc: ${note}\n`),
+    });
+  } catch (error) {
+    if (error instanceof StoreInUseError && error.reason === 'running' && error.owner.holder === 'server') {
+      return sendToServer(config, error, request);
+    }
+    throw error;
+  }
   try {
     return await run(runtime.services, runtime.migrations);
   } finally {

@@ -259,7 +259,7 @@ function readRaw(file: string): string | undefined {
   }
 }
 
-function removeQuietly(file: string): void {
+export function removeQuietly(file: string): void {
   try {
     unlinkSync(file);
   } catch {
