@@ -30,17 +30,21 @@ export class RollupMeasureReader {
   private readonly measures = new Map<string, RollupMeasure>();
   private readonly columns: MeasureColumn[] = [];
   private readonly refused = new Map<string, Refusal>();
+  /** Listed measures in the order written (an input may be stored before it is listed). */
+  private readonly listed: string[] = [];
 
   constructor(private readonly node: NodeDraft) {}
 
   /** Adds a listed measure (with the inputs it uses); returns why it cannot be stored, if so. */
   add(name: string): Refusal | undefined {
-    return this.visit(name, true, new Set());
+    const refusal = this.visit(name, true, new Set());
+    if (!refusal) this.listed.push(name);
+    return refusal;
   }
 
   stored(): StoredMeasures {
-    const all = [...this.measures.values()];
-    return { measures: [...all.filter((m) => m.listed), ...all.filter((m) => !m.listed)], columns: this.columns };
+    const listed = this.listed.map((name) => this.measures.get(name)!);
+    return { measures: [...listed, ...[...this.measures.values()].filter((m) => !m.listed)], columns: this.columns };
   }
 
   private visit(name: string, listed: boolean, path: Set<string>): Refusal | undefined {
