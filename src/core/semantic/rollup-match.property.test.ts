@@ -11,26 +11,8 @@ import { semanticQuerySchema } from './query.js';
 import { matchRollup, ROLLUP_MISS_CODES } from './rollup-match.js';
 import type { Rollup } from './rollup-model.js';
 import { rollupQueryOf } from './rollup-query.js';
+import { ordersNode } from './rollup-test-model.js';
 
-const NODE = `node orders {
-  connection: warehouse  table: shop.orders
-  dimension region { type: string }
-  dimension status { type: string }
-  dimension channel { type: string }
-  dimension amount { type: number }
-  dimension customer_id { type: number }
-  dimension created_at { type: timestamp }
-  measure order_count { type: count }
-  measure revenue { type: sum  sql: \${amount} }
-  measure avg_amount { type: avg  sql: \${amount} }
-  measure smallest { type: min  sql: \${amount} }
-  measure buyers { type: count_distinct  sql: \${customer_id} }
-  measure per_buyer { type: ratio  numerator: revenue  denominator: buyers }
-  measure aov { type: number  sql: \${revenue} / nullif(\${order_count}, 0) }
-  data_key region { dimension: region  attribute: region }
-#ROLLUPS#
-}
-`;
 
 const DIMENSIONS = ['region', 'status', 'channel'] as const;
 const MEASURES = ['order_count', 'revenue', 'avg_amount', 'smallest', 'buyers', 'per_buyer', 'aov'] as const;
@@ -72,7 +54,7 @@ function cml(specs: readonly RollupSpec[]): string {
     const time = s.grain ? `  time: created_at  grain: ${s.grain}${s.range ? '  build_range: "last 3 months"' : ''}` : '';
     return `  rollup r${i} { dimensions: [${s.dimensions.join(', ')}]  measures: [${s.measures.join(', ')}]  timezone: "${s.zone}"  refresh: on_deploy${time} }`;
   });
-  return NODE.replace('#ROLLUPS#', blocks.join('\n'));
+  return ordersNode(blocks.join('\n'));
 }
 
 const FILTERS: Record<string, Filter> = {

@@ -8,39 +8,20 @@ import type { SemanticModel } from './model.js';
 import { semanticQuerySchema, type SemanticQueryInput } from './query.js';
 import { matchRollup, type RollupMatch } from './rollup-match.js';
 import { rollupQueryOf } from './rollup-query.js';
+import { ordersNode } from './rollup-test-model.js';
 
 const ROLLUP_MODEL = `node customers {
   connection: warehouse  table: shop.customers
   dimension id { type: number  primary_key: true }
   dimension segment { type: string }
 }
-node orders {
-  connection: warehouse  table: shop.orders
-  dimension id { type: number  primary_key: true }
-  dimension region { type: string }
-  dimension status { type: string }
-  dimension channel { type: string }
-  dimension amount { type: number }
-  dimension customer_id { type: number }
-  dimension created_at { type: timestamp }
-  dimension ordered_on { type: date }
-  measure order_count { type: count }
-  measure revenue { type: sum  sql: \${amount} }
-  measure avg_amount { type: avg  sql: \${amount} }
-  measure smallest { type: min  sql: \${amount} }
-  measure buyers { type: count_distinct  sql: \${customer_id} }
-  measure per_buyer { type: ratio  numerator: revenue  denominator: buyers }
-  measure aov { type: number  sql: \${revenue} / nullif(\${order_count}, 0) }
-  join customers { relationship: many_to_one  on: \${orders.customer_id} = \${customers.id} }
-  data_key region { dimension: region  attribute: region }
+${ordersNode(`join customers { relationship: many_to_one  on: \${orders.customer_id} = \${customers.id} }
   rollup daily_region { dimensions: [region, status]  measures: [revenue, order_count, avg_amount, smallest, per_buyer]  time: created_at  grain: day  refresh: on_deploy }
   rollup monthly_region { dimensions: [region]  measures: [aov, buyers]  time: created_at  grain: month  refresh: "1 hour" }
   rollup weekly { dimensions: [region]  measures: [revenue]  time: created_at  grain: week  refresh: on_deploy }
   rollup recent_daily { dimensions: [region]  measures: [revenue]  time: created_at  grain: day  build_range: "last 3 months"  refresh: on_deploy }
   rollup paris_daily { dimensions: [region]  measures: [revenue]  time: created_at  grain: day  timezone: "Europe/Paris"  refresh: on_deploy }
-  rollup totals { measures: [revenue, order_count]  refresh: "0 3 * * *" }
-}
-`;
+  rollup totals { measures: [revenue, order_count]  refresh: "0 3 * * *" }`)}`;
 
 function rollupModel(source = ROLLUP_MODEL): SemanticModel {
   const { model, diagnostics } = compileModel([{ path: 'rollups.cml', content: source }]);
