@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_NOW } from '../../../test/helpers/clock.js';
 import { compileModel } from '../cml/index.js';
-import type { SemanticModel } from './model.js';
+import type { CompileOptions } from './compile.js';
+import type { SemanticModel, SqlTemplate } from './model.js';
 import { semanticQuerySchema, type SemanticQueryInput } from './query.js';
 import { matchRollup, type RollupMatch } from './rollup-match.js';
 import { rollupQueryOf } from './rollup-query.js';
@@ -32,9 +33,9 @@ function rollupModel(source = ROLLUP_MODEL): SemanticModel {
 const model = rollupModel();
 const ALL = { region: '*' };
 
-function match(query: Partial<SemanticQueryInput>, attributes: Record<string, string> = ALL): RollupMatch {
+function match(query: Partial<SemanticQueryInput>, attributes: Record<string, string> = ALL, derived?: CompileOptions['derived']): RollupMatch {
   const parsed = semanticQuerySchema.parse({ node: 'orders', ...query });
-  return matchRollup(model.nodes.get('orders')!.rollups, rollupQueryOf(model, parsed, { attributes, now: TEST_NOW }));
+  return matchRollup(model.nodes.get('orders')!.rollups, rollupQueryOf(model, parsed, { attributes, now: TEST_NOW, ...(derived ? { derived } : {}) }));
 }
 
 /** The chosen rollup's name and each miss as `rollup: code`. */
@@ -151,6 +152,21 @@ describe('matchRollup', () => {
     expect(raw.rollup).toBeUndefined();
     expect(reasons(raw)['daily_region']).toBe('grain day is coarser than the instants of created_at the query reads');
     expect(summary(match({ measures: ['revenue'], dimensions: ['ordered_on'] })).misses['daily_region']).toBe('lacks_time');
+  });
+
+  it('counts what extra columns read: the measures of a metric, the rows of a raw aggregate', () => {
+    const text = (t: string) => ({ kind: 'text', text: t }) as const;
+    const extra = (template: SqlTemplate) => [{ key: 'extra', template }];
+    const metric = match({ measures: ['revenue'] }, ALL, extra([{ kind: 'measure', node: 'orders', name: 'smallest' }, text(' * 2')]));
+    expect(summary(metric).chosen).toBe('daily_region');
+    expect(reasons(metric)['totals']).toBe('lacks measure smallest');
+    const statuses = match({ measures: ['revenue'] }, ALL, extra([text('COUNT(DISTINCT '), { kind: 'dimension', node: 'orders', name: 'status' }, text(')')]));
+    expect(summary(statuses).chosen).toBe('daily_region');
+    expect(reasons(statuses)['monthly_region']).toBe('lacks dimension status, which an extra column aggregates');
+    const latest = match({ measures: ['revenue'] }, ALL, extra([text('MAX('), { kind: 'dimension', node: 'orders', name: 'created_at' }, text(')')]));
+    expect(latest.rollup).toBeUndefined();
+    expect(reasons(latest)['daily_region']).toBe('grain day is coarser than the instants of created_at the query reads');
+    expect(summary(match({ measures: ['revenue'] }, ALL, extra([text('COUNT('), { kind: 'table', node: 'orders' }, text('.id)')]))).chosen).toBeUndefined();
   });
 
   it('has no rollup to offer a node without any', () => {

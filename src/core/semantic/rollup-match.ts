@@ -35,6 +35,8 @@ export interface RollupQuery {
   /** Dimensions grouped by, time buckets included. */
   readonly dimensions: readonly FieldUse[];
   readonly dimensionFilters: readonly FieldUse[];
+  /** Dimensions extra columns aggregate over the rows (`MAX(created_at)`), not grouped by. */
+  readonly aggregatedDimensions: readonly FieldUse[];
   /** Measures filtered on (HAVING). */
   readonly measureFilters: readonly string[];
   /** Dimensions the caller's data keys limit rows by (a key the caller holds `*` for limits nothing). */
@@ -119,12 +121,14 @@ export function whyNot(rollup: Rollup, query: RollupQuery): Miss {
   if (missingDimension) return lacking(rollup, missingDimension, 'lacks_dimension', `lacks dimension ${missingDimension.field}`);
   const missingFilter = query.dimensionFilters.find((use) => !holds(use));
   if (missingFilter) return lacking(rollup, missingFilter, 'lacks_filter_field', `lacks dimension ${missingFilter.field}, which a filter reads`);
+  const missingRead = query.aggregatedDimensions.find((use) => !holds(use));
+  if (missingRead) return lacking(rollup, missingRead, 'lacks_dimension', `lacks dimension ${missingRead.field}, which an extra column aggregates`);
   const missingHaving = query.measureFilters.find((m) => !stored.has(m));
   if (missingHaving !== undefined) return { code: 'lacks_filter_field', reason: `lacks measure ${missingHaving}, which a filter reads` };
   const missingKey = query.dataKeyFields.find((field) => !rollup.dimensions.includes(field));
   if (missingKey !== undefined) return { code: 'lacks_data_key_field', reason: `data key field ${missingKey} is not in the rollup, so it could not keep each user to their rows` };
   // Uses of the rollup's time dimension: a raw stored dimension answers any use of itself.
-  const timeUses = [...query.dimensions, ...query.dimensionFilters].filter((use) => use.time && use.field === rollup.time?.dimension && !rollup.dimensions.includes(use.field));
+  const timeUses = [...query.dimensions, ...query.dimensionFilters, ...query.aggregatedDimensions].filter((use) => use.time && use.field === rollup.time?.dimension && !rollup.dimensions.includes(use.field));
   for (const use of timeUses) {
     const miss = timeMiss(rollup, use.field, use.time!, query.timezone);
     if (miss) return miss;

@@ -3,7 +3,7 @@
 // by. Fields are resolved as the compiler resolves them (FieldResolver, resolveFilter), so a query the
 // compiler refuses is refused here with the same error. Comparisons, shares and ratios of a query are
 // answered by ordinary queries of the node (composed-plan.ts); each of those is matched on its own.
-import { ALL_ROWS } from './compile.js';
+import { ALL_ROWS, type CompileOptions } from './compile.js';
 import { FieldResolver, type DimensionRef } from './fields.js';
 import { leavesOf, resolveFilter, type ResolvedFilter, type ResolvedLeaf } from './filters.js';
 import { NotFoundError } from '../errors.js';
@@ -18,6 +18,8 @@ export interface RollupQueryOptions {
   readonly now: Date;
   /** Used when the query names none. */
   readonly timezone?: string;
+  /** Extra columns of the compile (reveal metrics, raw aggregates): what they read counts too. */
+  readonly derived?: CompileOptions['derived'];
 }
 
 export function rollupQueryOf(model: SemanticModel, query: SemanticQuery, options: RollupQueryOptions): RollupQuery {
@@ -29,11 +31,23 @@ export function rollupQueryOf(model: SemanticModel, query: SemanticQuery, option
   const filters = query.filters.map((filter) => resolveFilter(filter, resolver).resolved);
   const leaves = filters.flatMap(leavesOf);
   const context = { timezone, now: options.now };
+  const parts = (options.derived ?? []).flatMap((d) => d.template);
+  const derivedMeasures = parts.flatMap((part) => (part.kind === 'measure' ? [own(part.role ?? part.node, part.name)] : []));
+  // A raw aggregate reads the rows: a dimension (a time one as its instants), or the table itself.
+  const aggregatedDimensions = parts.flatMap((part): FieldUse[] => {
+    const instance = part.kind === 'dimension' || part.kind === 'table' ? (part.role ?? part.node) : undefined;
+    if (part.kind === 'table') return [{ field: `${instance}.TABLE` }];
+    if (part.kind !== 'dimension') return [];
+    const dimension = model.nodes.get(part.node)?.dimensions.get(part.name);
+    const zoned = dimension?.type === 'timestamp';
+    return [{ field: own(instance!, part.name), ...(zoned || dimension?.type === 'date' ? { time: { kind: 'instant', zoned } as const } : {}) }];
+  });
   return {
     node: base.name,
-    measures: query.measures.map((id) => resolver.measure(id)).map((ref) => own(ref.instance, ref.measure.name)),
+    measures: [...query.measures.map((id) => resolver.measure(id)).map((ref) => own(ref.instance, ref.measure.name)), ...derivedMeasures],
     dimensions: query.dimensions.map((id) => resolver.dimension(id)).map((ref) => ({ field: own(ref.instance, ref.dimension.name), ...grouped(ref) })),
     dimensionFilters: leaves.flatMap((leaf) => ('dimension' in leaf.target ? [filterUse(leaf, leaf.target.dimension, own, context)] : [])),
+    aggregatedDimensions,
     measureFilters: leaves.flatMap((leaf) => ('measure' in leaf.target ? [own(leaf.target.measure.instance, leaf.target.measure.measure.name)] : [])),
     dataKeyFields: base.dataKeys.filter((key) => options.attributes[key.attribute] !== ALL_ROWS).map((key) => key.dimension),
     timezone,
