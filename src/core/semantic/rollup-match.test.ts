@@ -6,7 +6,7 @@ import { TEST_NOW } from '../../../test/helpers/clock.js';
 import { compileModel } from '../cml/index.js';
 import type { CompileOptions } from './compile.js';
 import type { SemanticModel, SqlTemplate } from './model.js';
-import { semanticQuerySchema, type SemanticQueryInput } from './query.js';
+import { semanticQuerySchema, type Filter, type SemanticQueryInput } from './query.js';
 import { matchRollup, type RollupMatch } from './rollup-match.js';
 import { rollupQueryOf } from './rollup-query.js';
 import { ordersNode } from './rollup-test-model.js';
@@ -129,8 +129,24 @@ describe('matchRollup', () => {
     expect(summary(midMonth)).toMatchObject({ chosen: 'daily_region', misses: { monthly_region: 'filter_off_grain' } });
     const instant = match({ measures: ['revenue'], filters: [{ field: 'created_at', operator: 'after', value: '2024-03-01T00:00:00' }] });
     expect(instant.rollup).toBeUndefined();
+    // Compared with an instant, a timestamp's rows at that instant fall on one side only.
+    expect(match({ measures: ['revenue'], filters: [{ field: 'created_at', operator: 'gt', value: '2024-03-01' }] }).rollup).toBeUndefined();
+    expect(match({ measures: ['revenue'], filters: [{ field: 'created_at', operator: 'between', value: ['2024-03-01', '2024-03-31'] }] }).rollup).toBeUndefined();
     const bucketed = match({ measures: ['revenue'], filters: [{ field: 'created_at.month', operator: 'equals', value: '2024-03-01' }] });
     expect(bucketed.rollup?.name).toBe('monthly_region');
+  });
+
+  it('reads comparisons of a date dimension as whole days', () => {
+    const byDay = rollupModel(ordersNode('rollup monthly_on { measures: [revenue]  time: ordered_on  grain: month  timezone: "Europe/Paris"  refresh: on_deploy }'));
+    const on = (filter: Filter) =>
+      matchRollup(byDay.nodes.get('orders')!.rollups, rollupQueryOf(byDay, semanticQuerySchema.parse({ node: 'orders', measures: ['revenue'], filters: [filter] }), { attributes: ALL, now: TEST_NOW }));
+    expect(on({ field: 'ordered_on', operator: 'between', value: ['2024-03-01', '2024-04-30'] }).rollup?.name).toBe('monthly_on');
+    expect(on({ field: 'ordered_on', operator: 'gt', value: '2024-02-29' }).rollup?.name).toBe('monthly_on');
+    expect(on({ field: 'ordered_on', operator: 'in', value: ['2024-03-01'] }).misses).toEqual([
+      { rollup: 'monthly_on', code: 'filter_off_grain', reason: 'a filter on ordered_on cuts at 2024-03-02 00:00:00, inside a month of the rollup' },
+    ]);
+    // A date has no zone: the query's (UTC) need not be the rollup's.
+    expect(on({ field: 'ordered_on', operator: 'inDateRange', value: ['2024-03-01', '2024-03-31'] }).rollup?.name).toBe('monthly_on');
   });
 
   it('answers from a rollup built over recent rows only when the query reads no time before them', () => {

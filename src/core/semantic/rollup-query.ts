@@ -83,13 +83,16 @@ function filterUse(leaf: ResolvedLeaf, ref: DimensionRef, own: (instance: string
 }
 
 /**
- * The wall times a filter on a raw date or timestamp cuts at, as the compiler reads them (filters.ts:
- * a date as its whole day, periods from the start of the current unit). Undefined when it cuts at an
- * instant whose own rows fall on one side only (`after` a date-time, `lte`, equality with an instant):
- * no bucket boundary can reproduce that.
+ * The wall times a filter on a raw date or timestamp cuts at, as the compiler reads them (filters.ts):
+ * `after`, `onOrBefore` and the end of `inDateRange` take a date as its whole day, periods run from the
+ * start of the current unit, and the plain comparisons (`gt`, `lte`, `equals`, `between`) compare with
+ * the value's instant, which on a date dimension is a day boundary again. Undefined when a filter cuts
+ * at an instant whose own rows fall on one side only (`gt` a timestamp, equality with an instant): no
+ * bucket boundary can reproduce that.
  */
 function boundsOf(leaf: ResolvedLeaf, { timezone, now }: TimeContext): Date[] | undefined {
   const { filter, operator } = leaf;
+  const wholeDays = 'dimension' in leaf.target && leaf.target.dimension.dimension.type === 'date';
   const list = filter.value === undefined ? [] : Array.isArray(filter.value) ? filter.value : [filter.value];
   const read = (value: unknown) => parseTimeValue(value, filter.field, timezone);
   const start = (value: unknown) => read(value).wall;
@@ -110,19 +113,21 @@ function boundsOf(leaf: ResolvedLeaf, { timezone, now }: TimeContext): Date[] | 
       return [start(list[0])];
     case 'after':
     case 'onOrBefore':
-    case 'gt':
-    case 'lte':
       return all([end(list[0])]);
     case 'inDateRange':
     case 'notInDateRange':
+      return all([start(list[0]), end(list[1])]);
+    case 'gt':
+    case 'lte':
+      return wholeDays ? all([end(list[0])]) : undefined;
     case 'between':
     case 'notBetween':
-      return all([start(list[0]), end(list[1])]);
+      return wholeDays ? all([start(list[0]), end(list[1])]) : undefined;
     case 'equals':
     case 'notEquals':
     case 'in':
     case 'notIn':
-      return all(list.flatMap((value) => [start(value), end(value)]));
+      return wholeDays ? all(list.flatMap((value) => [start(value), end(value)])) : undefined;
     case 'inThePast':
     case 'notInThePast':
     case 'inTheCurrent':
