@@ -41,7 +41,8 @@ export type Reaggregation = 'sum' | 'min' | 'max' | 'none';
  * - `time`: the time dimension truncated to the rollup's grain (in the rollup's zone);
  * - `measure`: an aggregate over the source rows of a group, built as `aggregate` of the measure's own
  *   `sql` (and `filter`), read back with `reaggregate` (`none`: only as stored, see `exactGrainOnly`).
- *   An average is stored as two of these, its sum and its count.
+ *   An average is stored as two of these, its sum and its count (of the rows where its `sql` is not
+ *   null, after its `filter`), both re-aggregated by sum.
  */
 export type RollupColumn =
   | { readonly kind: 'dimension'; readonly name: string; readonly dimension: string }
