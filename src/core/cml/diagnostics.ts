@@ -69,6 +69,7 @@ export const DIAGNOSTIC_CODES = {
   CML704: { severity: 'error', title: 'invalid refresh rule' },
   CML705: { severity: 'error', title: 'invalid build range' },
   CML706: { severity: 'error', title: 'unknown time zone' },
+  CML707: { severity: 'warning', title: 'rollup without a data key dimension' },
   // Vocabulary and prose: warnings, the model is kept.
   CML601: { severity: 'warning', title: 'unknown unit' },
   // Planner vocabulary, checked by `svc model validate` (src/core/answer/vocabulary-check.ts).

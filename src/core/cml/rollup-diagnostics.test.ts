@@ -1,6 +1,7 @@
 // Every mistake a `rollup` block can hold: the exact diagnostics, each at the token at fault. The rollup
-// codes (CML207, CML701-706) are checked here rather than in diagnostic-codes.test.ts, which lists them.
+// codes (CML207, CML701-707) are checked here rather than in diagnostic-codes.test.ts, which lists them.
 import { describe, expect, it } from 'vitest';
+import { compileModel } from './index.js';
 import { diagnosticsOf, expectCase, shop, type DiagnosticCase } from './test-helpers.js';
 
 /** A rollup of the shop's orders with `body` after its measures and refresh rule. */
@@ -123,6 +124,13 @@ const CASES: DiagnosticCase[] = [
     expect: [['CML706', '"Mars/Olympus"']],
   },
   {
+    code: 'CML707',
+    name: 'a rollup without the dimension of a data key',
+    source: rollup('dimensions: [id]', 'revenue', 'data_key by_status { dimension: status  attribute: team }\n  '),
+    expect: [['CML707', 'rollup |daily']],
+    message: /does not hold `status`, the dimension of data key `by_status`, so it answers only users whose `team` is `\*`; add `status`/,
+  },
+  {
     code: 'CML302',
     name: 'a misspelt dimension',
     source: rollup('dimensions: [statu]'),
@@ -201,6 +209,14 @@ const CASES: DiagnosticCase[] = [
 
 describe('rollup diagnostics', () => {
   for (const c of CASES) it(`${c.code}: ${c.name}`, () => expectCase(c));
+
+  it('CML707 is a warning: the model is kept', () => {
+    const source = rollup('', 'revenue', 'data_key by_status { dimension: status  attribute: team }\n  ');
+    const result = compileModel([{ path: 'model.cml', content: source }]);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['CML707']);
+    expect(result.model?.nodes.get('orders')?.rollups.map((r) => r.name)).toEqual(['daily']);
+    expect(diagnosticsOf(rollup('dimensions: [status]', 'revenue', 'data_key by_status { dimension: status  attribute: team }\n  '))).toEqual([]);
+  });
 
   it('accepts every refresh form, build range, grain and partition that fit', () => {
     const forms = ['refresh: on_deploy', 'refresh: "15 minutes"', 'refresh: "1 week"', 'refresh: "0 3 * * 1-5"  timezone: "Europe/Paris"'];

@@ -76,6 +76,7 @@ export function linkRollup(draft: RollupDraft, node: NodeDraft, sink: Diagnostic
       sink.report('CML105', item.span, `\`${item.name}\` is the rollup's \`time:\`, stored by \`grain:\`; listing it in \`dimensions:\` too would store every instant, so drop it here`);
     } else if (checkField(item, 'dimension', node, sink)) dimensions.push(item.name);
   }
+  warnDataKeys(draft, node, dimensions, sink);
   const reader = new RollupMeasureReader(node);
   const listed = new Set<string>();
   for (const item of props.names('measures') ?? []) {
@@ -110,6 +111,23 @@ export function linkRollup(draft: RollupDraft, node: NodeDraft, sink: Diagnostic
     columns,
     span: decl.span,
   };
+}
+
+/**
+ * A rollup without the dimension of a data key cannot keep a limited user to their rows, so it only
+ * ever answers users who see every row of that key: allowed (a dashboard for them is a fair use), but
+ * rarely meant.
+ */
+function warnDataKeys(draft: RollupDraft, node: NodeDraft, dimensions: readonly string[], sink: DiagnosticSink): void {
+  for (const key of node.dataKeys) {
+    const dimension = key.dimension?.name;
+    if (!dimension || dimensions.includes(dimension) || !node.dimensions.has(dimension)) continue;
+    sink.report(
+      'CML707',
+      draft.decl.name.span,
+      `rollup \`${draft.decl.name.name}\` does not hold \`${dimension}\`, the dimension of data key \`${key.decl.name.name}\`, so it answers only users whose \`${key.attribute ?? dimension}\` is \`*\`; add \`${dimension}\` to its \`dimensions:\` to serve every user`,
+    );
+  }
 }
 
 /** A name in `dimensions:` or `measures:` that is a field of that kind of the node. */
