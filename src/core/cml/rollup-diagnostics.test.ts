@@ -124,6 +124,12 @@ const CASES: DiagnosticCase[] = [
     expect: [['CML706', '"Mars/Olympus"']],
   },
   {
+    code: 'CML706',
+    name: 'an unknown time zone beside a cron, reported once',
+    source: shop('rollup daily { measures: [revenue]  refresh: "0 3 * * *"  timezone: "Mars/Olympus" }'),
+    expect: [['CML706', '"Mars/Olympus"']],
+  },
+  {
     code: 'CML707',
     name: 'a rollup without the dimension of a data key',
     source: rollup('dimensions: [id]', 'revenue', 'data_key by_status { dimension: status  attribute: team }\n  '),

@@ -2,18 +2,17 @@
 // the refresh rule and the build range. Pass 2 (`linkRollup`, once the node's measures are resolved)
 // checks the names against the node, the grains against the time dimension, and works out what each
 // measure needs stored (rollup-measures.ts), giving the model's `Rollup` with its columns.
-import { assertTimeZone } from '../semantic/time.js';
-import type { Name } from './ast.js';
-import type { DiagnosticSink } from './diagnostics.js';
-import type { MemberDecl } from './ast.js';
-import type { NodeDraft } from './node-drafts.js';
-import { readBlock, type PropertyBag } from './properties.js';
-import { readBuildRange, readRefresh } from './rollup-rules.js';
-import { RollupMeasureReader } from './rollup-measures.js';
-import { ROLLUP_SCHEMA } from './schema.js';
-import { didYouMean } from './suggest.js';
 import { buildsUp, finerThan } from '../semantic/rollup-grains.js';
 import type { PartitionGrain, Rollup, RollupBuildRange, RollupColumn, RollupGrain, RollupRefresh } from '../semantic/rollup-model.js';
+import { assertTimeZone } from '../semantic/time.js';
+import type { MemberDecl, Name } from './ast.js';
+import type { DiagnosticSink } from './diagnostics.js';
+import type { NodeDraft } from './node-drafts.js';
+import { readBlock, type PropertyBag } from './properties.js';
+import { RollupMeasureReader } from './rollup-measures.js';
+import { readBuildRange, readRefresh } from './rollup-rules.js';
+import { ROLLUP_SCHEMA } from './schema.js';
+import { didYouMean } from './suggest.js';
 
 export interface RollupDraft {
   readonly decl: MemberDecl;
@@ -30,7 +29,8 @@ export function declareRollup(decl: MemberDecl, sink: DiagnosticSink): RollupDra
   const name = decl.name.name;
   if (!props.has('measures')) sink.report('CML104', decl.name.span, `rollup \`${name}\` needs \`measures:\` (the measures it stores, e.g. \`measures: [revenue, order_count]\`)`);
   if (!props.has('refresh')) sink.report('CML104', decl.name.span, `rollup \`${name}\` needs \`refresh:\` (\`on_deploy\`, an interval such as "1 hour", or a cron such as "0 3 * * *")`);
-  return { decl, props, timezone: readTimezone(props, sink), refresh: readRefreshOf(props, sink), buildRange: readRangeOf(name, props, sink) };
+  const timezone = readTimezone(props, sink);
+  return { decl, props, timezone, refresh: readRefreshOf(props, timezone, sink), buildRange: readRangeOf(name, props, sink) };
 }
 
 function readTimezone(props: PropertyBag, sink: DiagnosticSink): string {
@@ -45,11 +45,12 @@ function readTimezone(props: PropertyBag, sink: DiagnosticSink): string {
   }
 }
 
-function readRefreshOf(props: PropertyBag, sink: DiagnosticSink): RollupRefresh | undefined {
+/** A cron is read in the rollup's zone (UTC when the zone written is unknown, which is reported). */
+function readRefreshOf(props: PropertyBag, timezone: string, sink: DiagnosticSink): RollupRefresh | undefined {
   const quoted = props.text('refresh');
   const written = quoted ?? props.word('refresh');
   if (written === undefined) return undefined;
-  const read = readRefresh(written, quoted !== undefined, props.text('timezone') ?? 'UTC');
+  const read = readRefresh(written, quoted !== undefined, timezone);
   if ('value' in read) return read.value;
   sink.report('CML704', props.valueSpan('refresh')!, read.error);
   return undefined;
