@@ -151,6 +151,16 @@ const CASES: DiagnosticCase[] = [
     message: /no measure `revenu`; did you mean `revenue`\?/,
   },
   {
+    code: 'CML304',
+    name: 'a field of a joined node',
+    source: rollup('dimensions: [status, customers.region]', 'revenue, customers.customer_count'),
+    expect: [
+      ['CML304', 'customers.customer_count'],
+      ['CML304', 'customers.region'],
+    ],
+    message: /a rollup stores fields of its own node, so `customers.customer_count` \(reached through a join\) cannot be in its `measures:`/,
+  },
+  {
     code: 'CML305',
     name: 'a measure listed as a dimension',
     source: rollup('dimensions: [status, order_count]'),

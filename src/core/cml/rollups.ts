@@ -5,7 +5,7 @@
 import { buildsUp, finerThan } from '../semantic/rollup-grains.js';
 import type { PartitionGrain, Rollup, RollupBuildRange, RollupColumn, RollupGrain, RollupRefresh } from '../semantic/rollup-model.js';
 import { assertTimeZone } from '../semantic/time.js';
-import type { MemberDecl, Name } from './ast.js';
+import type { MemberDecl, Name, Property } from './ast.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { NodeDraft } from './node-drafts.js';
 import { readBlock, type PropertyBag } from './properties.js';
@@ -25,12 +25,34 @@ export interface RollupDraft {
 }
 
 export function declareRollup(decl: MemberDecl, sink: DiagnosticSink): RollupDraft {
-  const props = readBlock(decl.properties, ROLLUP_SCHEMA, 'a rollup', sink);
+  const props = readBlock(ownFieldsOnly(decl, sink), ROLLUP_SCHEMA, 'a rollup', sink);
   const name = decl.name.name;
   if (!props.has('measures')) sink.report('CML104', decl.name.span, `rollup \`${name}\` needs \`measures:\` (the measures it stores, e.g. \`measures: [revenue, order_count]\`)`);
   if (!props.has('refresh')) sink.report('CML104', decl.name.span, `rollup \`${name}\` needs \`refresh:\` (\`on_deploy\`, an interval such as "1 hour", or a cron such as "0 3 * * *")`);
   const timezone = readTimezone(props, sink);
   return { decl, props, timezone, refresh: readRefreshOf(props, timezone, sink), buildRange: readRangeOf(name, props, sink) };
+}
+
+/**
+ * `dimensions:` and `measures:` name fields of the rollup's own node. A field of a joined node
+ * (`customers.segment`) is refused here, with the reason, rather than as a malformed list item.
+ */
+function ownFieldsOnly(decl: MemberDecl, sink: DiagnosticSink): Property[] {
+  return decl.properties.map((property) => {
+    const { key, value } = property;
+    if ((key.name !== 'dimensions' && key.name !== 'measures') || value?.kind !== 'list') return property;
+    const items = value.items.filter((item) => {
+      if (item.kind !== 'path' || item.segments.length === 1) return true;
+      const written = item.segments.map((s) => s.name).join('.');
+      sink.report(
+        'CML304',
+        item.span,
+        `a rollup stores fields of its own node, so \`${written}\` (reached through a join) cannot be in its \`${key.name}:\`; query it from the source, or declare a rollup on \`${item.segments[0]!.name}\``,
+      );
+      return false;
+    });
+    return { key, value: { ...value, items } };
+  });
 }
 
 function readTimezone(props: PropertyBag, sink: DiagnosticSink): string {
