@@ -55,6 +55,7 @@ function node(
     measures: new Map(measures.map((spec) => [spec[0], measure(name, spec)])),
     joins: joins.map(([to, relationship, on]) => ({ from: name, to, relationship, on: tpl(name, on), span })),
     dataKeys: dataKeys.map(([dimension, attribute]) => ({ node: name, name: dimension, dimension, attribute, span })),
+    rollups: [],
     file: 'fixture.cml',
     span,
   };

@@ -74,10 +74,10 @@ export interface Property {
   readonly value: Value | undefined;
 }
 
-export const MEMBER_KINDS = ['dimension', 'measure', 'join', 'data_key', 'metric'] as const;
+export const MEMBER_KINDS = ['dimension', 'measure', 'join', 'data_key', 'rollup', 'metric'] as const;
 export type MemberKind = (typeof MEMBER_KINDS)[number];
 
-/** `dimension x { ... }`, `measure`, `join`, `data_key` inside a node; `metric` inside a reveal. */
+/** `dimension x { ... }`, `measure`, `join`, `data_key`, `rollup` inside a node; `metric` inside a reveal. */
 export interface MemberDecl {
   readonly kind: MemberKind;
   /** For a join, its alias: the role name in `join ship_to: regions`, else the joined node's name. */

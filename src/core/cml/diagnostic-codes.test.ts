@@ -4,18 +4,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileModel, DIAGNOSTIC_CODES } from './index.js';
-import { at, diagnosticsOf, positions, shop, SHOP } from './test-helpers.js';
+import { at, expectCase, positions, shop, SHOP, type DiagnosticCase } from './test-helpers.js';
 
-interface Case {
-  code: keyof typeof DIAGNOSTIC_CODES;
-  name: string;
-  source: string;
-  /** Needles whose first occurrence (or `[needle, nth]`) is where each diagnostic must point, in order. */
-  expect: Array<[string, string | [string, number]]>;
-  message?: RegExp;
-}
-
-const CASES: Case[] = [
+const CASES: DiagnosticCase[] = [
   // Syntax.
   { code: 'CML001', name: 'a character no token starts with', source: shop('dimension odd { type: string  @ }'), expect: [['CML001', '@']] },
   {
@@ -336,14 +327,7 @@ const CASES: Case[] = [
 
 describe('diagnostic codes', () => {
   for (const c of CASES) {
-    it(`${c.code}: ${c.name}`, () => {
-      const diagnostics = diagnosticsOf(c.source);
-      const expected = c.expect.map(([code, needle]) => ({ code, ...(typeof needle === 'string' ? at(c.source, needle) : at(c.source, ...needle)) }));
-      expect(positions(diagnostics)).toEqual(expected);
-      const own = diagnostics.find((d) => d.code === c.code)!;
-      expect(own.severity).toBe(DIAGNOSTIC_CODES[c.code].severity);
-      if (c.message) expect(own.message).toMatch(c.message);
-    });
+    it(`${c.code}: ${c.name}`, () => expectCase(c));
   }
 
   it('CML201 and CML202: nodes and reveals declared twice across files, each at the second name', () => {
@@ -375,8 +359,10 @@ describe('diagnostic codes', () => {
 
   it('every code has a case here and a section in docs/cml.md', () => {
     // CML601 is tested in src/core/semantic/units.test.ts, beside the list of units; CML602-605 in
-    // src/core/answer/vocabulary-check.test.ts, beside the planner's normalisation.
-    const covered = new Set([...CASES.map((c) => c.code), 'CML201', 'CML202', 'CML505', 'CML601', 'CML602', 'CML603', 'CML604', 'CML605']);
+    // src/core/answer/vocabulary-check.test.ts, beside the planner's normalisation; CML207 and
+    // CML701-707 in rollup-diagnostics.test.ts, beside the other rollup mistakes.
+    const rollups = ['CML207', 'CML701', 'CML702', 'CML703', 'CML704', 'CML705', 'CML706', 'CML707'];
+    const covered = new Set([...CASES.map((c) => c.code), ...rollups, 'CML201', 'CML202', 'CML505', 'CML601', 'CML602', 'CML603', 'CML604', 'CML605']);
     const docs = readFileSync(path.resolve(import.meta.dirname, '../../../docs/cml.md'), 'utf8');
     for (const code of Object.keys(DIAGNOSTIC_CODES)) {
       expect(covered, code).toContain(code);

@@ -41,6 +41,7 @@ export const DIAGNOSTIC_CODES = {
   CML204: { severity: 'error', title: 'duplicate metric' },
   CML205: { severity: 'error', title: 'duplicate join or data key' },
   CML206: { severity: 'error', title: 'join role name not allowed' },
+  CML207: { severity: 'error', title: 'duplicate rollup' },
   // References.
   CML301: { severity: 'error', title: 'unknown node' },
   CML302: { severity: 'error', title: 'unknown field' },
@@ -61,6 +62,14 @@ export const DIAGNOSTIC_CODES = {
   CML503: { severity: 'error', title: 'node joins itself' },
   CML504: { severity: 'error', title: 'node not reachable from the base' },
   CML505: { severity: 'warning', title: 'metrics cross a fan-out' },
+  // Rollups (pre-aggregations).
+  CML701: { severity: 'error', title: 'measure does not re-aggregate' },
+  CML702: { severity: 'error', title: 'rollup grain finer than the time dimension' },
+  CML703: { severity: 'error', title: 'partition does not fit the rollup grain' },
+  CML704: { severity: 'error', title: 'invalid refresh rule' },
+  CML705: { severity: 'error', title: 'invalid build range' },
+  CML706: { severity: 'error', title: 'unknown time zone' },
+  CML707: { severity: 'warning', title: 'rollup without a data key dimension' },
   // Vocabulary and prose: warnings, the model is kept.
   CML601: { severity: 'warning', title: 'unknown unit' },
   // Planner vocabulary, checked by `svc model validate` (src/core/answer/vocabulary-check.ts).

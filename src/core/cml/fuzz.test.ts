@@ -34,6 +34,8 @@ const FRAGMENTS = [
   'type: string', 'type: sum', 'type: number', 'sql:', 'sql: ${x} + 1', 'filter:', 'on:', 'expr: ${a} / ${b}',
   'connection: warehouse', 'table: shop.orders', 'label: "L"', 'base: orders', 'domain: d', 'time: orders.x',
   'relationship: one_to_many', 'measure: orders.x', 'tags: [a, "b"]', 'hidden: true', "'", '`', 'é', '\u{1F600}', '\r\n', '\t',
+  'rollup', 'measures: [x]', 'dimensions: [x, y]', 'grain: day', 'partition: month', 'refresh: on_deploy', 'refresh: "1 hour"',
+  'refresh: "0 3 * * *"', 'build_range: "last 2 months"', 'timezone: "Europe/Paris"', 'time: x',
 ];
 
 describe('compileModel never throws', () => {

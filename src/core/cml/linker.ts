@@ -10,6 +10,7 @@ import { JoinGraph } from './join-graph.js';
 import { declareNode, toSemanticNode, type NodeDraft } from './node-drafts.js';
 import { resolveNode } from './node-sql.js';
 import { linkReveal } from './reveal-linker.js';
+import { linkRollup } from './rollups.js';
 import { inferTimeScopes } from './time-scope.js';
 
 export function link(documents: readonly CmlDocument[], sink: DiagnosticSink): SemanticModel {
@@ -34,7 +35,10 @@ export function link(documents: readonly CmlDocument[], sink: DiagnosticSink): S
   for (const [name, decl] of nodeDecls) nodes.set(name, declareNode(decl, sink));
   // A duplicate is still checked on its own, so its mistakes show up now rather than after a rename.
   const duplicateNodes = duplicates.filter((d) => d.kind === 'node').map((d) => declareNode(d, sink));
-  for (const node of [...nodes.values(), ...duplicateNodes]) resolveNode(node, nodes, sink);
+  for (const node of [...nodes.values(), ...duplicateNodes]) {
+    resolveNode(node, nodes, sink);
+    for (const rollup of node.rollups) linkRollup(rollup, node, sink);
+  }
 
   const graph = new JoinGraph();
   for (const node of nodes.values()) {

@@ -15,6 +15,7 @@ import type {
 import type { MemberDecl, Name, SqlValue, TopDecl } from './ast.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import { checkedUnit, labelFromName, readBlock, readSynonyms, type PropertyBag } from './properties.js';
+import { declareRollup, type RollupDraft } from './rollups.js';
 import { DATA_KEY_SCHEMA, DIMENSION_SCHEMA, JOIN_SCHEMA, MEASURE_SCHEMA, NODE_SCHEMA, type CmlMeasureType } from './schema.js';
 
 export interface DimensionDraft {
@@ -86,6 +87,7 @@ export interface NodeDraft {
   readonly measures: Map<string, MeasureDraft>;
   readonly joins: JoinDraft[];
   readonly dataKeys: DataKeyDraft[];
+  readonly rollups: RollupDraft[];
 }
 
 export function declareNode(decl: TopDecl, sink: DiagnosticSink): NodeDraft {
@@ -114,6 +116,7 @@ export function declareNode(decl: TopDecl, sink: DiagnosticSink): NodeDraft {
     measures: new Map(),
     joins: [],
     dataKeys: [],
+    rollups: [],
   };
   const joinAliases = new Map<string, MemberDecl>();
   const dataKeyNames = new Map<string, MemberDecl>();
@@ -146,6 +149,11 @@ export function declareNode(decl: TopDecl, sink: DiagnosticSink): NodeDraft {
         dataKeyNames.set(member.name.name, member);
         node.dataKeys.push(dataKey);
       }
+    } else if (member.kind === 'rollup') {
+      const rollup = declareRollup(member, sink);
+      const earlier = node.rollups.find((r) => r.decl.name.name === member.name.name);
+      if (earlier) sink.report('CML207', member.name.span, `node \`${name}\` already has a rollup \`${member.name.name}\` (line ${earlier.decl.name.span.line}); give each its own name`);
+      else node.rollups.push(rollup);
     }
   }
   return node;
@@ -311,6 +319,7 @@ export function toSemanticNode(node: NodeDraft): SemanticNode {
     measures,
     joins,
     dataKeys,
+    rollups: node.rollups.flatMap((r) => (r.rollup ? [r.rollup] : [])),
     file: node.file,
     span: node.decl.span,
   };

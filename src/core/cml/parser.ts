@@ -10,7 +10,7 @@ import { SQL_KEYS } from './schema.js';
 import { didYouMean } from './suggest.js';
 
 const TOP_KEYWORDS = ['node', 'reveal'] as const;
-const NODE_MEMBERS: ReadonlySet<string> = new Set(['dimension', 'measure', 'join', 'data_key']);
+const NODE_MEMBERS: ReadonlySet<string> = new Set(['dimension', 'measure', 'join', 'data_key', 'rollup']);
 const REVEAL_MEMBERS: ReadonlySet<string> = new Set(['metric']);
 const NO_MEMBERS: ReadonlySet<string> = new Set();
 /** A line starting with one of these inside a member block means its `}` is missing. */

@@ -80,6 +80,13 @@ export class PropertyBag {
     return value.items.map((item) => (item.kind === 'path' ? item.segments[0]!.name : item.value));
   }
 
+  /** The items of a list with where each was written, so a mistake in one can point at it. */
+  names(key: string): Name[] | undefined {
+    const value = this.valid.get(key)?.value;
+    if (value?.kind !== 'list') return undefined;
+    return value.items.map((item) => ({ name: item.kind === 'path' ? item.segments[0]!.name : item.value, span: item.span }));
+  }
+
   /**
    * Synonyms, by language: a plain list is filed under `''` (no language said), a map under its
    * language codes. Undefined when not written.

@@ -1,6 +1,7 @@
 // Which properties each kind of block takes, and what kind of value each one wants. The parser only
 // needs SQL_KEYS (their values are read by the SQL rules); everything else is checked by the linker.
 import { DIMENSION_TYPES, MEASURE_TYPES, RELATIONSHIPS, TIME_SCOPES } from '../semantic/model.js';
+import { PARTITION_GRAINS, ROLLUP_GRAINS } from '../semantic/rollup-model.js';
 
 /**
  * - text: a quoted string;  name: one bare name;  word: a bare name or a quoted string;
@@ -72,6 +73,19 @@ export const DATA_KEY_SCHEMA: BlockSchema = {
   attribute: { kind: 'word' },
 };
 
+/** `refresh` and `build_range` are read by rollup-rules.ts, which explains what it refuses. */
+export const ROLLUP_SCHEMA: BlockSchema = {
+  ...described,
+  dimensions: { kind: 'list' },
+  measures: { kind: 'list' },
+  time: { kind: 'name' },
+  grain: { kind: 'name', oneOf: ROLLUP_GRAINS },
+  partition: { kind: 'name', oneOf: PARTITION_GRAINS },
+  timezone: { kind: 'text' },
+  refresh: { kind: 'word' },
+  build_range: { kind: 'text' },
+};
+
 export const REVEAL_SCHEMA: BlockSchema = {
   ...described,
   domain: { kind: 'name' },
@@ -96,5 +110,5 @@ export const SQL_KEYS: ReadonlySet<string> = new Set(['sql', 'filter', 'on', 'ex
 
 /** Every property name of every block: `key:` inside one-line SQL is almost surely a misplaced property. */
 export const ALL_PROPERTY_KEYS: ReadonlySet<string> = new Set(
-  [NODE_SCHEMA, DIMENSION_SCHEMA, MEASURE_SCHEMA, JOIN_SCHEMA, DATA_KEY_SCHEMA, REVEAL_SCHEMA, METRIC_SCHEMA].flatMap((s) => Object.keys(s)),
+  [NODE_SCHEMA, DIMENSION_SCHEMA, MEASURE_SCHEMA, JOIN_SCHEMA, DATA_KEY_SCHEMA, ROLLUP_SCHEMA, REVEAL_SCHEMA, METRIC_SCHEMA].flatMap((s) => Object.keys(s)),
 );

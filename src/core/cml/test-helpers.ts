@@ -1,6 +1,7 @@
 // Shared by the CML tests: a small valid model to change, and positions found by searching the source,
 // so expected lines and columns never depend on the code under test.
-import { compileModel, type Diagnostic } from './index.js';
+import { expect } from 'vitest';
+import { compileModel, DIAGNOSTIC_CODES, type Diagnostic } from './index.js';
 
 export const SHOP = `node customers {
   connection: warehouse
@@ -57,4 +58,27 @@ export function diagnosticsOf(source: string, path = 'model.cml'): Diagnostic[] 
 /** Code, line and column only: what the position tests compare. */
 export function positions(diagnostics: readonly Diagnostic[]): { code: string; line: number; column: number }[] {
   return diagnostics.map(({ code, line, column }) => ({ code, line, column }));
+}
+
+/** One diagnostic-code case: a small mistake and the exact diagnostics it produces. */
+export interface DiagnosticCase {
+  code: keyof typeof DIAGNOSTIC_CODES;
+  name: string;
+  source: string;
+  /** Needles whose first occurrence (or `[needle, nth]`) is where each diagnostic must point, in order. */
+  expect: Array<[string, string | [string, number]]>;
+  message?: RegExp;
+}
+
+/**
+ * Asserts the full list of diagnostics of a case (not just "contains"), which also proves recovery:
+ * one slip, no cascade.
+ */
+export function expectCase(c: DiagnosticCase): void {
+  const diagnostics = diagnosticsOf(c.source);
+  const expected = c.expect.map(([code, needle]) => ({ code, ...(typeof needle === 'string' ? at(c.source, needle) : at(c.source, ...needle)) }));
+  expect(positions(diagnostics)).toEqual(expected);
+  const own = diagnostics.find((d) => d.code === c.code)!;
+  expect(own.severity).toBe(DIAGNOSTIC_CODES[c.code].severity);
+  if (c.message) expect(own.message).toMatch(c.message);
 }

@@ -57,7 +57,7 @@ export function resolveFilter(filter: Filter, resolver: FieldResolver): { resolv
 }
 
 /** The field filters of a resolved filter, however nested. */
-function leavesOf(filter: ResolvedFilter): ResolvedLeaf[] {
+export function leavesOf(filter: ResolvedFilter): ResolvedLeaf[] {
   if (filter.kind === 'leaf') return [filter];
   return filter.kind === 'not' ? leavesOf(filter.item) : filter.items.flatMap(leavesOf);
 }

@@ -1,6 +1,7 @@
 // The linked semantic model: what the CML linker produces and the SQL compiler consumes. Immutable
 // data, no behaviour. Every SQL fragment written in CML is kept as a template whose references the
 // linker has resolved; the compiler renders templates per dialect, so nothing here is engine-specific.
+import type { Rollup } from './rollup-model.js';
 
 export const DIMENSION_TYPES = ['string', 'number', 'boolean', 'date', 'timestamp'] as const;
 export type DimensionType = (typeof DIMENSION_TYPES)[number];
@@ -142,6 +143,8 @@ export interface SemanticNode {
   /** Joins declared by this node. */
   readonly joins: readonly Join[];
   readonly dataKeys: readonly DataKey[];
+  /** Pre-aggregations of this node, in declaration order (see rollup-model.ts). */
+  readonly rollups: readonly Rollup[];
   readonly file: string;
   readonly span: SourceSpan;
 }
