@@ -38,11 +38,11 @@ export function ContentPage({ me }: { me: Me }) {
       <h1>Content</h1>
       <ErrorBox error={vaults.error} />
       {problem ? <div class="error" role="alert">{problem}</div> : <ErrorBox error={linked.error} />}
-      <Vaults vaults={list} reload={vaults.reload} canCreate={editor} canListMembers={me.role === 'luminary'} />
+      <Vaults vaults={list} reload={vaults.reload} canCreate={editor} />
       <Scenes scenes={scenes} vaults={list} onChanged={() => void mosaics.reload()} linked={linked.data?.scene} ready={ready} />
       <Mosaics mosaics={mosaics} scenes={scenes.items} vaults={list} canCreate={editor} linked={linked.data?.mosaic} ready={ready} />
       <Signals />
-      {atLeast(me, 'editor') ? <DeliverySchedules luminary={me.role === 'luminary'} /> : null}
+      {atLeast(me, 'editor') ? <DeliverySchedules /> : null}
       {me.role === 'luminary' ? <Webhooks /> : null}
     </div>
   );

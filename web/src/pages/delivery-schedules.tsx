@@ -1,5 +1,5 @@
 // Scheduled deliveries on the Content page: a form to send a scene or mosaic on a cron to a webhook
-// endpoint, and per schedule: pause or resume, send now, delete (after a confirmation) and its recent
+// endpoint picked from the workspace's (GET /api/delivery-endpoints: description, host and format), and per schedule: pause or resume, send now, delete (after a confirmation) and its recent
 // runs with how their deliveries went (the same rows as the endpoint's delivery log).
 import { useState } from 'preact/hooks';
 import { api, get, post } from '../api';
@@ -14,7 +14,9 @@ interface Schedule {
 }
 interface Run { id: string; ran_at: string; trigger: string; status: string; error: string | null; delivery: { status: string; attempts: number; last_error: string | null } | null }
 interface Named { id: string; name: string }
-interface Endpoint { id: string; url: string; format: string; description: string }
+interface Endpoint { id: string; description: string; host: string; format: string; enabled: boolean }
+
+const endpointLabel = (e: Endpoint) => `${e.description || e.host} (${e.format === 'chat' ? 'chat' : 'signed JSON'}${e.description ? ` · ${e.host}` : ''})${e.enabled ? '' : ' — disabled'}`;
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 const path = (s: Schedule) => `/api/delivery-schedules/${encodeURIComponent(s.id)}`;
@@ -95,30 +97,29 @@ function ScheduleForm({ scenes, mosaics, endpoints, onSave, onCancel }: { scenes
       <TextField label="Name" value={name} onInput={setName} required />
       <SelectField label="Send" value={target} options={targets} onChange={setTarget} />
       {endpoints.length ? (
-        <SelectField label="To endpoint" value={endpoint} options={endpoints.map((e) => ({ value: e.id, label: `${e.description || e.url} (${e.format})` }))} onChange={setEndpoint} />
+        <SelectField label="To endpoint" value={endpoint} options={endpoints.map((e) => ({ value: e.id, label: endpointLabel(e) }))} onChange={setEndpoint} />
       ) : (
-        <TextField label="To endpoint (id)" value={endpoint} onInput={setEndpoint} required hint="A webhook endpoint of the workspace; a luminary sees its id under Webhooks" />
+        <p class="muted" role="note">The workspace has no webhook endpoint yet: a luminary adds one under Webhooks.</p>
       )}
       <TextField label="Cron" value={cron} onInput={setCron} required hint="minute hour day month weekday, e.g. 0 9 * * 1-5 for 09:00 on weekdays" />
       <TextField label="Time zone (optional)" value={timezone} onInput={setTimezone} placeholder="Europe/Berlin" hint="The workspace's zone when empty" />
       <ErrorBox error={error} />
       <div class="row">
-        <button type="submit">Create schedule</button> <button type="button" onClick={onCancel}>Cancel</button>
+        <button type="submit" disabled={!endpoint}>Create schedule</button> <button type="button" onClick={onCancel}>Cancel</button>
       </div>
     </form>
   );
 }
 
-export function DeliverySchedules({ luminary }: { luminary: boolean }) {
+export function DeliverySchedules() {
   const schedules = usePaged<Schedule>('/api/delivery-schedules?limit=50', 'schedules');
   const choices = useLoad(async () => {
     const [scenes, mosaics, endpoints] = await Promise.all([
       get<{ scenes: Named[] }>('/api/scenes?limit=200'),
       get<{ mosaics: Named[] }>('/api/mosaics?limit=200'),
-      // Only luminaries may list endpoints; others give an endpoint's id.
-      luminary ? get<{ webhooks: Endpoint[] }>('/api/webhooks') : Promise.resolve({ webhooks: [] }),
+      get<{ endpoints: Endpoint[] }>('/api/delivery-endpoints'),
     ]);
-    return { scenes: scenes.scenes, mosaics: mosaics.mosaics, endpoints: endpoints.webhooks };
+    return { scenes: scenes.scenes, mosaics: mosaics.mosaics, endpoints: endpoints.endpoints };
   });
   const [creating, setCreating] = useState(false);
   const [notice, setNotice] = useState('');
