@@ -159,6 +159,16 @@ describe.skipIf(!hasChromium)('Explore: grains, formats, sort and limit, joined 
     expect(shown.map((r) => figure(r['Orders › Customers: Countries']))).toEqual(answer.data.map((r) => Number(r['customers.countries'])));
     expect(shown.map((r) => figure(r['Item revenue']))).toEqual(answer.data.map((r) => Number(Number(r.item_revenue).toFixed(2))));
     await h.screenshot('explore-two-joins-away');
+
+    // A scene keeps the fields two joins away, and runs them as Explore did.
+    await page.getByLabel('Scene name').fill('Item revenue by segment');
+    await page.getByRole('button', { name: 'Save as scene' }).click();
+    await page.getByRole('status').filter({ hasText: 'Scene Item revenue by segment saved.' }).waitFor();
+    const scene = await savedScene('Item revenue by segment');
+    expect(scene).toMatchObject({ node: 'order_items', dimensions: ['customers.segment'], measures: ['customers.countries', 'item_revenue'], status: 'ok' });
+    const ran = await h.t.app.inject({ method: 'POST', url: `/api/scenes/${String(scene!.id)}/run`, headers: { cookie: await sessionCookie(h), 'content-type': 'application/json' }, payload: '{}' });
+    expect(ran.statusCode, ran.body).toBe(200);
+    expect(ran.json().data).toEqual(answer.data);
   });
 
   it('sorts by several fields in turn, each with its direction, a removed sort row no longer sent', async () => {
