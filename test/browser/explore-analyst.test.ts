@@ -187,12 +187,12 @@ describe.skipIf(!hasChromium)('Explore: grains, formats, sort and limit, joined 
     await sort.getByRole('button', { name: 'Add sort field' }).click();
     // A field sorted by already is not offered again.
     const third = sort.getByRole('group', { name: 'Sort 3' });
-    expect(await third.getByLabel('Then by').locator('option').allTextContents()).toEqual(['—', 'Orders']);
+    await expect.poll(() => third.getByLabel('Then by').locator('option').allTextContents()).toEqual(['—', 'Orders']);
     await third.getByLabel('Then by').selectOption({ label: 'Orders' });
     await third.getByLabel('Direction').selectOption('desc');
     // The segment row goes: orders now break the channel's ties.
     await sort.getByRole('button', { name: 'Remove sort 2' }).click();
-    expect(await sort.getByRole('group').count()).toBe(2);
+    await expect.poll(() => sort.getByRole('group').count()).toBe(2);
     const body = await run();
     expect(body.sorts).toEqual([{ field: 'channel', direction: 'asc' }, { field: 'order_count', direction: 'desc' }]);
 

@@ -45,7 +45,7 @@ function Runs({ schedule, refreshKey }: { schedule: Schedule; refreshKey: number
   );
 }
 
-function ScheduleRow({ schedule, targetName, onChanged }: { schedule: Schedule; targetName: string; onChanged: (notice: string) => Promise<void> }) {
+function ScheduleRow({ schedule, targetName, endpointName, onChanged }: { schedule: Schedule; targetName: string; endpointName: string; onChanged: (notice: string) => Promise<void> }) {
   const [confirming, setConfirming] = useState(false);
   const [refreshKey, setRefreshKey] = useState(0);
   const { error, run } = useAction();
@@ -59,7 +59,7 @@ function ScheduleRow({ schedule, targetName, onChanged }: { schedule: Schedule; 
   return (
     <li class="panel" aria-label={`Schedule ${schedule.name}`}>
       <strong>{schedule.name}</strong>{' '}
-      <span class="muted">{schedule.target.kind} {targetName} · {schedule.cron} ({schedule.timezone}){schedule.enabled ? '' : ' · paused'}</span>
+      <span class="muted">{schedule.target.kind} {targetName} · {schedule.cron} ({schedule.timezone}) · to {endpointName}{schedule.enabled ? '' : ' · paused'}</span>
       <p>Next run {when(schedule.next_run_at)} · last run {when(schedule.last_run_at)}</p>
       {schedule.last_error ? <p class="status error" role="status">{schedule.last_error}</p> : null}
       <div class="row">
@@ -130,6 +130,7 @@ export function DeliverySchedules() {
     await changed(`Schedule ${schedule.name} is created.`);
   };
   const names = new Map([...(choices.data?.scenes ?? []), ...(choices.data?.mosaics ?? [])].map((n) => [n.id, `"${n.name}"`]));
+  const endpointNames = new Map((choices.data?.endpoints ?? []).map((e) => [e.id, endpointLabel(e)]));
   return (
     <Section title="Scheduled deliveries">
       <ErrorBox error={schedules.error ?? choices.error} />
@@ -140,7 +141,7 @@ export function DeliverySchedules() {
         <button type="button" onClick={() => { choices.reload(); setCreating(true); }}>New schedule</button>
       )}
       <ul class="plain">
-        {schedules.items.map((s) => <ScheduleRow key={`${s.id}:${s.updated_at}`} schedule={s} targetName={names.get(s.target.id) ?? s.target.id} onChanged={changed} />)}
+        {schedules.items.map((s) => <ScheduleRow key={`${s.id}:${s.updated_at}`} schedule={s} targetName={names.get(s.target.id) ?? s.target.id} endpointName={endpointNames.get(s.endpoint_id) ?? 'its endpoint'} onChanged={changed} />)}
       </ul>
       <LoadMore list={schedules} what="schedules" />
       {!schedules.loading && schedules.items.length === 0 && !schedules.error ? <p class="muted">No scheduled deliveries yet.</p> : null}

@@ -76,7 +76,7 @@ export function VaultMembers({ vault }: { vault: Vault }) {
       {manages ? (
         <form class="row" onSubmit={add} aria-label={`Add a member to ${vault.name}`}>
           <TextField label="Find a member" type="search" value={find} onInput={setFind} placeholder="name or e-mail" />
-          <SelectField label="Member to add" value={chosen} options={[{ value: '', label: candidates.length ? '—' : 'No one left to add' }, ...candidates.map((m) => ({ value: m.id, label: who(m) }))]} onChange={setNewUser} />
+          <SelectField label="Member to add" value={chosen} options={[{ value: '', label: workspace.loading ? 'Loading members…' : candidates.length ? '—' : 'No one left to add' }, ...candidates.map((m) => ({ value: m.id, label: who(m) }))]} onChange={setNewUser} />
           <SelectField label="Access" value={newAccess} options={ACCESS_OPTIONS} onChange={(v) => setNewAccess(v as VaultAccess)} />
           <button type="submit" disabled={!chosen}>Add member</button>
         </form>
