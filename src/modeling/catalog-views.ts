@@ -1,6 +1,7 @@
 // The catalog of the live model as the APIs show it: reveals with their metric names, one reveal's
 // metric definitions, a node's summary. Written once for every surface that shows them (A's /reveals and
 // /metrics, C's /nodes, the MCP catalog tools), so an agent reads exactly what the REST API says.
+import { instancesFrom, type Instance } from '../core/semantic/join-instances.js';
 import type { SemanticModel, SemanticNode } from '../core/semantic/model.js';
 import { findReveal } from '../core/semantic/reveal.js';
 
@@ -70,4 +71,44 @@ export function nodeDetail(node: SemanticNode, project: string | null) {
     joins: node.joins.map((j) => ({ node: j.to, relationship: j.relationship, ...(j.alias ? { role: j.alias } : {}), ...(j.synonyms?.length ? { synonyms: [...j.synonyms] } : {}) })),
     data_keys: node.dataKeys.map((k) => ({ name: k.name, dimension: k.dimension, attribute: k.attribute })),
   };
+}
+
+export interface ReachedNode {
+  /** The name its fields are reached by in a query (`customers.country`, `ship_to.name`). */
+  name: string;
+  node: string;
+  label: string;
+  /** The role it is joined as, when the join names one. */
+  role: string | null;
+  depth: number;
+  /** The instances crossed from the queried node to it, itself last. */
+  path: Array<{ name: string; node: string; label: string }>;
+  /** Every join of the chain is followed from the node that declares it. */
+  declared: boolean;
+}
+
+/**
+ * The nodes a query on `root` can read, nearest first, as the query compiler reaches them
+ * (join-instances.ts): each by the name fields of it are written with, and the chain of joins to it.
+ * A name reached by two chains through a role cannot be queried and is left out.
+ */
+export function nodeReach(model: SemanticModel, root: string, maxDepth: number): ReachedNode[] {
+  const instances = instancesFrom(model, root);
+  const labelOf = (node: string) => model.nodes.get(node)?.label ?? node;
+  const chainOf = (instance: Instance): Instance[] => (instance.via ? [...chainOf(instances.get(instance.via.parent)!), instance] : []);
+  return [...instances.values()]
+    .filter((i) => i.depth > 0 && i.depth <= maxDepth && !i.ambiguous)
+    .sort((a, b) => a.depth - b.depth)
+    .map((i) => {
+      const chain = chainOf(i);
+      return {
+        name: i.key,
+        node: i.node,
+        label: labelOf(i.node),
+        role: i.key === i.node ? null : i.key,
+        depth: i.depth,
+        path: chain.map((c) => ({ name: c.key, node: c.node, label: labelOf(c.node) })),
+        declared: chain.every((c) => c.via!.forward),
+      };
+    });
 }

@@ -40,7 +40,7 @@ describe.skipIf(!hasChromium)('scheduled deliveries in Chromium', () => {
     const form = page.getByRole('form', { name: 'New schedule' });
     await form.getByLabel('Name').fill('Weekday orders');
     await form.getByLabel('Send').selectOption({ label: 'Scene: Orders by channel' });
-    await form.getByLabel('To endpoint').selectOption({ label: 'Team chat (chat)' });
+    await form.getByLabel('To endpoint').selectOption({ label: `Team chat (chat · ${new URL(receiver.url).host})` });
     await form.getByLabel('Cron').fill('every weekday');
     await form.getByLabel('Time zone (optional)').fill('Europe/Berlin');
     await form.getByRole('button', { name: 'Create schedule' }).click();

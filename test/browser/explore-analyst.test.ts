@@ -1,6 +1,7 @@
 // Explore as an analyst uses it, in Chromium: revenue by month for one channel as a line (the months
 // named "Nov 2025" and in time order along the axis however the rows are sorted), a sort and a row
-// limit, a field of a joined node, and stacked bars split by a second dimension. Every figure the page
+// limit, a field of a joined node and one of a node two joins away, several sort fields in turn, and
+// stacked bars split by a second dimension. Every figure the page
 // shows is checked against POST /api/query's answer to the very body the page sent.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
@@ -114,6 +115,90 @@ describe.skipIf(!hasChromium)('Explore: grains, formats, sort and limit, joined 
     await page.getByRole('button', { name: 'Save as scene' }).click();
     await page.getByRole('status').filter({ hasText: 'Scene Fewest orders by country saved.' }).waitFor();
     expect(await savedScene('Fewest orders by country')).toMatchObject({ dimensions: ['customers.country'], sorts: [{ field: 'order_count', direction: 'asc' }], limit: 3 });
+  });
+
+  it('offers the fields of a node two joins away, labelled by the path of joins, and answers with them as the API does', async () => {
+    // What the server says order_items reaches: customers through orders, under the name its fields are written with.
+    const reach = await h.t.app.inject({ method: 'GET', url: '/api/nodes/order_items/reach', headers: { cookie: await sessionCookie(h) } });
+    expect(reach.statusCode, reach.body).toBe(200);
+    expect(reach.json().reach).toContainEqual({ name: 'customers', node: 'customers', label: 'Customers', role: null, depth: 2, declared: true,
+      path: [{ name: 'orders', node: 'orders', label: 'Orders' }, { name: 'customers', node: 'customers', label: 'Customers' }] });
+
+    await page.goto(`${h.base}/explore`);
+    await page.getByLabel('Node').selectOption('order_items');
+    await page.getByText('Joined: Orders', { exact: true }).waitFor();
+    await page.getByText('Joined: Orders › Customers', { exact: true }).click();
+    const far = page.getByRole('group', { name: 'Fields of Orders › Customers' });
+    await far.getByRole('checkbox', { name: 'Segment', exact: true }).check();
+    await far.getByRole('checkbox', { name: 'Countries', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'Item revenue', exact: true }).check();
+    const body = await run();
+    expect(body).toMatchObject({ node: 'order_items', dimensions: ['customers.segment'], measures: ['customers.countries', 'item_revenue'] });
+
+    const answer = await direct(body);
+    expect(answer.data.length).toBeGreaterThan(1);
+    // Each order line is counted once: the revenue by segment adds up to the revenue of all lines.
+    const [total] = (await direct({ node: 'order_items', measures: ['item_revenue'] })).data;
+    const bySegment = answer.data.reduce((sum, r) => sum + Number(r.item_revenue), 0);
+    expect(bySegment).toBeCloseTo(Number(total!.item_revenue), 2);
+    const shown = await readGrid(page, 'Explore rows');
+    expect(shown.map((r) => r['Orders › Customers: Segment'])).toEqual(answer.data.map((r) => String(r['customers.segment'] ?? '∅')));
+    expect(shown.map((r) => figure(r['Orders › Customers: Countries']))).toEqual(answer.data.map((r) => Number(r['customers.countries'])));
+    expect(shown.map((r) => figure(r['Item revenue']))).toEqual(answer.data.map((r) => Number(Number(r.item_revenue).toFixed(2))));
+    await h.screenshot('explore-two-joins-away');
+
+    // A scene keeps the fields two joins away, and runs them as Explore did.
+    await page.getByLabel('Scene name').fill('Item revenue by segment');
+    await page.getByRole('button', { name: 'Save as scene' }).click();
+    await page.getByRole('status').filter({ hasText: 'Scene Item revenue by segment saved.' }).waitFor();
+    const scene = await savedScene('Item revenue by segment');
+    expect(scene).toMatchObject({ node: 'order_items', dimensions: ['customers.segment'], measures: ['customers.countries', 'item_revenue'], status: 'ok' });
+    const ran = await h.t.app.inject({ method: 'POST', url: `/api/scenes/${String(scene!.id)}/run`, headers: { cookie: await sessionCookie(h), 'content-type': 'application/json' }, payload: '{}' });
+    expect(ran.statusCode, ran.body).toBe(200);
+    expect(ran.json().data).toEqual(answer.data);
+  });
+
+  it('sorts by several fields in turn, each with its direction, a removed sort row no longer sent', async () => {
+    await page.goto(`${h.base}/explore`);
+    await page.getByLabel('Node').selectOption('orders');
+    await page.getByRole('checkbox', { name: 'Channel', exact: true }).check();
+    await page.getByText('Joined: Customers', { exact: true }).click();
+    await page.getByRole('group', { name: 'Fields of Customers' }).getByRole('checkbox', { name: 'Segment', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'Orders', exact: true }).check();
+    const sort = page.getByRole('group', { name: 'Sort and limit' });
+    await sort.getByRole('group', { name: 'Sort 1' }).getByLabel('Sort by').selectOption({ label: 'Channel' });
+    await sort.getByRole('group', { name: 'Sort 1' }).getByLabel('Direction').selectOption('asc');
+    await sort.getByRole('button', { name: 'Add sort field' }).click();
+    await sort.getByRole('group', { name: 'Sort 2' }).getByLabel('Then by').selectOption({ label: 'Customers: Segment' });
+    await sort.getByRole('group', { name: 'Sort 2' }).getByLabel('Direction').selectOption('asc');
+    await sort.getByRole('button', { name: 'Add sort field' }).click();
+    // A field sorted by already is not offered again.
+    const third = sort.getByRole('group', { name: 'Sort 3' });
+    await expect.poll(() => third.getByLabel('Then by').locator('option').allTextContents()).toEqual(['—', 'Orders']);
+    await third.getByLabel('Then by').selectOption({ label: 'Orders' });
+    await third.getByLabel('Direction').selectOption('desc');
+    // The segment row goes: orders now break the channel's ties.
+    await sort.getByRole('button', { name: 'Remove sort 2' }).click();
+    await expect.poll(() => sort.getByRole('group').count()).toBe(2);
+    const body = await run();
+    expect(body.sorts).toEqual([{ field: 'channel', direction: 'asc' }, { field: 'order_count', direction: 'desc' }]);
+
+    const answer = await direct(body);
+    const unsorted = await direct({ ...body, sorts: [] });
+    expect(answer.data.length).toBe(unsorted.data.length);
+    expect(answer.data).not.toEqual(unsorted.data);
+    // Channels ascending; within a channel, the most orders first.
+    answer.data.forEach((r, i) => {
+      const before = answer.data[i - 1];
+      if (!before) return;
+      expect(String(before.channel) <= String(r.channel)).toBe(true);
+      if (before.channel === r.channel) expect(Number(before.order_count)).toBeGreaterThanOrEqual(Number(r.order_count));
+    });
+    const shown = await readGrid(page, 'Explore rows');
+    expect(shown.map((r) => [r['Channel'], r['Customers: Segment'], figure(r['Orders'])])).toEqual(
+      answer.data.map((r) => [String(r.channel), String(r['customers.segment'] ?? '∅'), r.order_count]),
+    );
+    await h.screenshot('explore-several-sorts');
   });
 
   it('refuses a row limit that is no whole number before anything runs', async () => {

@@ -96,6 +96,25 @@ function vaultSuite(label: string, open: () => Promise<{ t: TestApp; drop?: () =
       expect((await call('editor', 'GET', `/vaults/${vault.id}/members`)).statusCode).toBe(404);
     });
 
+    it("offers a vault's managers the workspace's members to add, by id, name and e-mail only, and no one else", async () => {
+      const vault = (await call('editor', 'POST', '/vaults', { name: 'Choices' })).json().vault;
+      const choices = await call('editor', 'GET', `/vaults/${vault.id}/member-choices`);
+      expect(choices.statusCode).toBe(200);
+      // Seeded members are named by their role.
+      const seeded = Object.values(ws.members).map((m) => ({ id: m.id, name: m.role, email: m.email }));
+      const byEmail = (a: { email: string }, b: { email: string }) => a.email.localeCompare(b.email);
+      expect([...choices.json().members].sort(byEmail)).toEqual(seeded.sort(byEmail));
+      // A member who only views the vault, a stranger to it, and another workspace's luminary: none may list them.
+      await call('editor', 'PUT', `/vaults/${vault.id}/members/${ws.members.viewer.id}`, { access: 'view' });
+      const viewing = await call('viewer', 'GET', `/vaults/${vault.id}/member-choices`);
+      expect([viewing.statusCode, viewing.json().code]).toEqual([403, 'vault_access_required']);
+      const stranger = await call('otherLuminary', 'GET', `/vaults/${vault.id}/member-choices`);
+      expect([stranger.statusCode, stranger.json().code]).toEqual([404, 'unknown_vault']);
+      const personal = (await call('editor', 'GET', '/vaults')).json().vaults.find((v: { personal: boolean }) => v.personal);
+      const refused = await call('editor', 'GET', `/vaults/${personal.id}/member-choices`);
+      expect([refused.statusCode, refused.json().code]).toEqual([400, 'personal_vault']);
+    });
+
     it('answers every bad input with a 4xx and {"error"}', async () => {
       const vault = (await call('editor', 'POST', '/vaults', { name: 'Ops' })).json().vault;
       const cases: Array<[string, Method, string, object | undefined, number]> = [

@@ -1,8 +1,10 @@
 // Vaults in the console (session): GET/POST /api/vaults, PATCH/DELETE /api/vaults/:vault_id, and
-// members at /api/vaults/:vault_id/members[/:user_id]. A vault the user may not see answers 404.
+// members at /api/vaults/:vault_id/members[/:user_id], and /api/vaults/:vault_id/member-choices: the
+// workspace's members a manager may add (id, name and e-mail only). A vault the user may not see answers 404.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { VisibleVault } from '../../content/vault-service.js';
+import { BadRequestError } from '../../core/errors.js';
 import { SURFACE_POLICY } from '../../http/route-policy.js';
 import type { Services } from '../../services.js';
 import { VAULT_ACCESS } from '../../store/schema.js';
@@ -24,6 +26,7 @@ export const vaultSchema = z.object({
   updated_at: z.string(),
 });
 const vaultMemberSchema = z.object({ user_id: z.string(), email: z.string(), name: z.string(), access: z.enum(VAULT_ACCESS) });
+const memberChoiceSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
 const vaultParams = z.object({ vault_id: z.uuid() });
 const memberParams = vaultParams.extend({ user_id: z.uuid() });
 
@@ -128,6 +131,28 @@ export const vaultRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
       },
     },
     async (request) => ({ members: (await services.vaults.listMembers(request.principal!, request.params.vault_id)).map(presentMember) }),
+  );
+
+  app.get(
+    '/vaults/:vault_id/member-choices',
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'listVaultMemberChoices',
+        summary: "The workspace's members, by name and e-mail, for a manager of the vault to pick one to add (manage access)",
+        params: vaultParams,
+        errors: { 400: 'A personal vault has no members (`personal_vault`)', 403: NEEDS_MANAGE, 404: NOT_FOUND },
+        response: { 200: z.object({ members: z.array(memberChoiceSchema) }) },
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      const vault = await services.vaults.require(principal, request.params.vault_id, 'manage');
+      if (vault.personal_user_id) throw new BadRequestError('A personal vault has no members', 'personal_vault');
+      const members = await services.tenancy.listMembers(principal.workspace.id);
+      return { members: members.map((m) => ({ id: m.id, name: m.name, email: m.email })) };
+    },
   );
 
   app.put(

@@ -2,7 +2,9 @@
 // /api/webhooks/:id, POST /api/webhooks/:id/rotate-secret, POST /api/webhooks/:id/test, the delivery log:
 // GET /api/webhooks/:id/deliveries, POST /api/webhooks/:id/deliveries/:delivery_id/redeliver, and
 // POST /api/webhooks/:id/recover (a time range's undelivered deliveries, sent again).
-// A signing secret appears only in the answers of creation and rotation.
+// A signing secret appears only in the answers of creation and rotation. Editors, who send scheduled
+// deliveries to these endpoints, list them to pick one at GET /api/delivery-endpoints: id, description,
+// format and the URL's host only (a chat endpoint's URL path is its credential).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { RECOVER_LIMIT } from '../../events/webhook-recovery.js';
@@ -14,6 +16,15 @@ const FORMAT = '`standard`: the event as JSON, signed (Standard Webhooks); `chat
 import type { Services } from '../../services.js';
 
 const POLICY = { ...SURFACE_POLICY.console, role: 'luminary' } as const;
+const EDITOR_POLICY = { ...SURFACE_POLICY.console, role: 'editor' } as const;
+
+const endpointChoiceSchema = z.object({
+  id: z.string(),
+  description: z.string(),
+  host: z.string().describe("the host of the endpoint's URL; its path is left out, being a chat endpoint's credential"),
+  format: z.enum(ENDPOINT_FORMATS).describe(FORMAT),
+  enabled: z.boolean().describe('false: deliveries to it are logged as skipped until a luminary enables it again'),
+});
 
 const endpointSchema = z.object({
   id: z.string(),
@@ -59,6 +70,28 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     '/webhooks',
     { config: POLICY, schema: { tags, operationId: 'listWebhooks', summary: 'Webhook endpoints of the workspace (luminary)', response: { 200: z.object({ webhooks: z.array(endpointSchema) }) } } },
     async (request) => ({ webhooks: await hooks.list(request.principal!.workspace.id) }),
+  );
+
+  app.get(
+    '/delivery-endpoints',
+    {
+      config: EDITOR_POLICY,
+      schema: {
+        tags,
+        operationId: 'listDeliveryEndpoints',
+        summary: "The workspace's webhook endpoints, to pick one a scheduled delivery sends to (editor): description, format and host only",
+        response: { 200: z.object({ endpoints: z.array(endpointChoiceSchema) }) },
+      },
+    },
+    async (request) => ({
+      endpoints: (await hooks.list(request.principal!.workspace.id)).map((e) => ({
+        id: e.id,
+        description: e.description,
+        host: URL.canParse(e.url) ? new URL(e.url).host : '',
+        format: e.format,
+        enabled: e.enabled,
+      })),
+    }),
   );
 
   app.post(

@@ -10,15 +10,20 @@ interface Paged<T> {
   loading: boolean;
 }
 
-/** `path` may carry a query string; `field` names the array in each page's answer. */
-export function usePaged<T>(path: string, field: string, deps: unknown[] = []) {
-  const [state, setState] = useState<Paged<T>>({ items: [], next: null, loading: true });
+/** `path` may carry a query string (null: nothing to read, the list stays empty); `field` names the array in each page's answer. */
+export function usePaged<T>(path: string | null, field: string, deps: unknown[] = []) {
+  const [state, setState] = useState<Paged<T>>({ items: [], next: null, loading: path !== null });
   const page = (cursor?: string) => {
-    const url = cursor ? `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : path;
+    const base = path ?? '';
+    const url = cursor ? `${base}${base.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : base;
     return get<Record<string, unknown> & { next_cursor: string | null }>(url).then((answer) => ({ items: (answer[field] ?? []) as T[], next: answer.next_cursor ?? null }));
   };
   // Resolves once the first page is in state (see useLoad).
   const reload = useCallback((): Promise<void> => {
+    if (path === null) {
+      setState({ items: [], next: null, loading: false });
+      return Promise.resolve();
+    }
     setState((s) => ({ ...s, loading: true }));
     return page().then(
       (first) => setState({ ...first, loading: false }),

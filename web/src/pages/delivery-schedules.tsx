@@ -1,5 +1,5 @@
 // Scheduled deliveries on the Content page: a form to send a scene or mosaic on a cron to a webhook
-// endpoint, and per schedule: pause or resume, send now, delete (after a confirmation) and its recent
+// endpoint picked from the workspace's (GET /api/delivery-endpoints: description, host and format), and per schedule: pause or resume, send now, delete (after a confirmation) and its recent
 // runs with how their deliveries went (the same rows as the endpoint's delivery log).
 import { useState } from 'preact/hooks';
 import { api, get, post } from '../api';
@@ -14,7 +14,9 @@ interface Schedule {
 }
 interface Run { id: string; ran_at: string; trigger: string; status: string; error: string | null; delivery: { status: string; attempts: number; last_error: string | null } | null }
 interface Named { id: string; name: string }
-interface Endpoint { id: string; url: string; format: string; description: string }
+interface Endpoint { id: string; description: string; host: string; format: string; enabled: boolean }
+
+const endpointLabel = (e: Endpoint) => `${e.description || e.host} (${e.format === 'chat' ? 'chat' : 'signed JSON'}${e.description ? ` · ${e.host}` : ''})${e.enabled ? '' : ' — disabled'}`;
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 const path = (s: Schedule) => `/api/delivery-schedules/${encodeURIComponent(s.id)}`;
@@ -43,7 +45,7 @@ function Runs({ schedule, refreshKey }: { schedule: Schedule; refreshKey: number
   );
 }
 
-function ScheduleRow({ schedule, targetName, onChanged }: { schedule: Schedule; targetName: string; onChanged: (notice: string) => Promise<void> }) {
+function ScheduleRow({ schedule, targetName, endpointName, onChanged }: { schedule: Schedule; targetName: string; endpointName: string; onChanged: (notice: string) => Promise<void> }) {
   const [confirming, setConfirming] = useState(false);
   const [refreshKey, setRefreshKey] = useState(0);
   const { error, run } = useAction();
@@ -57,7 +59,7 @@ function ScheduleRow({ schedule, targetName, onChanged }: { schedule: Schedule; 
   return (
     <li class="panel" aria-label={`Schedule ${schedule.name}`}>
       <strong>{schedule.name}</strong>{' '}
-      <span class="muted">{schedule.target.kind} {targetName} · {schedule.cron} ({schedule.timezone}){schedule.enabled ? '' : ' · paused'}</span>
+      <span class="muted">{schedule.target.kind} {targetName} · {schedule.cron} ({schedule.timezone}) · to {endpointName}{schedule.enabled ? '' : ' · paused'}</span>
       <p>Next run {when(schedule.next_run_at)} · last run {when(schedule.last_run_at)}</p>
       {schedule.last_error ? <p class="status error" role="status">{schedule.last_error}</p> : null}
       <div class="row">
@@ -97,9 +99,9 @@ function ScheduleForm({ scenes, mosaics, endpoints, luminary, onSave, onCancel }
       {/* A luminary sees every endpoint: with none yet, the way on is to add one, not to type an id. */}
       {!endpoints.length && luminary ? <p class="status error" role="note">No webhook endpoint yet: add one under Webhooks (below), then create the schedule.</p> : null}
       {endpoints.length ? (
-        <SelectField label="To endpoint" value={endpoint} options={endpoints.map((e) => ({ value: e.id, label: `${e.description || e.url} (${e.format})` }))} onChange={setEndpoint} />
+        <SelectField label="To endpoint" value={endpoint} options={endpoints.map((e) => ({ value: e.id, label: endpointLabel(e) }))} onChange={setEndpoint} />
       ) : luminary ? null : (
-        <TextField label="To endpoint (id)" value={endpoint} onInput={setEndpoint} required hint="A webhook endpoint of the workspace; a luminary sees its id under Webhooks" />
+        <p class="muted" role="note">The workspace has no webhook endpoint yet: a luminary adds one under Webhooks.</p>
       )}
       <TextField label="Cron" value={cron} onInput={setCron} required hint="minute hour day month weekday, e.g. 0 9 * * 1-5 for 09:00 on weekdays" />
       <TextField label="Time zone (optional)" value={timezone} onInput={setTimezone} placeholder="Europe/Berlin" hint="The workspace's zone when empty" />
@@ -117,10 +119,9 @@ export function DeliverySchedules({ luminary }: { luminary: boolean }) {
     const [scenes, mosaics, endpoints] = await Promise.all([
       get<{ scenes: Named[] }>('/api/scenes?limit=200'),
       get<{ mosaics: Named[] }>('/api/mosaics?limit=200'),
-      // Only luminaries may list endpoints; others give an endpoint's id.
-      luminary ? get<{ webhooks: Endpoint[] }>('/api/webhooks') : Promise.resolve({ webhooks: [] }),
+      get<{ endpoints: Endpoint[] }>('/api/delivery-endpoints'),
     ]);
-    return { scenes: scenes.scenes, mosaics: mosaics.mosaics, endpoints: endpoints.webhooks };
+    return { scenes: scenes.scenes, mosaics: mosaics.mosaics, endpoints: endpoints.endpoints };
   });
   const [creating, setCreating] = useState(false);
   const [notice, setNotice] = useState('');
@@ -131,6 +132,7 @@ export function DeliverySchedules({ luminary }: { luminary: boolean }) {
     await changed(`Schedule ${schedule.name} is created.`);
   };
   const names = new Map([...(choices.data?.scenes ?? []), ...(choices.data?.mosaics ?? [])].map((n) => [n.id, `"${n.name}"`]));
+  const endpointNames = new Map((choices.data?.endpoints ?? []).map((e) => [e.id, endpointLabel(e)]));
   return (
     <Section title="Scheduled deliveries">
       <ErrorBox error={schedules.error ?? choices.error} />
@@ -141,7 +143,7 @@ export function DeliverySchedules({ luminary }: { luminary: boolean }) {
         <button type="button" onClick={() => { choices.reload(); setCreating(true); }}>New schedule</button>
       )}
       <ul class="plain">
-        {schedules.items.map((s) => <ScheduleRow key={`${s.id}:${s.updated_at}`} schedule={s} targetName={names.get(s.target.id) ?? s.target.id} onChanged={changed} />)}
+        {schedules.items.map((s) => <ScheduleRow key={`${s.id}:${s.updated_at}`} schedule={s} targetName={names.get(s.target.id) ?? s.target.id} endpointName={endpointNames.get(s.endpoint_id) ?? 'its endpoint'} onChanged={changed} />)}
       </ul>
       <LoadMore list={schedules} what="schedules" />
       {!schedules.loading && schedules.items.length === 0 && !schedules.error ? <p class="muted">No scheduled deliveries yet.</p> : null}

@@ -1,6 +1,7 @@
-// Explore: pick a node, its dimensions (a time by a grain) and measures and those of the nodes it joins,
+// Explore: pick a node, its dimensions (a time by a grain) and measures and those of the nodes its joins
+// reach, directly or through one more join (grouped by node, labelled by the path: "Orders › Customers"),
 // add filters (each may be negated), compare with another period, add each measure's percent of total,
-// sort by a chosen field and limit the rows, see the rows (each value by its format, unit and grain)
+// sort by several chosen fields in turn and limit the rows, see the rows (each value by its format, unit and grain)
 // and a chart of the type chosen, and save the query as a scene in a vault with that chart type. A filter offers the operators the
 // server applies to its field (the compiler's own list, shared with it). A refused query's error is
 // shown beside the control it is about.

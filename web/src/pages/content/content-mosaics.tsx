@@ -2,8 +2,9 @@
 // grid and the editor (mosaic-editor.tsx). Opening reads the mosaic first, so its layout shows at once
 // with every scene tile loading, then runs it (POST /api/mosaics/:id/run: recorded as a mosaic run, its
 // filters applied by the server, a few tiles at a time); each tile then shows its rows or its own error.
-// Anyone viewing it may narrow it with filters of their own, sent with the run and never saved.
-import { useState } from 'preact/hooks';
+// Anyone viewing it may narrow it with filters of their own, sent with the run and never saved. A link to
+// a mosaic (linked-content.ts) opens it, with its entry in view, focused and marked.
+import { useEffect, useState } from 'preact/hooks';
 import { api, get, post } from '../../api';
 import { ConfirmDelete } from '../../components/confirm-delete';
 import { ErrorBox, Notice } from '../../components/feedback';
@@ -11,6 +12,7 @@ import { Section } from '../../components/field';
 import { useAction } from '../../components/use-load';
 import { LoadMore, type usePaged } from '../../components/use-paged';
 import type { Mosaic, MosaicFilter, MosaicRun, MosaicSummary, Scene, Vault } from './content-types';
+import { useJumpOnce } from './linked-content';
 import { MosaicEditor } from './mosaic-editor';
 import { MosaicFilterEditor, MosaicFilterList } from './mosaic-filters';
 import { nodesOf, useNodeFields } from './mosaic-fields';
@@ -21,6 +23,10 @@ interface Props {
   scenes: Scene[];
   vaults: Vault[];
   canCreate: boolean;
+  /** The mosaic the page's address links to, once read. */
+  linked?: Mosaic | undefined;
+  /** The sections above have their height: the linked mosaic may be scrolled to. */
+  ready: boolean;
 }
 
 interface Shown { mosaic: Mosaic; outcomes?: Map<string, TileOutcome>; running: boolean; extra: MosaicFilter[] }
@@ -43,7 +49,7 @@ function OpenMosaic({ shown, onNarrow }: { shown: Shown; onNarrow: (extra: Mosai
   );
 }
 
-export function Mosaics({ mosaics, scenes, vaults, canCreate }: Props) {
+export function Mosaics({ mosaics, scenes, vaults, canCreate, linked, ready }: Props) {
   const [shown, setShown] = useState<Shown>();
   const [editing, setEditing] = useState<Mosaic | 'new'>();
   const [done, setDone] = useState('');
@@ -82,6 +88,15 @@ export function Mosaics({ mosaics, scenes, vaults, canCreate }: Props) {
       await mosaics.reload();
       setDone(`Mosaic ${m.name} deleted.`);
     });
+  const jump = useJumpOnce();
+  useEffect(() => {
+    if (linked) void run(() => runShown(linked, []));
+  }, [linked?.id]);
+  // The linked mosaic is listed even when it lies beyond the pages read so far.
+  const items: MosaicSummary[] =
+    linked && !mosaics.items.some((m) => m.id === linked.id)
+      ? [{ id: linked.id, name: linked.name, description: linked.description, vault: linked.vault, tile_count: linked.tiles.length }, ...mosaics.items]
+      : mosaics.items;
   const saved = async (id: string, message: string) => {
     setEditing(undefined);
     await mosaics.reload();
@@ -94,8 +109,8 @@ export function Mosaics({ mosaics, scenes, vaults, canCreate }: Props) {
       <ErrorBox error={mosaics.error ?? error} />
       {done ? <Notice>{done}</Notice> : null}
       <ul class="plain">
-        {mosaics.items.map((m) => (
-          <li key={m.id} class="row">
+        {items.map((m) => (
+          <li key={m.id} aria-label={`Mosaic ${m.name}`} {...(linked?.id === m.id ? { class: 'row linked', tabIndex: -1, 'aria-current': 'true', ref: ready && !mosaics.loading ? jump : undefined } : { class: 'row' })}>
             <button type="button" onClick={() => void open(m.id)} aria-label={`Open mosaic ${m.name}`}>Open</button>
             <span>{m.name} <span class="muted">({m.tile_count} tiles)</span></span>
             {canEdit(m) ? (
@@ -108,7 +123,7 @@ export function Mosaics({ mosaics, scenes, vaults, canCreate }: Props) {
         ))}
       </ul>
       <LoadMore list={mosaics} what="mosaics" />
-      {!mosaics.loading && mosaics.items.length === 0 && !mosaics.error ? <p class="muted">No mosaics yet.</p> : null}
+      {!mosaics.loading && items.length === 0 && !mosaics.error ? <p class="muted">No mosaics yet.</p> : null}
       {canCreate && !editing ? <button type="button" onClick={() => { setShown(undefined); setEditing('new'); }}>New mosaic</button> : null}
       {editing ? (
         <MosaicEditor key={editing === 'new' ? 'new' : editing.id} {...(editing === 'new' ? {} : { mosaic: editing })} scenes={scenes} vaults={vaults} onSaved={saved} onCancel={() => setEditing(undefined)} />

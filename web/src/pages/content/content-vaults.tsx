@@ -15,8 +15,6 @@ interface Props {
   vaults: Vault[];
   reload: () => Promise<void>;
   canCreate: boolean;
-  /** Luminaries may list the workspace's members to pick one to add. */
-  canListMembers: boolean;
 }
 
 function RenameVault({ vault, onDone }: { vault: Vault; onDone: (renamed: string) => Promise<void> }) {
@@ -40,7 +38,7 @@ function RenameVault({ vault, onDone }: { vault: Vault; onDone: (renamed: string
   );
 }
 
-export function Vaults({ vaults, reload, canCreate, canListMembers }: Props) {
+export function Vaults({ vaults, reload, canCreate }: Props) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [renaming, setRenaming] = useState<string>();
@@ -87,7 +85,7 @@ export function Vaults({ vaults, reload, canCreate, canListMembers }: Props) {
             {renaming === v.id ? (
               <RenameVault vault={v} onDone={async (renamed) => { await reload(); setRenaming(undefined); setDone(`Vault renamed to ${renamed}.`); }} />
             ) : null}
-            {sharing === v.id ? <VaultMembers vault={v} canList={canListMembers} /> : null}
+            {sharing === v.id ? <VaultMembers vault={v} /> : null}
           </li>
         ))}
       </ul>

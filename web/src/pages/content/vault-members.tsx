@@ -1,8 +1,8 @@
 // A shared vault's members and their access (vault-access.ts): view reads its content, edit also saves
 // and changes it, manage also renames the vault, deletes it and changes its members. Managers change a
-// member's access or remove them here, and add a workspace member by picking them (luminaries, who may
-// list the workspace's members) or by their user id. A viewer's role caps a membership at view: the
-// server applies that whatever is chosen here.
+// member's access or remove them here, and add a workspace member by picking them by name or e-mail
+// (GET /api/vaults/:id/member-choices: the workspace's members, for a vault's managers). A viewer's role
+// caps a membership at view: the server applies that whatever is chosen here.
 import { useState } from 'preact/hooks';
 import { api, get } from '../../api';
 import { ErrorBox, Notice } from '../../components/feedback';
@@ -18,17 +18,23 @@ const ACCESS_OPTIONS: Array<{ value: VaultAccess; label: string }> = [
 
 interface WorkspaceMember { id: string; email: string; name: string }
 
-export function VaultMembers({ vault, canList }: { vault: Vault; canList: boolean }) {
+const who = (m: { name: string; email: string }) => (m.name ? `${m.name} (${m.email})` : m.email);
+
+export function VaultMembers({ vault }: { vault: Vault }) {
   const path = `/api/vaults/${encodeURIComponent(vault.id)}/members`;
   const members = useLoad(() => get<{ members: VaultMember[] }>(path), [path]);
-  const workspace = useLoad(() => (canList ? get<{ members: WorkspaceMember[] }>('/api/members') : Promise.resolve({ members: [] })), [canList]);
+  const manages = vault.access === 'manage';
+  const workspace = useLoad(() => (manages ? get<{ members: WorkspaceMember[] }>(`/api/vaults/${encodeURIComponent(vault.id)}/member-choices`) : Promise.resolve({ members: [] })), [vault.id, manages]);
+  const [find, setFind] = useState('');
   const [newUser, setNewUser] = useState('');
   const [newAccess, setNewAccess] = useState<VaultAccess>('view');
   const [done, setDone] = useState('');
   const { error, run } = useAction();
-  const manages = vault.access === 'manage';
   const list = members.data?.members ?? [];
-  const candidates = (workspace.data?.members ?? []).filter((m) => !list.some((v) => v.user_id === m.id));
+  const words = find.trim().toLowerCase();
+  const candidates = (workspace.data?.members ?? []).filter((m) => !list.some((v) => v.user_id === m.id) && (!words || who(m).toLowerCase().includes(words)));
+  // The one left after narrowing is the one meant.
+  const chosen = candidates.some((m) => m.id === newUser) ? newUser : candidates.length === 1 ? candidates[0]!.id : '';
 
   const setAccess = (userId: string, access: VaultAccess, who: string) =>
     run(async () => {
@@ -44,20 +50,20 @@ export function VaultMembers({ vault, canList }: { vault: Vault; canList: boolea
     });
   const add = (event: Event) => {
     event.preventDefault();
-    const who = workspace.data?.members.find((m) => m.id === newUser)?.email ?? newUser;
-    if (newUser) void setAccess(newUser.trim(), newAccess, who).then(() => setNewUser(''));
+    const picked = candidates.find((m) => m.id === chosen);
+    if (picked) void setAccess(picked.id, newAccess, picked.email).then(() => { setNewUser(''); setFind(''); });
   };
 
   return (
     <div role="region" aria-label={`Members of ${vault.name}`}>
       <h3>Members of {vault.name}</h3>
-      <ErrorBox error={members.error ?? error} />
+      <ErrorBox error={members.error ?? workspace.error ?? error} />
       {done ? <Notice>{done}</Notice> : null}
       {list.length === 0 && !members.loading ? <p class="muted">No members yet: only luminaries see this vault.</p> : null}
       <ul class="plain">
         {list.map((m) => (
           <li key={m.user_id} class="row">
-            <span>{m.name ? `${m.name} (${m.email})` : m.email}</span>
+            <span>{who(m)}</span>
             {manages ? (
               <>
                 <SelectField label={`Access of ${m.email}`} value={m.access} options={ACCESS_OPTIONS} onChange={(v) => void setAccess(m.user_id, v as VaultAccess, m.email)} />
@@ -69,13 +75,10 @@ export function VaultMembers({ vault, canList }: { vault: Vault; canList: boolea
       </ul>
       {manages ? (
         <form class="row" onSubmit={add} aria-label={`Add a member to ${vault.name}`}>
-          {canList ? (
-            <SelectField label="Member to add" value={newUser} options={[{ value: '', label: '—' }, ...candidates.map((m) => ({ value: m.id, label: m.name ? `${m.name} (${m.email})` : m.email }))]} onChange={setNewUser} />
-          ) : (
-            <TextField label="User id to add" value={newUser} onInput={setNewUser} hint="Their user id: a luminary sees it on the Users page" />
-          )}
+          <TextField label="Find a member" type="search" value={find} onInput={setFind} placeholder="name or e-mail" />
+          <SelectField label="Member to add" value={chosen} options={[{ value: '', label: workspace.loading ? 'Loading members…' : candidates.length ? '—' : 'No one left to add' }, ...candidates.map((m) => ({ value: m.id, label: who(m) }))]} onChange={setNewUser} />
           <SelectField label="Access" value={newAccess} options={ACCESS_OPTIONS} onChange={(v) => setNewAccess(v as VaultAccess)} />
-          <button type="submit" disabled={!newUser}>Add member</button>
+          <button type="submit" disabled={!chosen}>Add member</button>
         </form>
       ) : null}
     </div>
