@@ -198,7 +198,7 @@ describe.skipIf(!hasChromium)('the analyst task in Chromium, pages only', () => 
     const scheduleForm = schedules.getByRole('form', { name: 'New schedule' });
     await scheduleForm.getByLabel('Name').fill(SCHEDULE);
     await scheduleForm.getByLabel('Send').selectOption({ label: `Mosaic: ${MOSAIC}` });
-    await scheduleForm.getByLabel('To endpoint').selectOption({ label: 'Sales receiver (standard)' });
+    await scheduleForm.getByLabel('To endpoint').selectOption({ label: `Sales receiver (signed JSON · ${new URL(receiver.url).host})` });
     await scheduleForm.getByLabel('Cron').fill('0 8 * * 1');
     await scheduleForm.getByRole('button', { name: 'Create schedule' }).click();
     await schedules.getByText(`Schedule ${SCHEDULE} is created.`).waitFor();
