@@ -1,8 +1,10 @@
 // Vaults and scenes managed in Chromium on the Content page: a vault is created, renamed and shared (a
 // member added, their access changed, removed); deleting it while it holds a scene is refused with the
 // server's reason, and succeeds once the scene has moved out. A scene is renamed, given another chart
-// type and a filter (shown in words), drawn as the saved type, and deleted after a confirmation.
+// type and a filter (shown in words), drawn as the saved type, and deleted after a confirmation. A scene
+// saved without a sort is given one (a measure descending, then the month) and a row limit, and runs so.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { figure, monthName, readGrid } from './answer-grid.js';
 import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 describe.skipIf(!hasChromium)('vaults and scenes in Chromium', () => {
@@ -77,6 +79,52 @@ describe.skipIf(!hasChromium)('vaults and scenes in Chromium', () => {
     await vaults.getByRole('status').filter({ hasText: 'Vault Growth deleted.' }).waitFor();
     expect(((await apiCall('GET', '/vaults')) as { vaults: Array<{ name: string }> }).vaults.map((v) => v.name)).not.toContain('Growth');
     await h.screenshot('content-vaults');
+  });
+
+  it('gives a scene saved without a sort one, and a row limit: the saved scene runs in that order', async () => {
+    const { page } = h;
+    const query = { node: 'orders', dimensions: ['created_at.month'], measures: ['order_count'] };
+    const scene = (await apiCall('POST', '/scenes', { name: 'Busiest months', ...query, visualization: { type: 'bar' } })).scene as { id: string };
+    await page.goto(`${h.base}/content`);
+    const scenes = page.getByRole('region', { name: 'Scenes' });
+    await scenes.getByRole('button', { name: 'Edit scene Busiest months' }).click();
+    const form = scenes.getByRole('form', { name: 'Edit scene Busiest months' });
+    const first = form.getByRole('group', { name: 'Sort 1' });
+    expect(await first.getByLabel('Sort by').inputValue()).toBe('');
+    await first.getByLabel('Sort by').selectOption({ label: 'Orders' });
+    await first.getByLabel('Direction').selectOption({ label: 'Descending' });
+    await form.getByRole('button', { name: 'Add sort field' }).click();
+    const second = form.getByRole('group', { name: 'Sort 2' });
+    await second.getByLabel('Then by').selectOption({ label: 'Ordered at (month)' });
+    await second.getByLabel('Direction').selectOption({ label: 'Ascending' });
+    await form.getByLabel('Row limit').fill('3');
+    await form.getByRole('button', { name: 'Save scene' }).click();
+    await scenes.getByRole('status').filter({ hasText: 'Scene Busiest months saved.' }).waitFor();
+
+    const sorts = [{ field: 'order_count', direction: 'desc' }, { field: 'created_at.month', direction: 'asc' }];
+    const saved = (await apiCall('GET', `/scenes/${scene.id}`)).scene as { sorts: unknown[]; limit: number | null };
+    expect(saved).toMatchObject({ sorts, limit: 3 });
+
+    // The rows drawn are the three busiest months, busiest first, as every month's counts say.
+    const every = (await apiCall('POST', '/query', { ...query, limit: 1000 })) as { data: Array<Record<string, unknown>> };
+    expect(every.data.length).toBeGreaterThan(3);
+    const expected = every.data
+      .map((r) => ({ month: String(r['created_at.month']), count: Number(r.order_count) }))
+      .sort((a, b) => b.count - a.count || a.month.localeCompare(b.month))
+      .slice(0, 3);
+    // The server's own order (months ascending) is not this one, so the sort is what put them so.
+    expect(expected.map((r) => r.month)).not.toEqual(every.data.slice(0, 3).map((r) => String(r['created_at.month'])));
+    await scenes.getByRole('button', { name: 'Run scene Busiest months' }).click();
+    const drawn = await readGrid(page, 'Busiest months rows');
+    expect(drawn.map((r) => ({ month: r['Ordered at (month)'], count: figure(r.Orders) }))).toEqual(expected.map((r) => ({ month: monthName(r.month), count: r.count })));
+
+    // Opened again, the form shows the saved order and limit.
+    await scenes.getByRole('button', { name: 'Edit scene Busiest months' }).click();
+    expect(await form.getByRole('group', { name: 'Sort 1' }).getByLabel('Sort by').inputValue()).toBe('order_count');
+    expect(await form.getByRole('group', { name: 'Sort 2' }).getByLabel('Then by').inputValue()).toBe('created_at.month');
+    expect(await form.getByLabel('Row limit').inputValue()).toBe('3');
+    await h.screenshot('scene-edit-sort-limit');
+    expect(cspViolations(h.messages)).toEqual([]);
   });
 
   it('edits a scene: name, chart type and a filter said in words; draws the saved type; deletes it after asking', async () => {

@@ -1,8 +1,8 @@
 // Scenes on the Content page: each with its node, fields, chart type and saved filters in words; Run
 // (POST /api/scenes/:id/run, recorded as a scene run and drawn as the saved chart type), Edit (name,
-// description, chart type, filters, vault: scene-edit-form.tsx) and Delete after a confirmation. The list
-// shows every vault's scenes or one vault's; a link to a scene (linked-content.ts) opens its vault's list
-// with the scene in view, focused and marked.
+// description, chart type, filters, sort and limit, vault: scene-edit-form.tsx) and Delete after a
+// confirmation. The list shows every vault's scenes or one vault's; a link to a scene (linked-content.ts)
+// opens its vault's list with the scene in view, focused and marked.
 import { useEffect, useState } from 'preact/hooks';
 import { api, post } from '../../api';
 import { CHART_LABELS } from '../../components/chart-labels';

@@ -2,6 +2,7 @@
 // the Content page reads them. docs/api.md, "Surface C: scenes and mosaics", is the reference.
 import type { Visualization } from '../../components/chart-plan.js';
 import type { ResultColumn } from '../../components/result-format.js';
+import type { SortRow } from '../../components/sort-limit.js';
 
 export type VaultAccess = 'view' | 'edit' | 'manage';
 export interface Vault { id: string; name: string; description: string; personal: boolean; access: VaultAccess }
@@ -19,6 +20,9 @@ export interface Scene {
   dimensions: string[];
   measures: string[];
   filters: SavedFilter[];
+  sorts: SortRow[];
+  /** null: the server's default. */
+  limit: number | null;
   status: string;
   broken_reason: string | null;
   visualization: Visualization;

@@ -1,5 +1,5 @@
-// Editing a saved scene in place (PATCH /api/scenes/:id): its name, description, chart type, filters
-// and vault (moving it needs edit access to both vaults). Filters are edited with Explore's own filter
+// Editing a saved scene in place (PATCH /api/scenes/:id): its name, description, chart type, filters,
+// sort and row limit (Explore's own controls) and vault (moving it needs edit access to both vaults). Filters are edited with Explore's own filter
 // rows, on the fields of the scene's node; an and/or group saved through the API has no rows here, so
 // it is shown in words and kept as saved. The server checks the change against the live model and
 // answers 400 invalid_scene naming what is wrong, which is shown beside the form.
@@ -7,10 +7,12 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { CHART_LABELS } from '../../components/chart-labels';
 import { CHART_TYPES, type ChartType } from '../../components/chart-plan';
+import { dimensionLabel } from '../../components/dimension-picker';
 import { ErrorBox } from '../../components/feedback';
 import { SelectField, TextField } from '../../components/field';
 import { FilterEditor, filtersForQuery, type FilterRow } from '../../components/filter-editor';
 import { flatFields, loadFieldGroups } from '../../components/node-catalog';
+import { NO_SORT, SortLimitControls, sortLimitForQuery, type SortLimitState } from '../../components/sort-limit';
 import { useAction, useLoad } from '../../components/use-load';
 import type { FilterOperator } from '../../../../src/core/semantic/filter-operators';
 import type { SavedFilter, Scene, Vault } from './content-types';
@@ -36,6 +38,11 @@ export function rowsOf(filters: SavedFilter[]): { rows: FilterRow[]; kept: Saved
   return { rows, kept };
 }
 
+/** The saved sorts and limit as the controls hold them ("Default order" when none). */
+export function sortLimitOf(scene: Pick<Scene, 'sorts' | 'limit'>): SortLimitState {
+  return { sorts: scene.sorts.length ? scene.sorts.map((s) => ({ ...s })) : NO_SORT.sorts, limit: scene.limit === null ? '' : String(scene.limit) };
+}
+
 export function SceneEditForm({ scene, vaults, onSaved, onCancel }: { scene: Scene; vaults: Vault[]; onSaved: (message: string) => Promise<void>; onCancel: () => void }) {
   const fields = useLoad(async () => flatFields(await loadFieldGroups(scene.node)), [scene.node]);
   const start = rowsOf(scene.filters);
@@ -44,6 +51,10 @@ export function SceneEditForm({ scene, vaults, onSaved, onCancel }: { scene: Sce
   const [chart, setChart] = useState<ChartType>(scene.visualization.type);
   const [vault, setVault] = useState(scene.vault);
   const [rows, setRows] = useState<FilterRow[]>(start.rows);
+  const [sortLimit, setSortLimit] = useState<SortLimitState>(() => sortLimitOf(scene));
+  const chosen = [...scene.dimensions, ...scene.measures];
+  const ordering = sortLimitForQuery(sortLimit, chosen);
+  const labelOf = (id: string) => dimensionLabel(id, fields.data?.dimensions ?? []) ?? fields.data?.measures.find((m) => m.id === id)?.label ?? id;
   const { error, run } = useAction();
   const writable = vaults.filter((v) => v.access !== 'view' || v.id === scene.vault);
 
@@ -55,6 +66,9 @@ export function SceneEditForm({ scene, vaults, onSaved, onCancel }: { scene: Sce
         name,
         description,
         filters,
+        // Every row cleared is "Default order"; an emptied limit (null) goes back to the server's default.
+        sorts: ordering.sorts ?? [],
+        limit: ordering.limit ?? null,
         visualization: { ...scene.visualization, type: chart },
         ...(vault !== scene.vault ? { vault } : {}),
       });
@@ -74,9 +88,10 @@ export function SceneEditForm({ scene, vaults, onSaved, onCancel }: { scene: Sce
       <ErrorBox error={fields.error} />
       <FilterEditor rows={rows} onChange={setRows} fields={fields.data} />
       {start.kept.length ? <p class="muted">Kept as saved (groups are edited through the API): {start.kept.map((f) => filterInWords(f)).join('; ')}</p> : null}
+      <SortLimitControls state={sortLimit} onChange={setSortLimit} fields={chosen.map((id) => ({ id, label: labelOf(id) }))} problem={ordering.problem} />
       <ErrorBox error={error} />
       <div class="row">
-        <button type="submit" disabled={!name.trim()}>Save scene</button>
+        <button type="submit" disabled={!name.trim() || ordering.problem !== undefined}>Save scene</button>
         <button type="button" onClick={onCancel}>Cancel</button>
       </div>
     </form>
