@@ -2,7 +2,6 @@
 // the Content page reads them. docs/api.md, "Surface C: scenes and mosaics", is the reference.
 import type { Visualization } from '../../components/chart-plan.js';
 import type { ResultColumn } from '../../components/result-format.js';
-import type { SortRow } from '../../components/sort-limit.js';
 
 export type VaultAccess = 'view' | 'edit' | 'manage';
 export interface Vault { id: string; name: string; description: string; personal: boolean; access: VaultAccess }
@@ -20,7 +19,7 @@ export interface Scene {
   dimensions: string[];
   measures: string[];
   filters: SavedFilter[];
-  sorts: SortRow[];
+  sorts: Array<{ field: string; direction: 'asc' | 'desc' }>;
   /** null: the server's default. */
   limit: number | null;
   status: string;
