@@ -1,7 +1,7 @@
 // Signals in Chromium: one is created on the page (a node's measure, a cron schedule), after the form
 // said that a scene without a sort has no one first row to watch and the server's refusal of a cron
-// that does not parse is shown next to the form; "Evaluate now" shows the
-// value and that it would fire while recording nothing; the history lists recorded evaluations a page
+// that does not parse is shown next to the form; until it is first evaluated it says so and when it is
+// due; "Evaluate now" shows the value and that it would fire while recording nothing; the history lists recorded evaluations a page
 // at a time; an interval under 60 s is refused on edit, a valid edit is saved; delete asks first.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
@@ -63,7 +63,12 @@ describe.skipIf(!hasChromium)('signals in Chromium', () => {
     const summary = row.getByText('is less than 1,000,000 · 0 9 * * 1 (Europe/Paris)');
     await summary.waitFor({ timeout: 10_000 });
     await summary.waitFor();
-    expect(await signalId('Few orders')).toBeTruthy();
+    // Never evaluated: it says so, and when it is due (as the API says, in the page's own words for times).
+    const created = (await inject('GET', `/api/signals/${(await signalId('Few orders'))!}`)).body.signal as { state: string; next_run_at: string };
+    expect(created.state).toBe('pending');
+    const due = await page.evaluate((iso) => new Date(iso).toLocaleString(), created.next_run_at);
+    await row.getByText(`State: Not evaluated yet · next evaluation ${due}`).waitFor();
+    expect(await row.getByText('State: ok').count()).toBe(0);
     await h.screenshot('signals-created');
   });
 
@@ -77,6 +82,8 @@ describe.skipIf(!hasChromium)('signals in Chromium', () => {
     await result.waitFor();
     expect(await result.textContent()).toMatch(/Value now: 400.*Would fire.*Nothing was sent/s);
     expect((await inject('GET', `/api/signals/${id}/evaluations`)).body.evaluations).toEqual([]);
+    // A dry run records nothing: still not evaluated.
+    await row.getByText('State: Not evaluated yet').waitFor();
 
     // 23 recorded evaluations: the history shows 20, then the rest after "Load more".
     for (let i = 0; i < 23; i++) expect((await inject('POST', `/api/signals/${id}/evaluate?send=true`)).status).toBe(200);
@@ -88,6 +95,10 @@ describe.skipIf(!hasChromium)('signals in Chromium', () => {
     await expect.poll(() => history.getByRole('row').count()).toBe(24);
     expect(await row.getByRole('button', { name: 'Load more evaluations' }).count()).toBe(0);
     await h.screenshot('signals-history');
+    // Evaluated now: the state the evaluations led to (400 orders is less than 1,000,000).
+    await page.reload();
+    await row.getByText('State: triggered').waitFor();
+    expect(await row.getByText('Not evaluated yet').count()).toBe(0);
   });
 
   it('refuses an interval under 60 s on edit, saves a valid edit, and deletes after a confirmation', async () => {

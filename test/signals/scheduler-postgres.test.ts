@@ -55,6 +55,7 @@ describe.skipIf(!postgres)('two schedulers on one PostgreSQL store', () => {
         payload: { name: `Signal ${i}`, watch: { node: 'orders', measure: 'order_count' }, condition: 'greater_than', threshold: 0, schedule: { interval_seconds: 60 } },
       });
       expect(response.statusCode, response.body).toBe(201);
+      expect(response.json().signal).toMatchObject({ state: 'pending', last_evaluated_at: null });
       ids.push(response.json().signal.id);
     }
     // Small batches make the two instances interleave their claims.
@@ -71,6 +72,9 @@ describe.skipIf(!postgres)('two schedulers on one PostgreSQL store', () => {
       expect(evaluated).toBe(SIGNALS);
       for (const id of ids) expect(await evaluationsOf(id)).toBe(round);
     }
+    // Evaluated, none is pending any more: the count is above 0, so each holds.
+    const listed = await a.app.inject({ method: 'GET', url: '/v1/signals?limit=50', headers: { authorization: `Bearer ${key}` } });
+    expect(listed.json().signals.map((s: { state: string }) => s.state)).toEqual(ids.map(() => 'triggered'));
     // Only the first crossing fired: one event per signal.
     const events = await a.store.db.selectFrom('events').select('id').where('workspace_id', '=', ws.id).where('type', '=', 'signal.triggered').execute();
     expect(events).toHaveLength(SIGNALS);

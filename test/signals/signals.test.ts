@@ -75,7 +75,8 @@ describe('saving signals', () => {
   it('creates a signal with its schedule, reads, lists in pages, changes and deletes it', async () => {
     const before = t.clock.now().getTime();
     const signal = await created('editor', { name: 'Paged A' });
-    expect(signal).toMatchObject({ name: 'Paged A', watch: orderCount, condition: 'greater_than', threshold: 0, schedule: hourly, enabled: true, state: 'ok', last_value: null, last_error: null, owner: ws.members.editor.id });
+    // Never evaluated yet: pending, not ok, until its first evaluation.
+    expect(signal).toMatchObject({ name: 'Paged A', watch: orderCount, condition: 'greater_than', threshold: 0, schedule: hourly, enabled: true, state: 'pending', last_value: null, last_evaluated_at: null, last_error: null, owner: ws.members.editor.id });
     expect(new Date(signal.next_run_at).getTime()).toBeGreaterThanOrEqual(before + 3_599_000);
     await created('editor', { name: 'Paged B' });
     const first = await c('editor', 'GET', '/signals?limit=1');
@@ -138,7 +139,11 @@ describe('saving signals', () => {
 describe('evaluating signals', () => {
   it('fires once per crossing: crossing, holding, clearing and crossing again fires twice', async () => {
     const signal = await created('luminary', { name: 'Crossing', threshold: total + 1 });
+    // A dry run records nothing: the signal is still pending; the first sent evaluation decides its state.
+    expect(await evaluate('luminary', signal.id, false)).toMatchObject({ value: total, state: 'ok', sent: false });
+    expect((await c('luminary', 'GET', `/signals/${signal.id}`)).json().signal).toMatchObject({ state: 'pending', last_evaluated_at: null });
     expect(await evaluate('luminary', signal.id)).toMatchObject({ value: total, would_fire: false, state: 'ok', sent: true });
+    expect((await c('luminary', 'GET', `/signals/${signal.id}`)).json().signal).toMatchObject({ state: 'ok', last_evaluated_at: expect.any(String) });
     await c('luminary', 'PATCH', `/signals/${signal.id}`, { threshold: total - 1 });
     expect(await evaluate('luminary', signal.id)).toMatchObject({ value: total, would_fire: true, state: 'triggered' });
     expect(await evaluate('luminary', signal.id)).toMatchObject({ would_fire: false, state: 'triggered' });

@@ -14,6 +14,12 @@ export const comparedSchema = z
   })
   .nullable();
 
+/**
+ * A signal's state as the APIs show it: `pending` until its first recorded evaluation (the store's state
+ * is only what evaluations decide), then the state the last one led to.
+ */
+const SIGNAL_STATES_SHOWN = ['pending', ...SIGNAL_STATES] as const;
+
 export const signalSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -24,7 +30,10 @@ export const signalSchema = z.object({
   threshold: z.number(),
   schedule: z.union([z.object({ cron: z.string(), timezone: z.string() }), z.object({ interval_seconds: z.number().int() })]),
   enabled: z.boolean(),
-  state: z.enum(SIGNAL_STATES).nullable().describe('null when values_hidden'),
+  state: z
+    .enum(SIGNAL_STATES_SHOWN)
+    .nullable()
+    .describe('pending until the first recorded evaluation (last_evaluated_at null; next_run_at says when it is due), then ok, triggered or error; null when values_hidden'),
   last_value: z.number().nullable(),
   last_compared: comparedSchema.describe('with a comparison: the measure in both periods when last_value was read (null when values_hidden)'),
   last_evaluated_at: z.string().nullable(),
@@ -53,7 +62,7 @@ export function presentSignal({ row, valuesHidden }: SignalView): z.infer<typeof
     threshold: row.threshold,
     schedule: row.cron !== null ? { cron: row.cron, timezone: row.timezone ?? 'UTC' } : { interval_seconds: row.interval_seconds! },
     enabled: row.enabled,
-    state: valuesHidden ? null : (row.state as z.infer<typeof signalSchema>['state']),
+    state: valuesHidden ? null : row.last_evaluated_at === null ? 'pending' : (row.state as z.infer<typeof signalSchema>['state']),
     last_value: valuesHidden ? null : row.last_value,
     last_compared: valuesHidden ? null : row.last_compared,
     last_evaluated_at: row.last_evaluated_at?.toISOString() ?? null,

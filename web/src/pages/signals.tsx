@@ -1,6 +1,7 @@
-// Signals on the Content page: the list with state and last value, a form to create one, and per
-// signal: edit, delete (after a confirmation), "Evaluate now" (a dry run: the value and whether it
-// would fire, nothing sent or recorded) and the history of its recorded evaluations.
+// Signals on the Content page: the list with state and last value ("Not evaluated yet" and when it is
+// due, until the first evaluation is recorded), a form to create one, and per signal: edit, delete
+// (after a confirmation), "Evaluate now" (a dry run: the value and whether it would fire, nothing sent
+// or recorded) and the history of its recorded evaluations.
 import { useState } from 'preact/hooks';
 import { api, post } from '../api';
 import { ErrorBox, Notice } from '../components/feedback';
@@ -67,6 +68,11 @@ function SignalRow({ signal, onChanged }: { signal: Signal; onChanged: (notice: 
       {signal.stopped ? <p class="status error" role="status">{signal.stopped}</p> : null}
       {signal.values_hidden ? (
         <p class="muted">{signal.values_hidden} · evaluated {when(signal.last_evaluated_at)} · next run {when(signal.next_run_at)}</p>
+      ) : signal.state === 'pending' ? (
+        // No evaluation recorded yet (a dry run records none): no state to show, only when one is due.
+        <p>
+          State: <span class="status pending">Not evaluated yet</span> · next evaluation {signal.next_run_at ? when(signal.next_run_at) : 'not scheduled'}
+        </p>
       ) : (
         <p>
           State: <span class={`status ${signal.state ?? ''}`}>{signal.state}</span>{signal.last_error ? ` (${signal.last_error})` : ''} · last value {valueText(signal.last_value)} · evaluated {when(signal.last_evaluated_at)} · next run {when(signal.next_run_at)}
