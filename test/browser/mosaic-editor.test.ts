@@ -129,8 +129,37 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
     await form.getByRole('button', { name: 'Save mosaic' }).click();
     await mosaics.getByRole('status').filter({ hasText: 'Mosaic Sales board saved.' }).waitFor();
     expect((await savedMosaic()).filters).toEqual([{ field: 'created_at', operator: 'inDateRange', value: ['2000-01-01', '2100-12-31'] }]);
-    const region = mosaics.getByRole('group', { name: 'Mosaic Sales board' }).getByRole('article', { name: 'Tile Orders by region' });
+    const grid = mosaics.getByRole('group', { name: 'Mosaic Sales board' });
+    const region = grid.getByRole('article', { name: 'Tile Orders by region' });
     await region.getByRole('cell', { name: 'North America' }).waitFor();
+    const months = grid.getByRole('article', { name: 'Tile Orders by month' });
+    await months.locator('figure[data-chart-type="line"] canvas').waitFor();
+
+    // Each scene tile names its scene once: the tile's heading, not the chart's title again.
+    for (const [tile, name] of [[region, 'Orders by region'], [months, 'Orders by month'], [grid.getByRole('article', { name: 'Tile All orders' }), 'All orders']] as const) {
+      expect(await tile.getByText(name, { exact: true }).count(), name).toBe(1);
+      expect(await tile.getByRole('heading', { name, exact: true }).count(), name).toBe(1);
+    }
+    // Four regions: the rows are shown whole, neither the table nor the tile scrolls.
+    const heights = (locator: typeof region) => locator.evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight }));
+    expect(await region.getByRole('table').getByRole('cell', { name: /^(North America|Europe|Asia Pacific|Latin America)$/ }).count()).toBe(4);
+    const regionTable = await heights(region.getByRole('table', { name: 'Orders by region rows' }));
+    expect(regionTable.scroll).toBeLessThanOrEqual(regionTable.client);
+    const regionTile = await heights(region);
+    expect(regionTile.scroll).toBeLessThanOrEqual(regionTile.client);
+    // More than ten months: the table shows ten rows and scrolls for the rest, inside a tile that does not.
+    const monthRows = Number(await months.getByRole('table', { name: 'Orders by month rows' }).getAttribute('aria-rowcount')) - 1;
+    expect(monthRows).toBeGreaterThan(10);
+    const monthTable = await heights(months.getByRole('table', { name: 'Orders by month rows' }));
+    expect(monthTable.scroll).toBeGreaterThan(monthTable.client);
+    const monthTile = await heights(months);
+    expect(monthTile.scroll).toBeLessThanOrEqual(monthTile.client);
+    // A single number is its figure alone, whole in its tile: no grid repeats it.
+    const number = grid.getByRole('article', { name: 'Tile All orders' });
+    expect(await number.getByRole('table').count()).toBe(0);
+    const numberTile = await heights(number);
+    expect(numberTile.scroll).toBeLessThanOrEqual(numberTile.client);
+    await h.screenshot('mosaic-tiles-whole');
 
     // Anyone viewing may narrow the open mosaic: the filter goes with the run, and is not saved.
     await mosaics.getByText('Narrow this view (not saved)').click();

@@ -91,9 +91,11 @@ interface ChartProps {
   formatValue?: ((value: number) => string) | undefined;
   /** What x is, in the legend ("Ordered at (month)"). */
   xName?: string | undefined;
+  /** False where a heading beside the chart already names it (a mosaic tile): the title is then only its accessible name. */
+  showTitle?: boolean;
 }
 
-export function Chart({ data, title, kind = 'auto', height = 260, colors = COLORS, formatX, formatY, formatValue, xName }: ChartProps) {
+export function Chart({ data, title, kind = 'auto', height = 260, colors = COLORS, formatX, formatY, formatValue, xName, showTitle = true }: ChartProps) {
   const box = useRef<HTMLElement>(null);
   const type: Drawn = resolve(kind, data);
   useEffect(() => {
@@ -114,7 +116,7 @@ export function Chart({ data, title, kind = 'auto', height = 260, colors = COLOR
     // Bars and areas stand on zero, or their heights would mislead.
     const fromZero = barred || type === 'area';
     const options: uPlot.Options = {
-      title,
+      ...(showTitle ? { title } : {}),
       width: Math.max(280, el.clientWidth || 600),
       height,
       scales: {
@@ -150,6 +152,6 @@ export function Chart({ data, title, kind = 'auto', height = 260, colors = COLOR
       resize.disconnect();
       plot.destroy();
     };
-  }, [data, title, height, type, colors.join(), formatX, formatY, formatValue, xName]);
+  }, [data, title, height, type, colors.join(), formatX, formatY, formatValue, xName, showTitle]);
   return <figure class="chart" ref={box} aria-label={`Chart: ${title}`} data-chart-type={type} />;
 }

@@ -10,6 +10,13 @@ import { nextSort, sortRows, type GridSort } from './grid-sort';
 const ROW_HEIGHT = 28;
 const VIEW_HEIGHT = 420;
 const MARGIN = 10;
+/** The rows shown before the grid scrolls, unless told otherwise. */
+const VIEW_ROWS = VIEW_HEIGHT / ROW_HEIGHT;
+
+/** The grid's height with `rows` rows in view: the header, the rows and the border (a header of one line). */
+export function gridHeight(rows: number): number {
+  return (rows + 1) * ROW_HEIGHT + 2;
+}
 
 export interface GridColumn {
   name: string;
@@ -29,7 +36,8 @@ function cellText(value: unknown): string {
 
 type GridRow = Record<string, unknown> | unknown[];
 
-export function DataGrid({ columns, rows: given, label, sortable = false }: { columns: GridColumn[]; rows: GridRow[]; label: string; sortable?: boolean }) {
+/** `viewRows`: how many rows are shown before the grid scrolls; up to that many it shows them whole, its height theirs. */
+export function DataGrid({ columns, rows: given, label, sortable = false, viewRows = VIEW_ROWS }: { columns: GridColumn[]; rows: GridRow[]; label: string; sortable?: boolean; viewRows?: number }) {
   const [scrollTop, setScrollTop] = useState(0);
   const [sort, setSort] = useState<GridSort>();
   const sortIndex = sort ? columns.findIndex((c) => c.name === sort.column) : -1;
@@ -44,7 +52,7 @@ export function DataGrid({ columns, rows: given, label, sortable = false }: { co
   const template = `repeat(${Math.max(columns.length, 1)}, minmax(8rem, 1fr))`;
   return (
     <div class="grid" role="table" aria-label={label} aria-rowcount={rows.length + 1} tabIndex={0}
-      style={{ maxHeight: `${VIEW_HEIGHT + ROW_HEIGHT}px` }}
+      style={{ maxHeight: rows.length > viewRows ? `${gridHeight(viewRows)}px` : 'none' }}
       onScroll={(e) => setScrollTop((e.target as HTMLElement).scrollTop)}>
       <div role="rowgroup" class="grid-head">
         <div role="row" aria-rowindex={1} class="grid-row" style={{ gridTemplateColumns: template }}>

@@ -20,7 +20,8 @@ function slicePath(from: number, to: number): string {
   return `M ${C} ${C} L ${point(from)} A ${R} ${R} 0 ${large} 1 ${point(to)} Z`;
 }
 
-export function PieChart({ title, measure, slices }: { title: string; measure: string; slices: Slice[] }) {
+/** `showTitle` false: a heading beside it names the chart already, the caption names only the measure. */
+export function PieChart({ title, measure, slices, showTitle = true }: { title: string; measure: string; slices: Slice[]; showTitle?: boolean }) {
   const total = slices.reduce((sum, s) => sum + s.value, 0);
   let turn = 0;
   const shapes = slices.map((s, i) => {
@@ -30,7 +31,7 @@ export function PieChart({ title, measure, slices }: { title: string; measure: s
   });
   return (
     <figure class="chart pie" aria-label={`Chart: ${title}`} data-chart-type="pie">
-      <figcaption>{title.includes(measure) ? title : `${title}: ${measure}`}</figcaption>
+      <figcaption>{!showTitle ? measure : title.includes(measure) ? title : `${title}: ${measure}`}</figcaption>
       <div class="pie-body">
         <svg viewBox="0 0 200 200" width="200" height="200" role="img" aria-label={`${measure} by share`}>
           {shapes.map((s) =>

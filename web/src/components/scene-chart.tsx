@@ -20,9 +20,11 @@ interface Props {
   formatY?: ((value: number) => string) | undefined;
   formatValue?: ((value: number) => string) | undefined;
   xName?: string | undefined;
+  /** False where a heading beside the chart already names it (a mosaic tile). */
+  showTitle?: boolean;
 }
 
-export function SceneChart({ visualization, columns, rows, title, height, colors, formatX, formatY, formatValue, xName }: Props) {
+export function SceneChart({ visualization, columns, rows, title, height, colors, formatX, formatY, formatValue, xName, showTitle = true }: Props) {
   const plan = planChart(visualization, columns, rows, formatX ? (v) => (v === null || v === undefined ? '∅' : formatX(typeof v === 'number' ? v : String(v))) : undefined);
   const note = plan.note ? <p class="muted" role="note">{plan.note}</p> : null;
   switch (plan.draw) {
@@ -41,14 +43,14 @@ export function SceneChart({ visualization, columns, rows, title, height, colors
     case 'pie':
       return (
         <>
-          <PieChart title={title} measure={plan.measure} slices={plan.slices} />
+          <PieChart title={title} measure={plan.measure} slices={plan.slices} showTitle={showTitle} />
           {note}
         </>
       );
     default:
       return (
         <>
-          <Chart data={plan.data} title={title} kind={plan.draw} {...(height ? { height } : {})} {...(colors ? { colors } : {})} formatX={formatX} formatY={formatY} formatValue={formatValue} xName={xName} />
+          <Chart data={plan.data} title={title} kind={plan.draw} {...(height ? { height } : {})} {...(colors ? { colors } : {})} formatX={formatX} formatY={formatY} formatValue={formatValue} xName={xName} showTitle={showTitle} />
           {note}
         </>
       );

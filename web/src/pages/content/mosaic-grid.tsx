@@ -2,9 +2,14 @@
 // grid lines from the layout, through custom properties: the page's CSP allows no style attributes
 // written in markup, and Preact sets these through the DOM). Each scene tile has its own state: loading
 // until the mosaic's run answers, then its chart (the scene's saved type) and rows, or its own error.
+// The tile's heading names the scene, so its chart does not again, and a single number is not repeated
+// in a grid. Its table shows up to ten rows whole (scrolling only beyond): the chart takes the height
+// they leave, down to a least height, and a tile too low for both grows its grid rows (styles.css)
+// rather than scroll.
 import type { JSX } from 'preact';
 import { CHART_LABELS } from '../../components/chart-labels';
 import type { Visualization } from '../../components/chart-plan';
+import { gridHeight } from '../../components/data-grid';
 import type { MosaicTile, SceneRun, TileError } from './content-types';
 import type { NodeFields } from './mosaic-fields';
 import { readingOrder } from './mosaic-layout';
@@ -13,6 +18,11 @@ import { RunView } from './scene-run-view';
 /** One grid row's height in pixels (styles.css: .mosaic-grid grid-auto-rows) and the gap between rows. */
 const ROW_PX = 64;
 const GAP_PX = 10;
+/** The rows a tile's table shows whole; beyond them it scrolls. */
+const TILE_TABLE_ROWS = 10;
+/** A scene tile's height besides its chart and table: padding, heading, the chart's margins and legend. */
+const TILE_CHROME_PX = 110;
+const MIN_CHART_PX = 140;
 
 export interface TileOutcome { run?: SceneRun; error?: TileError }
 
@@ -27,12 +37,13 @@ function TileBody({ tile, outcome, running, fields }: { tile: MosaicTile; outcom
   if (tile.kind === 'text') return <p class="tile-text">{tile.text}</p>;
   if (tile.kind === 'hidden') return <p class="muted">A tile you may not see.</p>;
   const visualization: Visualization = tile.scene?.visualization ?? { type: tile.scene?.visualization_type ?? 'table' };
-  const chartHeight = Math.max(80, tile.layout.h * (ROW_PX + GAP_PX) - 110);
+  const tablePx = gridHeight(Math.min(outcome?.run?.data.length ?? 0, TILE_TABLE_ROWS));
+  const chartHeight = Math.max(MIN_CHART_PX, tile.layout.h * (ROW_PX + GAP_PX) - GAP_PX - TILE_CHROME_PX - tablePx);
   return (
     <>
       <h3>{name ?? 'A scene that is gone'}</h3>
       {!outcome?.run && !outcome?.error && running ? <p class="muted" role="status">Loading {name}…</p> : null}
-      {outcome?.run && name ? <RunView run={outcome.run} title={name} visualization={visualization} height={chartHeight} node={tile.scene?.node} fields={fields} /> : null}
+      {outcome?.run && name ? <RunView run={outcome.run} title={name} visualization={visualization} height={chartHeight} node={tile.scene?.node} fields={fields} showTitle={false} viewRows={TILE_TABLE_ROWS} figureAlone /> : null}
       {outcome?.error ? (
         <div class="error" role="alert">
           <strong>{outcome.error.error}</strong>

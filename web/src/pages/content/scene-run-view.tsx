@@ -30,7 +30,22 @@ function chartInWords(visualization: Visualization, columns: string[], rows: Row
   };
 }
 
-export function RunView({ run, title, visualization, height = 180, node, fields }: { run: SceneRun; title: string; visualization: Visualization; height?: number; node?: string | undefined; fields?: NodeFields | undefined }) {
+interface RunViewProps {
+  run: SceneRun;
+  title: string;
+  visualization: Visualization;
+  height?: number;
+  node?: string | undefined;
+  fields?: NodeFields | undefined;
+  /** False where a heading already names the scene (a mosaic tile): the chart does not say it again. */
+  showTitle?: boolean;
+  /** The rows the grid shows before it scrolls. */
+  viewRows?: number;
+  /** True where room is short (a mosaic tile): a number whose figure is the whole answer (one row, one value) gets no grid repeating it. */
+  figureAlone?: boolean;
+}
+
+export function RunView({ run, title, visualization, height = 180, node, fields, showTitle = true, viewRows, figureAlone = false }: RunViewProps) {
   const own = node ? fields?.get(node) : undefined;
   const measures = own?.measures ?? [];
   const labelOf = (id: string) => dimensionLabel(id, own?.dimensions ?? []) ?? measures.find((m) => m.id === id)?.label ?? id;
@@ -42,15 +57,18 @@ export function RunView({ run, title, visualization, height = 180, node, fields 
   const yColumn = columns.find((c) => c.key === (visualization.y?.[0] ?? columns.find((m) => m.kind === 'measure')?.key));
   const yHints = yColumn ? hintsOf(yColumn) : undefined;
   const chart = chartInWords(visualization, keys, run.data, labelOf);
+  const gridless = figureAlone && visualization.type === 'number' && run.data.length === 1 && columns.length === 1;
   return (
     <div>
       <SceneChart visualization={chart.visualization} columns={chart.columns} rows={chart.rows} title={title} height={height}
         formatX={xColumn ? (v) => cellOf(xColumn, v, hintsOf(xColumn)).text : undefined}
         formatY={yHints ? (n) => formatMeasure(n, yHints, true) : undefined}
         formatValue={yHints ? (n) => formatMeasure(n, yHints) : undefined}
-        xName={xKey ? labelOf(xKey) : undefined} />
-      <DataGrid label={`${title} rows`} rows={run.data}
-        columns={columns.map((c) => ({ name: c.key, label: columnLabel(c, labelOf), cell: (v: unknown) => cellOf(c, v, hintsOf(c)), numeric: c.kind !== 'dimension' && c.kind !== 'partial' }))} />
+        xName={xKey ? labelOf(xKey) : undefined} showTitle={showTitle} />
+      {gridless ? null : (
+        <DataGrid label={`${title} rows`} rows={run.data} {...(viewRows !== undefined ? { viewRows } : {})}
+          columns={columns.map((c) => ({ name: c.key, label: columnLabel(c, labelOf), cell: (v: unknown) => cellOf(c, v, hintsOf(c)), numeric: c.kind !== 'dimension' && c.kind !== 'partial' }))} />
+      )}
     </div>
   );
 }
