@@ -2,8 +2,9 @@
 // are added, one is moved with the keyboard, one resized, one removed; a date range and a region are
 // added as dashboard filters. Saved, it opens on the grid with every tile at its stored width and height,
 // and the filters reach every tile whose node has the field (the region tile shows Europe only).
-// Editing it again and removing the region filter brings the other regions back; a viewer's own filter
-// narrows the open mosaic without being saved.
+// Editing it again and removing the region filter brings the other regions back, each tile naming its
+// scene once, a few rows shown whole and more than ten scrolling in the table only; a viewer's own
+// filter narrows the open mosaic without being saved.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
