@@ -1,6 +1,7 @@
 // Links to one item of the Content page, as scheduled deliveries send them (`/content?scene=<id>`,
 // `/content?mosaic=<id>`), in Chromium: the scene's vault is shown with the scene in view, focused and
 // marked, even when it lies beyond the first page of scenes; the mosaic is opened with its entry in view.
+// Moving inside the app (or Back) to another link on the open page follows the address the same way.
 // A scene that does not exist, or lies in a vault the reader may not see, reads "not found or not shared
 // with you", as the API's 404 says.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ describe.skipIf(!hasChromium)('links to a scene or a mosaic in Chromium', () => 
   let sceneId = '';
   let mosaicId = '';
   let hiddenId = '';
+  let fillerId = '';
   beforeEach(() => {
     h = harness();
   });
@@ -31,7 +33,10 @@ describe.skipIf(!hasChromium)('links to a scene or a mosaic in Chromium', () => 
     h = harness();
     cookie = await sessionCookie(h);
     // 50 scenes first, so the linked one is beyond the first page of every vault's scenes.
-    for (let i = 0; i < 50; i++) await made('/scenes', { name: `Filler ${i}`, node: 'orders', measures: ['order_count'] });
+    for (let i = 0; i < 50; i++) {
+      const filler = (await made('/scenes', { name: `Filler ${i}`, node: 'orders', measures: ['order_count'] })).scene.id as string;
+      if (i === 0) fillerId = filler;
+    }
     vaultId = (await made('/vaults', { name: 'Weekly' })).vault.id;
     await made('/scenes', { name: 'Weekly channels', vault: vaultId, node: 'orders', dimensions: ['channel'], measures: ['order_count'] });
     sceneId = (await made('/scenes', { name: 'Weekly regions', vault: vaultId, node: 'orders', dimensions: ['status'], measures: ['order_count'] })).scene.id;
@@ -84,6 +89,37 @@ describe.skipIf(!hasChromium)('links to a scene or a mosaic in Chromium', () => 
     const { region: mosaics } = await follow(`/content?mosaic=${mosaicId}`, 'Mosaics', 'Mosaic Weekly board');
     await mosaics.getByRole('heading', { name: 'Weekly board' }).waitFor();
     await h.screenshot('content-link-mosaic');
+  });
+
+  it('follows the address when the app moves to another scene or mosaic on the open page, and back', async () => {
+    const { page } = h;
+    await follow(`/content?scene=${sceneId}`, 'Scenes', 'Scene Weekly regions');
+    // Marks the document: a page load would lose it.
+    await page.evaluate(() => document.documentElement.setAttribute('data-same-document', 'yes'));
+    // Moved inside the app as its router moves (the address pushed, then announced), not loaded again.
+    const moveInApp = (to: string) => page.evaluate((path) => { history.pushState(null, '', path); window.dispatchEvent(new Event('navigated')); }, to);
+    const scenes = page.getByRole('region', { name: 'Scenes', exact: true });
+    const personal = (await call('GET', '/vaults')).json().vaults.find((v: { personal: boolean }) => v.personal).id as string;
+
+    await moveInApp(`/content?scene=${fillerId}`);
+    await expect.poll(() => seen(scenes.getByRole('listitem', { name: 'Scene Filler 0' }))).toEqual({ inView: true, focused: true, marked: true });
+    expect(await scenes.getByLabel('Scenes of').inputValue()).toBe(personal);
+    expect(await scenes.locator('li.linked').count()).toBe(1);
+
+    // The browser's Back: the first scene again, in its vault, in view and focused once more.
+    await page.goBack();
+    await expect.poll(() => seen(scenes.getByRole('listitem', { name: 'Scene Weekly regions' }))).toEqual({ inView: true, focused: true, marked: true });
+    expect(await scenes.getByLabel('Scenes of').inputValue()).toBe(vaultId);
+
+    // A mosaic: its entry is marked and in view, and it opens; no scene is marked any more.
+    await moveInApp(`/content?mosaic=${mosaicId}`);
+    const mosaics = page.getByRole('region', { name: 'Mosaics', exact: true });
+    await expect.poll(() => seen(mosaics.getByRole('listitem', { name: 'Mosaic Weekly board' }))).toEqual({ inView: true, focused: true, marked: true });
+    await mosaics.getByRole('heading', { name: 'Weekly board' }).waitFor();
+    expect(await scenes.locator('li.linked').count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.getAttribute('data-same-document'))).toBe('yes');
+    await h.screenshot('content-link-in-app');
+    expect(cspViolations(h.messages)).toEqual([]);
   });
 
   it('says a scene is not found or not shared, for one that does not exist and one in a vault the reader may not see', async () => {

@@ -1,4 +1,5 @@
-// A minimal history router: the path is the page; links push state and a hook re-renders.
+// A minimal history router: the path is the page, the query what the page shows (the Content page's
+// `?scene=<id>`); links push state and the hooks re-render on that and on the browser's Back and Forward.
 import { useEffect, useState } from 'preact/hooks';
 
 export function navigate(path: string): void {
@@ -7,10 +8,11 @@ export function navigate(path: string): void {
   window.dispatchEvent(new Event('navigated'));
 }
 
-export function usePath(): string {
-  const [path, setPath] = useState(location.pathname);
+/** A part of the address, read again whenever the app navigates or the browser goes back or forward. */
+function useAddress(read: () => string): string {
+  const [value, setValue] = useState(read);
   useEffect(() => {
-    const update = () => setPath(location.pathname);
+    const update = () => setValue(read());
     window.addEventListener('popstate', update);
     window.addEventListener('navigated', update);
     return () => {
@@ -18,7 +20,16 @@ export function usePath(): string {
       window.removeEventListener('navigated', update);
     };
   }, []);
-  return path;
+  return value;
+}
+
+export function usePath(): string {
+  return useAddress(() => location.pathname);
+}
+
+/** The address's query (`?scene=<id>`), so a page follows it while it stays open. */
+export function useSearch(): string {
+  return useAddress(() => location.search);
 }
 
 /** A link that navigates in place (and still opens in a new tab with a modifier key). */

@@ -88,7 +88,7 @@ export function Mosaics({ mosaics, scenes, vaults, canCreate, linked, ready }: P
       await mosaics.reload();
       setDone(`Mosaic ${m.name} deleted.`);
     });
-  const jump = useJumpOnce();
+  const jump = useJumpOnce(linked?.id);
   useEffect(() => {
     if (linked) void run(() => runShown(linked, []));
   }, [linked?.id]);

@@ -33,12 +33,15 @@ interface Props {
 
 export function Scenes({ scenes: everyVault, vaults, onChanged, linked, ready }: Props) {
   const [vault, setVault] = useState('');
-  useEffect(() => setVault(linked?.vault ?? ''), [linked?.id]);
+  // A link to a scene shows its vault; the list stays as it is when the address moves on to a mosaic.
+  useEffect(() => {
+    if (linked) setVault(linked.vault);
+  }, [linked?.id]);
   const oneVault = usePaged<Scene>(vault ? `/api/scenes?limit=50&vault=${encodeURIComponent(vault)}` : null, 'scenes');
   const scenes = vault ? oneVault : everyVault;
   // The linked scene is shown even when it lies beyond the pages read so far.
   const items = linked && !scenes.items.some((s) => s.id === linked.id) && (!vault || vault === linked.vault) ? [linked, ...scenes.items] : scenes.items;
-  const jump = useJumpOnce();
+  const jump = useJumpOnce(linked?.id);
   const [run, setRun] = useState<{ result: SceneRun; visualization: Visualization; node: string }>();
   const [editing, setEditing] = useState<string>();
   const [done, setDone] = useState('');

@@ -1,6 +1,6 @@
 // A link to one item of the Content page, `/content?scene=<id>` or `/content?mosaic=<id>` (scheduled
 // deliveries send such links): which item it names, and a ref that brings the item into view and
-// gives it focus once, when it is shown.
+// gives it focus once per link, when it is shown (again when the address moves to another link).
 import { useRef } from 'preact/hooks';
 import { ApiError } from '../../api';
 
@@ -24,12 +24,15 @@ export function linkProblem(link: ContentLink, error: unknown): string | undefin
   return `${link.kind === 'scene' ? 'Scene' : 'Mosaic'} not found or not shared with you.`;
 }
 
-/** A ref for the linked item's element: scrolled to the middle of the view and focused, once. */
-export function useJumpOnce(): (element: HTMLElement | null) => void {
-  const done = useRef(false);
+/**
+ * A ref for the linked item's element: scrolled to the middle of the view and focused, once for each
+ * link (`key`, the item's id), so later renders leave the reader where they are.
+ */
+export function useJumpOnce(key: string | undefined): (element: HTMLElement | null) => void {
+  const done = useRef<string>();
   return (element) => {
-    if (!element || done.current) return;
-    done.current = true;
+    if (!element || key === undefined || done.current === key) return;
+    done.current = key;
     // After this render's layout, so the sections above it have their height.
     requestAnimationFrame(() => {
       element.scrollIntoView({ block: 'center' });
