@@ -40,7 +40,7 @@ describe.skipIf(!hasChromium)('signals in Chromium', () => {
     await form.getByLabel('Watch').selectOption({ label: 'A scene' });
     await form.getByLabel('Scene').selectOption({ label: 'Orders by channel' });
     await form.getByRole('note')
-      .getByText('Orders by channel has no sort, so its first row could be any row: sort it in Explore (by Orders, Descending, to watch the largest) and save it again.').waitFor();
+      .getByText('Orders by channel has no sort, so its first row could be any row: give it a sort with Edit under Scenes (by Orders, Descending, to watch the largest).').waitFor();
     await form.getByLabel('Watch').selectOption({ label: "A node's measure" });
     await form.getByLabel('Node').selectOption('orders');
     await form.getByLabel('Measure').selectOption('order_count');

@@ -44,7 +44,7 @@ function sceneWatchWords(scene: SceneChoice | undefined, labelOf: (id: string) =
     // A time grouped by a grain sorted newest first gives the latest period; otherwise the largest value.
     const time = scene.dimensions.find((d) => grainOf(d) !== undefined);
     const how = time ? `by ${labelOf(time)}, Descending, to watch the latest period` : `by ${measure}, Descending, to watch the largest`;
-    return { text: `${scene.name} has no sort, so its first row could be any row: sort it in Explore (${how}) and save it again.`, problem: true };
+    return { text: `${scene.name} has no sort, so its first row could be any row: give it a sort with Edit under Scenes (${how}).`, problem: true };
   }
   return { text: `Watches ${measure} in the first row of ${scene.name}, sorted by ${labelOf(sort.field)} ${sort.direction === 'desc' ? 'descending' : 'ascending'}.`, problem: false };
 }
