@@ -36,8 +36,11 @@ describe.skipIf(!hasChromium)('accessibility of every page in Chromium', () => {
     await call('/vaults', { name: 'Marketing' });
     const byRegion = (await call('/scenes', { name: 'Orders by region', node: 'orders', dimensions: ['ship_region'], measures: ['order_count'], visualization: { type: 'bar' } })).scene;
     const total = (await call('/scenes', { name: 'All orders', node: 'orders', measures: ['order_count'], visualization: { type: 'number' } })).scene;
-    const tile = (id: string, sceneId: string, x: number) => ({ id, kind: 'scene', scene_id: sceneId, layout: { x, y: 0, w: 6, h: 4 } });
-    await call('/mosaics', { name: 'Sales board', tiles: [tile('regions', byRegion.id, 0), tile('total', total.id, 6)] });
+    const byChannel = (await call('/scenes', { name: 'Orders by channel', node: 'orders', dimensions: ['channel'], measures: ['order_count'], visualization: { type: 'pie' } })).scene;
+    const tile = (id: string, sceneId: string, x: number, y: number) => ({ id, kind: 'scene', scene_id: sceneId, layout: { x, y, w: 6, h: 4 } });
+    const words = (id: string, kind: 'heading' | 'text', text: string, y: number) => ({ id, kind, text, layout: { x: 0, y, w: 12, h: 1 } });
+    const tiles = [words('title', 'heading', 'Sales overview', 0), tile('regions', byRegion.id, 0, 1), tile('total', total.id, 6, 1), tile('channels', byChannel.id, 0, 5), words('note', 'text', 'Fresh on every run.', 9)];
+    await call('/mosaics', { name: 'Sales board', tiles, filters: [{ field: 'ship_region', operator: 'in', value: ['Europe'] }] });
     await call('/signals', { name: 'Few orders', watch: { scene_id: total.id }, condition: 'less_than', threshold: 10, schedule: { interval_seconds: 3600 } });
     const endpoint = (await h.t.services.webhooks.create(h.ws.id, { url: receiver.url, events: ['*'], description: 'Ops alerts' })).endpoint.id;
     await call('/delivery-schedules', { name: 'Daily orders', target: { kind: 'scene', id: byRegion.id }, endpoint_id: endpoint, cron: '0 9 * * *', timezone: 'UTC' });
@@ -123,7 +126,8 @@ describe.skipIf(!hasChromium)('accessibility of every page in Chromium', () => {
     const sceneForm = scenes.getByRole('form', { name: 'Edit scene Orders by region' });
     await sceneForm.getByRole('button', { name: 'Add filter' }).click();
     await scenes.getByRole('button', { name: 'Run scene All orders' }).click();
-    await check('content: a scene edited with a filter, another run');
+    await scenes.getByRole('button', { name: 'Run scene Orders by channel' }).click();
+    await check('content: a scene edited with a filter, others run');
 
     const mosaics = page.getByRole('region', { name: 'Mosaics' });
     await mosaics.getByRole('button', { name: 'Open mosaic Sales board' }).click();
@@ -199,6 +203,15 @@ describe.skipIf(!hasChromium)('accessibility of every page in Chromium', () => {
     expect(await series.getAttribute('aria-pressed')).toBe('false');
     await page.keyboard.press('Space');
     expect(await series.getAttribute('aria-pressed')).toBe('true');
+    await h.screenshot('accessibility-explore');
+    await page.getByRole('checkbox', { name: 'Compare with another period' }).check();
+    const compare = page.getByRole('group', { name: 'Compare to' });
+    await compare.getByLabel('Time dimension').selectOption('created_at');
+    await compare.getByLabel('Current period').selectOption({ label: 'Last month' });
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).waitFor();
+    await check('explore comparing two periods');
+    await page.getByRole('checkbox', { name: 'Compare with another period' }).uncheck();
     await page.getByRole('button', { name: 'Save as scene' }).click();
     await check('explore saving a scene');
 
@@ -208,6 +221,7 @@ describe.skipIf(!hasChromium)('accessibility of every page in Chromium', () => {
     await page.getByRole('region', { name: 'Provenance' }).waitFor();
     await page.getByText('Show SQL').click();
     await check('ask with an answer and its SQL');
+    await h.screenshot('accessibility-ask');
 
     await visit('/model', 'Model');
     await page.getByLabel('File').selectOption('orders.cml');

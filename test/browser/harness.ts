@@ -47,6 +47,8 @@ export interface ConsoleHarness {
   violations: string[];
   /** The violations (events and console lines) not yet reported by this call: a failing check names them. */
   takeCspViolations(): string[];
+  /** Another browser context (a second member, no session), its pages' violations watched like the first's. */
+  newContext(): Promise<BrowserContext>;
   screenshot(name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -103,6 +105,11 @@ export async function startConsole(options: { orders?: number; env?: Record<stri
     messages,
     violations,
     takeCspViolations,
+    async newContext() {
+      const another = await browser.newContext({ ignoreHTTPSErrors: true });
+      await watchCspViolations(another, violations);
+      return another;
+    },
     screenshotDir: ARTIFACTS,
     async screenshot(name) {
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
