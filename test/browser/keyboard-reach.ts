@@ -14,9 +14,44 @@ interface Walk {
   start: HTMLElement;
 }
 
+/** A walk only means something over a page that holds still: a control re-rendered mid-walk is a new element. */
+const ATTEMPTS = 3;
+
 /** Controls not reached by Tab or without an accessible name, one line each; empty when all is well. */
 export async function keyboardFindings(page: Page): Promise<string[]> {
   await loadAxe(page);
+  for (let attempt = 1; ; attempt++) {
+    const { findings, replaced } = await walk(page);
+    if (replaced === 0) return findings;
+    if (attempt === ATTEMPTS) return [...findings, `the page replaced ${replaced} controls during each of ${ATTEMPTS} walks`];
+    await settled(page);
+  }
+}
+
+/** Resolves once the page's DOM has not changed for a quarter of a second (or after 5 s of changes). */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let quiet = setTimeout(done, 250);
+        const giveUp = setTimeout(done, 5000);
+        const observer = new MutationObserver(() => {
+          clearTimeout(quiet);
+          quiet = setTimeout(done, 250);
+        });
+        observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+        function done() {
+          observer.disconnect();
+          clearTimeout(quiet);
+          clearTimeout(giveUp);
+          resolve();
+        }
+      }),
+  );
+}
+
+/** One Tab walk from the top; `replaced` counts the controls no longer in the page at its end. */
+async function walk(page: Page): Promise<{ findings: string[]; replaced: number }> {
   const count = await page.evaluate(() => {
     const SELECTOR = 'button, a[href], input, select, textarea, summary, [tabindex], [contenteditable="true"]';
     const shown = (el: Element) => el.getClientRects().length > 0 && el.checkVisibility({ visibilityProperty: true });
@@ -64,15 +99,17 @@ export async function keyboardFindings(page: Page): Promise<string[]> {
     const axe = (window as unknown as { axe: { setup(node: Element): void; teardown(): void; commons: { text: { accessibleText(el: Element): string } } } }).axe;
     const describe = (el: Element) => el.outerHTML.replace(/\s+/g, ' ').slice(0, 120);
     const findings: string[] = [];
+    const present = controls.filter((el) => el.isConnected);
     axe.setup(document.documentElement);
     try {
       controls.forEach((el, i) => {
+        if (!el.isConnected) return;
         if (!reached.has(i)) findings.push(`not reached by Tab: ${describe(el)}`);
         if (axe.commons.text.accessibleText(el).trim() === '') findings.push(`no accessible name: ${describe(el)}`);
       });
     } finally {
       axe.teardown();
     }
-    return findings;
+    return { findings, replaced: controls.length - present.length };
   });
 }
