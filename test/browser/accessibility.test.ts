@@ -130,6 +130,7 @@ describe.skipIf(!hasChromium)('accessibility of every page in Chromium', () => {
     await sceneForm.getByRole('button', { name: 'Add filter' }).click();
     await scenes.getByRole('button', { name: 'Run scene All orders' }).click();
     await scenes.getByRole('button', { name: 'Run scene Orders by channel' }).click();
+    await scenes.getByRole('table', { name: 'Orders by channel rows' }).waitFor();
     await check('content: a scene edited with a filter, others run');
 
     const mosaics = page.getByRole('region', { name: 'Mosaics' });
@@ -240,7 +241,7 @@ describe.skipIf(!hasChromium)('accessibility of every page in Chromium', () => {
     await visit('/keys', 'API keys');
     await page.getByLabel('Key name').fill('audited key');
     await page.getByRole('button', { name: 'Create key' }).click();
-    await page.getByLabel('Key value').waitFor();
+    await page.getByRole('region', { name: 'New key' }).getByText(/Bearer /).first().waitFor();
     await check('keys with a new key shown');
     await page.getByRole('button', { name: 'Done, hide the key' }).click();
     await page.getByRole('row', { name: /audited key/ }).getByRole('button', { name: 'Revoke audited key' }).click();
@@ -253,8 +254,8 @@ describe.skipIf(!hasChromium)('accessibility of every page in Chromium', () => {
     await check('connect an agent with its configuration');
 
     await visit('/connections', 'Connections');
-    const first = page.getByRole('button', { name: /^Test / }).first();
-    await first.click();
+    await page.getByRole('button', { name: /^Test / }).first().click();
+    await page.getByRole('status').filter({ hasText: /: (connected|failed)/ }).waitFor();
     await page.getByRole('button', { name: /^Edit / }).first().click();
     await check('connections with a test result and an edit form');
 
