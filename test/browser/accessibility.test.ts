@@ -65,7 +65,8 @@ describe.skipIf(!hasChromium)('accessibility of every page in Chromium', () => {
   it('each check fails on a page that breaks it', async () => {
     const { page } = h;
     await visit('/glossary', 'Glossary');
-    // Made over the DevTools protocol, which the policy does not govern; the attribute it then refuses.
+    // Added over the DevTools protocol: a button without a name, one that drops the focus, and a div
+    // claiming a button's role without a tab stop.
     await page.evaluate(() => {
       const unnamed = document.createElement('button');
       unnamed.className = 'unnamed';
@@ -74,12 +75,18 @@ describe.skipIf(!hasChromium)('accessibility of every page in Chromium', () => {
       unreachable.textContent = 'Unreachable';
       unreachable.addEventListener('focus', () => unreachable.blur());
       document.querySelector('main')!.append(unreachable);
+      const clickOnly = document.createElement('div');
+      clickOnly.setAttribute('role', 'button');
+      clickOnly.textContent = 'Click only';
+      document.querySelector('main')!.append(clickOnly);
     });
     await expect(audit(page, 'the glossary with a nameless button')).rejects.toThrow(/button-name \(critical\).*\.unnamed/);
     const keyboard = await keyboardFindings(page);
     expect(keyboard.some((f) => f.startsWith('no accessible name: <button class="unnamed">'))).toBe(true);
     expect(keyboard.some((f) => f.startsWith('not reached by Tab: <button>Unreachable'))).toBe(true);
+    expect(keyboard.some((f) => f.startsWith('not reached by Tab: <div role="button">Click only'))).toBe(true);
 
+    // A style attribute the policy refuses (the evaluation itself is not governed by the policy).
     await page.evaluate(() => document.querySelector('main')!.setAttribute('style', 'color: red'));
     // Both reports arrive, in either order: the page's event and Chromium's console line.
     await expect.poll(() => cspViolations(h).length).toBe(2);

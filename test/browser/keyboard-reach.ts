@@ -1,6 +1,7 @@
 // The keyboard walk: Tab from the top of the page to the end, and every visible control (button, link,
-// field, list, text area, summary, focusable element, editable text) must have had the focus, and have an
-// accessible name (axe-core's computation, the one screen readers follow). A radio group is one stop.
+// field, list, text area, summary, focusable element, editable text, an element with a button, link,
+// checkbox or switch role) must have had the focus, and have an accessible name (axe-core's computation,
+// the one screen readers follow). A radio group is one stop.
 // In the code editor Tab indents; Escape then Tab leaves it (CodeMirror's documented way out), as here.
 import type { Page } from 'playwright-core';
 import { loadAxe } from './audit.js';
@@ -53,7 +54,8 @@ async function settled(page: Page): Promise<void> {
 /** One Tab walk from the top; `replaced` counts the controls no longer in the page at its end. */
 async function walk(page: Page): Promise<{ findings: string[]; replaced: number }> {
   const count = await page.evaluate(() => {
-    const SELECTOR = 'button, a[href], input, select, textarea, summary, [tabindex], [contenteditable="true"]';
+    // Native controls, anything given a tab stop, and elements that claim a control's role without one.
+    const SELECTOR = 'button, a[href], input, select, textarea, summary, [tabindex], [contenteditable="true"], [role="button"], [role="link"], [role="checkbox"], [role="switch"]';
     const shown = (el: Element) => el.getClientRects().length > 0 && el.checkVisibility({ visibilityProperty: true });
     const usable = (el: Element) => !el.matches(':disabled, [tabindex="-1"], input[type="hidden"]') && !el.closest('[inert]');
     const all = [...document.querySelectorAll(SELECTOR)].filter((el) => shown(el) && usable(el));
