@@ -275,7 +275,7 @@ describe.skipIf(!hasChromium)('accessibility of every page in Chromium', () => {
     await check('users with an invitation and a removal asked');
   });
 
-  it("an application's consent page, then the sign-in page signed out and refused", async () => {
+  it("an application's consent page and its grant, then the sign-in page signed out and refused", async () => {
     const { page } = h;
     const registered = await request(`${h.base}/oauth/register`, {
       method: 'POST',
@@ -285,11 +285,32 @@ describe.skipIf(!hasChromium)('accessibility of every page in Chromium', () => {
     });
     expect(registered.status).toBe(201);
     const clientId = (JSON.parse(registered.body) as { client_id: string }).client_id;
-    const params = authorizationParams(h.base, clientId, pkcePair(), { scope: 'query' });
+    const pkce = pkcePair();
+    const params = authorizationParams(h.base, clientId, pkce, { scope: 'query' });
     await page.goto(`${h.base}/oauth/authorize?${new URLSearchParams(params)}`);
     await page.getByRole('heading', { name: 'Authorize an application', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Approve' }).waitFor();
     await check('oauth consent');
+
+    // Approved and exchanged, the application is listed on the keys page with its revocation.
+    let landed: URL | undefined;
+    await h.context.route(`${new URL(REDIRECT_URI).origin}/**`, async (route) => {
+      landed = new URL(route.request().url());
+      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'You may close this window.' });
+    });
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL((url) => url.origin === new URL(REDIRECT_URI).origin);
+    const exchanged = await request(`${h.base}/oauth/token`, {
+      method: 'POST',
+      ca: h.cert,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code: landed!.searchParams.get('code')!, code_verifier: pkce.verifier, redirect_uri: REDIRECT_URI, resource: `${h.base}/mcp` }).toString(),
+    });
+    expect(exchanged.status).toBe(200);
+    await visit('/keys', 'API keys');
+    const row = page.getByRole('region', { name: 'Authorized applications' }).getByRole('row', { name: /Audited agent/ });
+    await row.getByRole('button', { name: 'Revoke Audited agent' }).click();
+    await check('keys with an authorized application, its revocation asked');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to the analytics console' }).waitFor();

@@ -1,8 +1,9 @@
 // Editing in CodeMirror under the strict Content-Security-Policy: selecting (all, a word, from inside a
 // highlighted token, across lines) and typing over the selection never makes the browser write a style
 // attribute, which the policy would refuse and report. The harness watches the page's
-// securitypolicyviolation events and console (csp-watch.ts). Typing over a selection still goes through the editor's input handlers
-// (brackets wrap the selection, completion opens) and the text is exactly what was typed.
+// securitypolicyviolation events and console (csp-watch.ts). Typing over a selection still goes through
+// the editor's input handlers (brackets wrap the selection, completion opens) and the text is exactly
+// what was typed.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
 
