@@ -1,7 +1,7 @@
 // Small pieces every driver's run() shares: result assembly, what stops a run from outside (its time
 // limit, its caller's cancel) and the options check.
 import { canceled, statementRefused, timedOut, type WarehouseError } from './errors.js';
-import type { ColumnInfo, RunOptions, RunResult, WarehouseRow, WarehouseValue } from './types.js';
+import type { ColumnInfo, RowSink, RunOptions, RunResult, StreamSummary, WarehouseRow, WarehouseValue } from './types.js';
 
 /** Extra time the client-side watchdog allows past the server-side limit before it steps in. */
 export const WATCHDOG_SLACK_MS = 1_000;
@@ -54,6 +54,64 @@ export function buildResult(
     durationMs: Math.round(performance.now() - startedAt),
     truncated: rows.length > maxRows,
   };
+}
+
+/**
+ * Rows a driver hands over per batch where it chooses the size (PostgreSQL's cursor fetches, MySQL's
+ * rows as they arrive): large enough to keep round trips and writes few, small enough to keep a batch
+ * a few hundred kilobytes.
+ */
+export const STREAM_BATCH_ROWS = 500;
+
+/**
+ * What run() reads through: a sink that keeps every row it is given (the driver reads at most
+ * maxRows + 1, and buildResult cuts the extra row into `truncated`).
+ */
+export class RowCollector implements RowSink {
+  seen: readonly ColumnInfo[] = [];
+  readonly kept: (readonly WarehouseValue[])[] = [];
+
+  columns(columns: readonly ColumnInfo[]): void {
+    this.seen = columns;
+  }
+
+  rows(batch: readonly (readonly WarehouseValue[])[]): void {
+    for (const row of batch) this.kept.push(row);
+  }
+}
+
+/**
+ * What stream() reads through: passes the caller's sink at most `maxRows` rows, and takes one row
+ * beyond them as proof that the result was truncated (the driver reads maxRows + 1 at most, so reading
+ * stops there).
+ */
+export class CappedSink implements RowSink {
+  private seen: readonly ColumnInfo[] = [];
+  private delivered = 0;
+  private cut = false;
+
+  constructor(
+    private readonly sink: RowSink,
+    private readonly maxRows: number,
+  ) {}
+
+  columns(columns: readonly ColumnInfo[]): void | Promise<void> {
+    this.seen = columns;
+    return this.sink.columns(columns);
+  }
+
+  async rows(batch: readonly (readonly WarehouseValue[])[]): Promise<void> {
+    const room = this.maxRows - this.delivered;
+    if (batch.length > room) this.cut = true;
+    const kept = batch.length > room ? batch.slice(0, room) : batch;
+    if (kept.length === 0) return;
+    this.delivered += kept.length;
+    await this.sink.rows(kept);
+  }
+
+  summary(startedAt: number): StreamSummary {
+    return { columns: this.seen, rowCount: this.delivered, truncated: this.cut, durationMs: Math.round(performance.now() - startedAt) };
+  }
 }
 
 export type StopReason = 'timeout' | 'canceled';
