@@ -255,7 +255,14 @@ async function readRows(result: DuckDBResult, limit: number, sink: RowSink, chec
   while (read < limit) {
     check();
     const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) return true;
+    if (!chunk || chunk.rowCount === 0) {
+      // A streamed result that fails after its first chunks ends as one read to its end: DuckDB's C API
+      // returns no chunk for both, and the bindings do not expose duckdb_result_error. What tells them
+      // apart is duckdb_result_is_streaming, false once the result holds an error. Without this check a
+      // failed statement would answer its first rows as the whole result.
+      if (!result.isStreaming) throw new Error('the statement failed while its rows were read (DuckDB does not say why for a streamed result)');
+      return true;
+    }
     // Column by column, straight from each vector into the rows: no intermediate row arrays.
     const count = Math.min(chunk.rowCount, limit - read);
     const batch: WarehouseValue[][] = [];

@@ -117,7 +117,7 @@ export class MysqlWarehouse implements Warehouse {
     const stop = new RunStop(options.timeoutMs + WATCHDOG_SLACK_MS, options.signal, (reason) => {
       usable = false;
       this.killQuery(connection.threadId);
-      connection.destroy();
+      drop(connection);
       stopped(reason);
     });
     const progress: ReadProgress = { complete: true };
@@ -131,7 +131,7 @@ export class MysqlWarehouse implements Warehouse {
       stop.end();
       // The answer does not wait for the reset: the connection goes back to the pool once it is done.
       if (usable && progress.complete) void this.resetAndRelease(connection, options.timeoutMs);
-      else connection.destroy();
+      else drop(connection);
     }
   }
 
@@ -371,6 +371,17 @@ function mysqlPoolStats(pool: mysql.Pool): PoolStats | undefined {
   const [total, idle, waiting] = [state._allConnections?.length, state._freeConnections?.length, state._connectionQueue?.length];
   if (typeof total !== 'number' || typeof idle !== 'number' || typeof waiting !== 'number') return undefined;
   return { total, idle, waiting };
+}
+
+/**
+ * Takes the connection out of the pool and closes its socket at once. mysql2's destroy() only ends it
+ * (a FIN): with rows still unread, the server's thread would stay blocked writing them, its statement
+ * listed as running, until net_write_timeout (a minute) — KILL QUERY does not wake a thread blocked in
+ * a write. A socket closed with unread data is reset, which ends the server's write at once.
+ */
+function drop(connection: PoolConnection): void {
+  connection.destroy();
+  (connection as unknown as { stream?: { destroy(): void } }).stream?.destroy();
 }
 
 function query<T = unknown>(connection: PoolConnection, sql: string): Promise<T> {
