@@ -102,6 +102,7 @@ const configSchema = z
     SVC_RETENTION_DELIVERIES_DAYS: retentionDays.default(30),
     SVC_RETENTION_SIGNAL_EVALUATIONS_DAYS: retentionDays.default(90),
     SVC_RETENTION_QUERY_HISTORY_DAYS: retentionDays.default(90),
+    SVC_RETENTION_SCHEDULE_RUNS_DAYS: retentionDays.default(90),
   })
   .refine((c) => Boolean(c.TLS_CERT_FILE) === Boolean(c.TLS_KEY_FILE), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
@@ -163,8 +164,8 @@ export interface Config {
     readonly consoleUrl: string | undefined;
   };
   /**
-   * Days to keep events (and with them their deliveries), settled webhook deliveries, signal evaluations
-   * and query history; 0 keeps them for ever. Pruned hourly, by one instance at a time.
+   * Days to keep events (and with them their deliveries), settled webhook deliveries, signal evaluations,
+   * query history and delivery schedule runs; 0 keeps them for ever. Pruned hourly, by one instance at a time.
    */
   readonly retention: RetentionPolicy;
   /**
@@ -244,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deliveriesDays: c.SVC_RETENTION_DELIVERIES_DAYS,
       signalEvaluationsDays: c.SVC_RETENTION_SIGNAL_EVALUATIONS_DAYS,
       queryHistoryDays: c.SVC_RETENTION_QUERY_HISTORY_DAYS,
+      scheduleRunsDays: c.SVC_RETENTION_SCHEDULE_RUNS_DAYS,
     }),
     csvExportMaxRows: c.SVC_CSV_EXPORT_MAX_ROWS,
     mcpAllowedHosts: listOf(c.SVC_MCP_ALLOWED_HOSTS.toLowerCase()),
