@@ -24,7 +24,7 @@ import { resolveConfined } from './duckdb-path.js';
 import { duckDbConverter } from './duckdb-values.js';
 import { queryFailed, readOnlyRefused, statementRefused, unreachable, WarehouseError } from './errors.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
-import { buildResult, CappedSink, checkRunOptions, RowCollector, RunStop, SCHEMA_RUN_OPTIONS, stoppedError, uniqueNames, type StopReason } from './run-support.js';
+import { checkRunOptions, RunStop, runCollected, SCHEMA_RUN_OPTIONS, stoppedError, streamCapped, uniqueNames, type StopReason } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
 import type { ConnectionConfig, ConnectionInspection, PoolStats, RowSink, RunOptions, RunResult, SchemaTable, StreamSummary, Warehouse, WarehouseValue } from './types.js';
 
@@ -76,18 +76,12 @@ export class DuckDbWarehouse implements Warehouse {
     this.maxIdle = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   }
 
-  async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
-    const startedAt = performance.now();
-    const collected = new RowCollector();
-    await this.read(sql, params, options, collected);
-    return buildResult(collected.seen, collected.kept, options.maxRows, startedAt);
+  run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
+    return runCollected((sink) => this.read(sql, params, options, sink), options.maxRows);
   }
 
-  async stream(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<StreamSummary> {
-    const startedAt = performance.now();
-    const capped = new CappedSink(sink, options.maxRows);
-    await this.read(sql, params, options, capped);
-    return capped.summary(startedAt);
+  stream(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<StreamSummary> {
+    return streamCapped((capped) => this.read(sql, params, options, capped), sink, options.maxRows);
   }
 
   /** Runs the statement and hands its rows to `sink` chunk by chunk, maxRows + 1 at most. */

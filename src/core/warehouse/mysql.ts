@@ -23,7 +23,7 @@ import { MYSQL_GRANTS_SQL, MYSQL_PRIVILEGES_SQL, mysqlPrivileges } from './mysql
 import { CONVERT_TZ_PROBE_SQL, needsTimeZoneCheck, timeZoneUnsupported } from './mysql-time-zones.js';
 import { mysqlConverter, mysqlTypeName } from './mysql-values.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
-import { buildResult, CappedSink, checkRunOptions, RowCollector, RunStop, SCHEMA_RUN_OPTIONS, STREAM_BATCH_ROWS, stoppedError, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
+import { checkRunOptions, RunStop, runCollected, SCHEMA_RUN_OPTIONS, STREAM_BATCH_ROWS, stoppedError, streamCapped, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
 import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RowSink, RunOptions, RunResult, SchemaTable, StreamSummary, Warehouse, WarehouseValue } from './types.js';
 
@@ -91,18 +91,12 @@ export class MysqlWarehouse implements Warehouse {
     this.pool.on('connection', (connection) => connection.on('error', () => undefined));
   }
 
-  async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
-    const startedAt = performance.now();
-    const collected = new RowCollector();
-    await this.read(sql, params, options, collected);
-    return buildResult(collected.seen, collected.kept, options.maxRows, startedAt);
+  run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
+    return runCollected((sink) => this.read(sql, params, options, sink), options.maxRows);
   }
 
-  async stream(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<StreamSummary> {
-    const startedAt = performance.now();
-    const capped = new CappedSink(sink, options.maxRows);
-    await this.read(sql, params, options, capped);
-    return capped.summary(startedAt);
+  stream(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<StreamSummary> {
+    return streamCapped((capped) => this.read(sql, params, options, capped), sink, options.maxRows);
   }
 
   /** Runs the statement and hands its rows to `sink` as they arrive, maxRows + 1 at most. */

@@ -114,6 +114,22 @@ export class CappedSink implements RowSink {
   }
 }
 
+/** run() of a driver whose reads all feed a sink: the rows kept, the one beyond maxRows cut into `truncated`. */
+export async function runCollected(read: (sink: RowSink) => Promise<void>, maxRows: number): Promise<RunResult> {
+  const startedAt = performance.now();
+  const collected = new RowCollector();
+  await read(collected);
+  return buildResult(collected.seen, collected.kept, maxRows, startedAt);
+}
+
+/** stream() of a driver whose reads all feed a sink: the caller's sink capped at maxRows. */
+export async function streamCapped(read: (sink: RowSink) => Promise<void>, sink: RowSink, maxRows: number): Promise<StreamSummary> {
+  const startedAt = performance.now();
+  const capped = new CappedSink(sink, maxRows);
+  await read(capped);
+  return capped.summary(startedAt);
+}
+
 export type StopReason = 'timeout' | 'canceled';
 
 /** The error of a run stopped from outside. */

@@ -8,7 +8,7 @@
 import type { Column, Connection, RowStatement } from 'snowflake-sdk';
 import { queryFailed, scrubSecrets, timedOut, unreachable, WarehouseError } from './errors.js';
 import type { PoolOptions } from './pool-options.js';
-import { buildResult, CappedSink, checkRunOptions, RowCollector, RunStop, SCHEMA_RUN_OPTIONS, STREAM_BATCH_ROWS, stoppedError, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
+import { checkRunOptions, RunStop, runCollected, SCHEMA_RUN_OPTIONS, STREAM_BATCH_ROWS, stoppedError, streamCapped, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
 import { snowflakeConnectionOptions, snowflakeSessionSql, type SnowflakeConfig } from './snowflake-options.js';
 import { snowflakeGrantsSql, snowflakePrivileges } from './snowflake-privileges.js';
@@ -49,18 +49,12 @@ export class SnowflakeWarehouse implements Warehouse {
     _options: PoolOptions = {},
   ) {}
 
-  async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
-    const startedAt = performance.now();
-    const collected = new RowCollector();
-    await this.read(sql, params, options, collected);
-    return buildResult(collected.seen, collected.kept, options.maxRows, startedAt);
+  run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
+    return runCollected((sink) => this.read(sql, params, options, sink), options.maxRows);
   }
 
-  async stream(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<StreamSummary> {
-    const startedAt = performance.now();
-    const capped = new CappedSink(sink, options.maxRows);
-    await this.read(sql, params, options, capped);
-    return capped.summary(startedAt);
+  stream(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<StreamSummary> {
+    return streamCapped((capped) => this.read(sql, params, options, capped), sink, options.maxRows);
   }
 
   /** Runs the statement in a session of its own and hands its rows to `sink`, maxRows + 1 at most. */

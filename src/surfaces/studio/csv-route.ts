@@ -22,6 +22,7 @@ import { SURFACE_POLICY } from '../../http/route-policy.js';
 import { csvHeader, csvLines } from '../../querying/csv-rows.js';
 import type { Services } from '../../services.js';
 import { CsvBody } from './csv-body.js';
+import { editorRunRequest } from './editor-run.js';
 
 /** A file name the connection's name cannot break out of (quotes, slashes, non-ASCII). */
 export function csvFileName(connection: string): string {
@@ -56,7 +57,6 @@ export const csvRoute: FastifyPluginAsyncZod<{ services: Services }> = async (ap
       },
     },
     async (request, reply) => {
-      const principal = request.principal!;
       const cancel = new AbortController();
       // Closed before the last byte went out: the client left, and the run stops.
       reply.raw.on('close', () => {
@@ -67,16 +67,7 @@ export const csvRoute: FastifyPluginAsyncZod<{ services: Services }> = async (ap
       const columnsKnown = new Promise<void>((resolve) => (begun = resolve));
       let summary: StreamSummary | undefined;
       const run = services.rawSql.stream(
-        {
-          workspaceId: principal.workspace.id,
-          userId: principal.user.id,
-          connection: { name: request.body.connection },
-          sql: request.body.sql,
-          maxRows: request.body.limit,
-          surface: 'studio',
-          origin: 'csv',
-          signal: cancel.signal,
-        },
+        { ...editorRunRequest(request.principal!, request.body), origin: 'csv', signal: cancel.signal },
         {
           columns: (columns) => {
             begun();
