@@ -107,7 +107,7 @@ export class DuckDbWarehouse implements Warehouse {
       prepared.bind(params as DuckDBValue[]);
       streaming = true;
       const result = await prepared.stream();
-      const complete = await readRows(result, options.maxRows + 1, sink, () => stop.check(ENGINE, options.timeoutMs));
+      const complete = await readRows(result, options.maxRows + 1, stop.guard(sink, ENGINE, options.timeoutMs), () => stop.check(ENGINE, options.timeoutMs));
       // An interrupt may end the result early instead of failing it.
       stop.check(ENGINE, options.timeoutMs);
       reusable = complete;

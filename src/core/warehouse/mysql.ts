@@ -118,7 +118,7 @@ export class MysqlWarehouse implements Warehouse {
     try {
       // Cancelled while it waited for a connection: nothing is sent.
       stop.check(ENGINE, options.timeoutMs);
-      await Promise.race([this.execute(connection, sql, params, options, sink, progress), whenStopped]);
+      await Promise.race([this.execute(connection, sql, params, options, stop.guard(sink, ENGINE, options.timeoutMs), progress), whenStopped]);
     } catch (error) {
       throw this.translate(error, options.timeoutMs, stop.reason);
     } finally {

@@ -110,7 +110,7 @@ export class PostgresWarehouse implements Warehouse {
     return this.withClient(options, async (client, stop) => {
       const { rows, fields } =
         select === null
-          ? await this.readThroughCursor(client, sql, params, options, stop)
+          ? await this.readCursorPath(client, sql, params, options, stop)
           : await runInOneTrip(client, cappedSelect(select, options.maxRows + 1), params, { timeoutMs: options.timeoutMs, settings: RUN_SETTINGS, keep: options.maxRows + 1, types: pgTypes });
       const columns = await this.columnsOf(client, fields);
       return { value: buildResult(columns, rows as WarehouseValue[][], options.maxRows, startedAt), clean: select !== null };
@@ -125,13 +125,11 @@ export class PostgresWarehouse implements Warehouse {
   async stream(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<StreamSummary> {
     checkRunOptions(ENGINE, options);
     const startedAt = performance.now();
-    const capped = new CappedSink(sink, options.maxRows);
     return this.withClient(options, async (client, stop) => {
+      const capped = new CappedSink(stop.guard(sink, ENGINE, options.timeoutMs), options.maxRows);
       const fields = await this.beginDescribed(client, sql, options, stop);
       await capped.columns(await this.columnsOf(client, fields));
-      const cursor = client.query(new Cursor(sql, params, { rowMode: 'array', types: pgTypes }));
-      await readBatches(cursor, options.maxRows + 1, () => stop.check(ENGINE, options.timeoutMs), (batch) => capped.rows(batch as WarehouseValue[][]));
-      await cursor.close();
+      await readThroughCursor(client, sql, params, options.maxRows + 1, () => stop.check(ENGINE, options.timeoutMs), (batch) => capped.rows(batch as WarehouseValue[][]));
       return { value: capped.summary(startedAt), clean: false };
     });
   }
@@ -190,16 +188,14 @@ export class PostgresWarehouse implements Warehouse {
    * A cancel request reaches only a statement the server is running (between round trips the server
    * waits for the client and ignores it), so `stop` is checked before each round trip.
    */
-  private async readThroughCursor(client: pg.PoolClient, sql: string, params: readonly unknown[], options: RunOptions, stop: RunStop) {
+  private async readCursorPath(client: pg.PoolClient, sql: string, params: readonly unknown[], options: RunOptions, stop: RunStop) {
     await this.beginDescribed(client, sql, options, stop);
-    const cursor = client.query(new Cursor(sql, params, { rowMode: 'array', types: pgTypes }));
     const rows: unknown[][] = [];
     let fields: CursorResult['fields'] = [];
-    await readBatches(cursor, options.maxRows + 1, () => stop.check(ENGINE, options.timeoutMs), (batch, seen) => {
+    await readThroughCursor(client, sql, params, options.maxRows + 1, () => stop.check(ENGINE, options.timeoutMs), (batch, seen) => {
       fields = seen;
       for (const row of batch) rows.push(row);
     });
-    await cursor.close();
     return { rows, fields };
   }
 
@@ -275,6 +271,27 @@ export class PostgresWarehouse implements Warehouse {
     if (typeof code === 'string' && /^(08|57P|53)/.test(code)) return unreachable(ENGINE, message);
     if (typeof code !== 'string' && /ECONN|ETIMEDOUT|terminated|Connection/i.test(message)) return unreachable(ENGINE, message);
     return queryFailed(ENGINE, message);
+  }
+}
+
+/**
+ * Opens a cursor on the statement, reads it (readBatches) and closes it, also when reading failed: the
+ * client runs nothing else while the cursor is its active query, so a cursor left open (a sink that
+ * threw) would hold the ROLLBACK that cleans the connection up, and the connection, for ever.
+ */
+async function readThroughCursor(
+  client: pg.PoolClient,
+  sql: string,
+  params: readonly unknown[],
+  limit: number,
+  check: () => void,
+  take: (batch: unknown[][], fields: CursorResult['fields']) => void | Promise<void>,
+): Promise<void> {
+  const cursor = client.query(new Cursor(sql, params, { rowMode: 'array', types: pgTypes }));
+  try {
+    await readBatches(cursor, limit, check, take);
+  } finally {
+    await cursor.close().catch(() => undefined);
   }
 }
 

@@ -147,6 +147,8 @@ export function stoppedError(engine: string, reason: StopReason, timeoutMs: numb
 export class RunStop {
   reason: StopReason | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Waits that end when the run is stopped (see guard). */
+  private readonly waits = new Set<() => void>();
   private readonly onAbort = () => this.fire('canceled');
 
   constructor(
@@ -169,6 +171,25 @@ export class RunStop {
     if (this.reason) throw stoppedError(engine, this.reason, timeoutMs);
   }
 
+  /**
+   * `sink` with each of its waits cut short by the stop: a statement can be cancelled, but a sink
+   * waiting for a client that neither reads nor leaves cannot, and would hold the run (and its
+   * connection) past its time limit. A sink that does not wait (run()'s collector) is called as is.
+   */
+  guard(sink: RowSink, engine: string, timeoutMs: number): RowSink {
+    const cut = (work: void | Promise<void>): void | Promise<void> => {
+      if (!(work instanceof Promise)) return work;
+      return new Promise<void>((resolve, reject) => {
+        const stopped = () => reject(stoppedError(engine, this.reason!, timeoutMs));
+        // Settles the answer either way; a sink failing after the stop is then already handled here.
+        void work.then(resolve, reject).finally(() => this.waits.delete(stopped));
+        if (this.reason) stopped();
+        else this.waits.add(stopped);
+      });
+    };
+    return { columns: (columns) => cut(sink.columns(columns)), rows: (batch) => cut(sink.rows(batch)) };
+  }
+
   /** The run is over: nothing stops it any more. */
   end(): void {
     clearTimeout(this.timer);
@@ -180,5 +201,6 @@ export class RunStop {
     this.reason = reason;
     this.end();
     this.stop(reason);
+    for (const stopped of this.waits) stopped();
   }
 }

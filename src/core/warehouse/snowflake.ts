@@ -75,7 +75,7 @@ export class SnowflakeWarehouse implements Warehouse {
       stop.check(ENGINE, options.timeoutMs);
       await execute(connection, snowflakeSessionSql(options.timeoutMs), []);
       stop.check(ENGINE, options.timeoutMs);
-      await streamRows(connection, sql, params, options.maxRows + 1, sink, (s) => (running = s));
+      await streamRows(connection, sql, params, options.maxRows + 1, stop.guard(sink, ENGINE, options.timeoutMs), (s) => (running = s));
       // A cancel that came too late to stop the statement still means the caller wants no rows.
       if (stop.reason === 'canceled') stop.check(ENGINE, options.timeoutMs);
       await execute(connection, 'ROLLBACK', []);
