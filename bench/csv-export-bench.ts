@@ -2,9 +2,10 @@
 // driver, on DuckDB and (when it answers) PostgreSQL and MariaDB: the process's resident memory is
 // sampled while the file comes in, and its growth over the start compared with what holding the same
 // rows as one result costs (the driver's run(), which the export used before it streamed). Each
-// engine's export runs twice: the first pays one-time costs (on PostgreSQL, after the read-only guard's
-// parser is loaded, the process's RSS settles several hundred MiB higher once, outside the JS heap, and
-// stays there: a third export adds nothing); the second is the steady state the target is about.
+// engine's export runs twice: the first pays one-time costs (on PostgreSQL, the read-only guard's
+// parser, libpg-query's WebAssembly, spikes RSS by about 500 MiB for a few seconds after its first use,
+// outside the JS heap, with no export running at all: that spike, not the rows, is the first figure);
+// the second is the steady state the target is about.
 // Target: the second streamed export's RSS growth stays under 64 MiB, whatever the row count.
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
