@@ -14,6 +14,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import mysql from 'mysql2/promise';
 import { workspaceDirectory } from '../src/connections/workspace-files.js';
 import { hashPassword } from '../src/identity/passwords.js';
+import { mysqlNumbers } from '../test/helpers/mysql-numbers.js';
 import { startBenchApp } from './bench-app.js';
 import { createScratchPostgres, type ScratchPostgres } from './scratch-postgres.js';
 
@@ -22,11 +23,10 @@ const TARGET_MIB = 64;
 const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const MiB = 1024 * 1024;
 
-const digits = `(SELECT 0 AS d ${Array.from({ length: 9 }, (_, i) => `UNION ALL SELECT ${i + 1}`).join(' ')})`;
 const SQL: Record<string, string> = {
   duckdb: `SELECT range + 1 AS n, 'row ' || (range + 1) AS label, (range + 1) * 1.5 AS half FROM range(${ROWS})`,
   postgres: `SELECT n, 'row ' || n AS label, n * 1.5 AS half FROM generate_series(1, ${ROWS}) AS n`,
-  mysql: `SELECT n, CONCAT('row ', n) AS label, n * 1.5 AS half FROM (SELECT 1 + a.d + 10 * b.d + 100 * c.d + 1000 * e.d + 10000 * f.d + 100000 * g.d AS n FROM ${['a', 'b', 'c', 'e', 'f', 'g'].map((x) => `${digits} AS ${x}`).join(' CROSS JOIN ')}) AS s`,
+  mysql: `SELECT n, CONCAT('row ', n) AS label, n * 1.5 AS half FROM (${mysqlNumbers(6)}) AS s`,
 };
 
 /** Samples RSS every 20 ms while `work` runs; the peak's growth over the RSS at the start. */

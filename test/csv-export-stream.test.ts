@@ -13,6 +13,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceDirectory } from '../src/connections/workspace-files.js';
 import { seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
+import { mysqlNumbers } from './helpers/mysql-numbers.js';
 import { waitFor } from './helpers/network.js';
 import { createTestDatabase, createTestMysqlDatabase, hasService } from './helpers/services.js';
 import { watchUncaught } from './helpers/uncaught.js';
@@ -99,9 +100,8 @@ interface Engine {
   write: string;
 }
 
-const digits = `(SELECT 0 AS d ${Array.from({ length: 9 }, (_, i) => `UNION ALL SELECT ${i + 1}`).join(' ')})`;
 /** 1 to 1,000,000 on MySQL and MariaDB. */
-const mysqlSeries = `SELECT 1 + a.d + 10 * b.d + 100 * c.d + 1000 * e.d + 10000 * f.d + 100000 * g.d AS n FROM ${['a', 'b', 'c', 'e', 'f', 'g'].map((alias) => `${digits} AS ${alias}`).join(' CROSS JOIN ')}`;
+const mysqlSeries = mysqlNumbers(6);
 
 const engines: Engine[] = [
   {

@@ -9,11 +9,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse, type Warehouse } from '../../src/core/warehouse/index.js';
 import type { RowSink, WarehouseValue } from '../../src/core/warehouse/types.js';
+import { mysqlNumbers } from '../helpers/mysql-numbers.js';
 import { waitFor } from '../helpers/network.js';
 import { createTestDatabase, createTestMysqlDatabase, hasService } from '../helpers/services.js';
 import { expectRefused } from './fixture.js';
-
-const digits = `(SELECT 0 AS d ${Array.from({ length: 9 }, (_, i) => `UNION ALL SELECT ${i + 1}`).join(' ')})`;
 
 interface Engine {
   name: string;
@@ -44,8 +43,7 @@ const engines: Engine[] = [
       const url = new URL(db.url);
       return openWarehouse({ engine: 'mysql', host: url.hostname, port: Number(url.port || 3306), database: db.database, user: decodeURIComponent(url.username), ...(url.password ? { password: decodeURIComponent(url.password) } : {}) });
     },
-    series: (rows) =>
-      `SELECT n FROM (SELECT 1 + a.d + 10 * b.d + 100 * c.d + 1000 * e.d + 10000 * f.d AS n FROM ${['a', 'b', 'c', 'e', 'f'].map((x) => `${digits} AS ${x}`).join(' CROSS JOIN ')}) AS s WHERE n <= ${rows} ORDER BY n`,
+    series: (rows) => `SELECT n FROM (${mysqlNumbers(5)}) AS s WHERE n <= ${rows} ORDER BY n`,
   },
   {
     name: 'DuckDB',
