@@ -117,6 +117,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
         sql: request.body.sql,
         maxRows: request.body.limit,
         surface: 'studio',
+        generations: principal.generations,
       });
       return presentRun(result);
     },
