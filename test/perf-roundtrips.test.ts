@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUpDemo } from '../src/demo-setup.js';
+import { DEMO_WAREHOUSE_FILE, setUpDemo } from '../src/demo-setup.js';
 import { createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
 import { PROBES } from './helpers/probe-routes.js';
 import { createTestDatabase, hasService, REDIS_URL } from './helpers/services.js';
@@ -131,5 +131,80 @@ describe.skipIf(!shared)('round trips of one authenticated request, PostgreSQL s
       }),
     );
     expect({ store: counts.store, redis: counts.redis }, JSON.stringify(counts.samples)).toEqual({ store: 0, redis: 1 });
+  });
+});
+
+// The generations a request carries were read at its admission: a change announced on another instance
+// before the request arrived must still be seen by it, at once, as a key's revocation or expiry is.
+describe.skipIf(!shared)('two instances sharing PostgreSQL and Redis: what a request reads at admission is current', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-roundtrips-two-'));
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let one: TestApp;
+  let two: TestApp;
+  let ws: SeededWorkspace;
+  let actor: { workspace: SeededWorkspace; user: { id: string }; role: 'luminary' };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const env = { SVC_DATA_DIR: dataDir, TRUST_PROXY: 'true' };
+    one = await startTestApp({ databaseUrl: db.url, redisUrl: REDIS_URL, env });
+    two = await startTestApp({ databaseUrl: db.url, redisUrl: REDIS_URL, env });
+    ws = await seedWorkspace(one.services);
+    const lum = ws.members.luminary;
+    actor = { workspace: ws, user: { id: lum.id }, role: 'luminary' };
+    await setUpDemo(one.services, { workspaceId: ws.id, userId: lum.id, email: lum.email }, { orders: 200 });
+  }, 120_000);
+  afterAll(async () => {
+    await one?.close();
+    await two?.close();
+    await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const query = (app: TestApp, key: string, payload: object) =>
+    app.app.inject({ method: 'POST', url: '/v1/query', headers: { authorization: `Bearer ${key}`, 'cache-control': 'no-cache' }, payload });
+
+  it('a key revoked on one instance is refused by the other on its next request', async () => {
+    const key = await createKey(one.services, ws, 'luminary', 'structured');
+    for (let i = 0; i < 2; i++) expect((await query(two, key.value, LOOKUP)).statusCode).toBe(200);
+    await one.services.keys.revoke(actor, key.id);
+    const refused = await query(two, key.value, LOOKUP);
+    expect([refused.statusCode, refused.json().code]).toEqual([401, 'key_revoked']);
+  });
+
+  it('a key is refused the moment it expires, though cached', async () => {
+    const expiresAt = new Date(two.clock.now().getTime() + 60_000);
+    const key = await createKey(one.services, ws, 'luminary', 'structured', { expiresAt });
+    for (let i = 0; i < 2; i++) expect((await query(two, key.value, LOOKUP)).statusCode).toBe(200);
+    two.clock.set(expiresAt);
+    const refused = await query(two, key.value, LOOKUP);
+    expect([refused.statusCode, refused.json().code]).toEqual([401, 'key_expired']);
+  });
+
+  it('a deploy on one instance is queried on the other at once', async () => {
+    const key = await createKey(one.services, ws, 'luminary', 'structured');
+    const extra = { node: 'orders_again', dimensions: ['id'], filters: [{ field: 'id', operator: 'equals', value: 42 }] };
+    for (let i = 0; i < 2; i++) expect((await query(two, key.value, LOOKUP)).statusCode).toBe(200); // model cached on two
+    expect((await query(two, key.value, extra)).statusCode).toBe(404);
+    const content = 'node orders_again {\n  connection: warehouse\n  table: shop.orders\n  dimension id { type: number  primary_key: true }\n}\n';
+    await one.services.models.deploy({ workspaceId: ws.id, userId: ws.members.luminary.id, email: ws.members.luminary.email }, 'extra', [{ path: 'o.cml', content }]);
+    const after = await query(two, key.value, extra);
+    expect(after.statusCode, after.body).toBe(200);
+    expect(after.json().data).toEqual([{ id: 42 }]);
+  });
+
+  it('a connection deleted on one instance is gone for the other at once', async () => {
+    const key = await createKey(one.services, ws, 'luminary', 'workspace');
+    const spare = await one.services.connections.create(ws.id, { name: 'spare', engine: 'duckdb', settings: { path: DEMO_WAREHOUSE_FILE } });
+    const read = () =>
+      two.app.inject({
+        method: 'POST',
+        url: '/api/v1/query',
+        headers: { authorization: `Bearer ${key.value}`, 'x-forwarded-proto': 'https' },
+        payload: { connection_id: spare.id, sql: ONE_ROW_SQL },
+      });
+    for (let i = 0; i < 2; i++) expect((await read()).statusCode).toBe(200); // connections cached on two
+    await one.services.connections.delete(ws.id, spare.id);
+    expect((await read()).statusCode).toBe(404);
   });
 });
