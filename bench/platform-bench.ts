@@ -18,7 +18,7 @@ interface Setup {
   needs: Array<{ host: string; port: number }>;
 }
 
-const hostPort = (url: string, port: number) => ({ host: new URL(url).hostname, port: Number(new URL(url).port || port) });
+export const hostPort = (url: string, port: number) => ({ host: new URL(url).hostname, port: Number(new URL(url).port || port) });
 const SETUPS: Setup[] = [
   { name: 'PGlite, in-process counters', env: {}, needs: [] },
   { name: 'PostgreSQL, in-process counters', env: { BENCH_DATABASE_URL: POSTGRES_URL }, needs: [hostPort(POSTGRES_URL, 5432)] },
@@ -29,7 +29,7 @@ const SETUPS: Setup[] = [
   },
 ];
 
-function reachable({ host, port }: { host: string; port: number }): Promise<boolean> {
+export function reachable({ host, port }: { host: string; port: number }): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
     socket.once('connect', () => (socket.destroy(), resolve(true)));
