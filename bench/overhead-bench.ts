@@ -243,7 +243,7 @@ export async function benchOverhead(options: OverheadOptions = OVERHEAD): Promis
     const noOpShare = noOp.bare.p50 / noOp.authed.p50;
     lines.push(
       `  No-op: bare ${(noOp.bare.p50 * 1000).toFixed(0)} µs, authenticated + rate-limited ${(noOp.authed.p50 * 1000).toFixed(0)} µs (${µs(noOp.authed.p50 - noOp.bare.p50).trim()} µs above); ` +
-        `rps ${(noOpShare * 100).toFixed(0)} % of bare (one socket; target ≥ 80 %) ${noOpShare >= 0.8 ? 'met' : 'NOT MET'}`,
+        `rps ${(noOpShare * 100).toFixed(0)} % of bare on one socket, so bound by latency (the ≥ 80 % target is for 32 connections: \`npm run bench platform\`)`,
     );
     mkdirSync(path.dirname(results), { recursive: true });
     const json = rows.map((row) => ({
