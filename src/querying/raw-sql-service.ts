@@ -7,6 +7,7 @@ import { AppError } from '../core/errors.js';
 import { assertReadOnly } from '../core/sql/guard/index.js';
 import type { RowSink, RunOptions, RunResult, StreamSummary, Warehouse } from '../core/warehouse/types.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
+import type { GenerationSnapshot } from '../shared-state/shared-state.js';
 import type { HistoryWriter } from '../store/history-writer.js';
 import type { HistoryOrigin, HistoryStatus, HistorySurface } from '../store/schema.js';
 import { currentHistoryContext } from './history-context.js';
@@ -26,6 +27,8 @@ export interface RawSqlRequest {
   origin?: HistoryOrigin;
   /** The caller's cancel: stops the statement on the warehouse (see RunOptions.signal). */
   signal?: AbortSignal;
+  /** The request's generations read at admission (Principal.generations): the connection's cache trusts them. */
+  generations?: GenerationSnapshot | undefined;
 }
 
 /** SQL the semantic compiler built: its bound values, the text with them as literals, its time zone. */
@@ -78,7 +81,7 @@ export class RawSqlService {
   private async execute<T extends { rowCount: number }>(request: RawSqlRequest, compiled: CompiledRun | undefined, read: Read<T>): Promise<T & { connection: ConnectionView }> {
     const guard = !compiled;
     // Compiled SQL reads the connection a deployed node names: the model chose it, not the user.
-    const lookup = guard ? {} : MODEL_CONNECTION;
+    const lookup = { ...(guard ? {} : MODEL_CONNECTION), generations: request.generations };
     const { connection, warehouse } =
       'id' in request.connection
         ? await this.connections.warehouseById(request.workspaceId, request.connection.id, lookup)

@@ -11,5 +11,7 @@ export function editorRunRequest(principal: Principal, body: { connection: strin
     sql: body.sql,
     maxRows: body.limit,
     surface: 'studio',
+    // Read with the rate limit at admission: the connection's cache needs no Redis trip of its own.
+    generations: principal.generations,
   };
 }
