@@ -11,7 +11,9 @@ import { systemClock, type Clock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { hashPassword } from '../src/identity/passwords.js';
 import { closeServices, createServices, type Services } from '../src/services.js';
+import { SURFACE_POLICY } from '../src/http/route-policy.js';
 import { memorySharedState } from '../src/shared-state/memory.js';
+import { redisSharedState } from '../src/shared-state/redis.js';
 import { openStore } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
 
@@ -29,6 +31,17 @@ export interface BenchAppOptions {
   databaseUrl?: string;
   /** Serve HTTPS with this key and certificate (plain HTTP when omitted). */
   tls?: { key: string; cert: string };
+  /** Redis for the shared state (rate limits, generations); in process when omitted. `budgetWindowEvery` is then ignored. */
+  redisUrl?: string;
+  extraRoutes?: (app: FastifyInstance) => Promise<void> | void;
+}
+
+export const NO_OP_ROUTES = { bare: '/bench/bare', authed: '/api/v1/bench/authed' } as const;
+
+/** The same no-op handler behind no policy and behind surface A's (question key auth + hourly rate limit). */
+export function noOpRoutes(app: FastifyInstance): void {
+  app.get(NO_OP_ROUTES.bare, { config: SURFACE_POLICY.public }, async () => ({ ok: true }));
+  app.get(NO_OP_ROUTES.authed, { config: SURFACE_POLICY.question }, async () => ({ ok: true }));
 }
 
 export async function startBenchApp(options: BenchAppOptions = {}): Promise<BenchApp> {
@@ -39,8 +52,9 @@ export async function startBenchApp(options: BenchAppOptions = {}): Promise<Benc
   let readings = 0;
   const every = options.budgetWindowEvery;
   const budgetClock: Clock = every ? { now: () => new Date(Date.now() + Math.floor(readings++ / every.readings) * every.windowMs) } : systemClock;
-  const services = createServices({ config, secretKey: randomBytes(32), store, shared: memorySharedState(budgetClock), clock: systemClock });
-  const app = await buildApp({ services, ...(options.tls ? { tls: options.tls } : {}) });
+  const shared = options.redisUrl ? await redisSharedState(options.redisUrl) : memorySharedState(budgetClock);
+  const services = createServices({ config, secretKey: randomBytes(32), store, shared, clock: systemClock });
+  const app = await buildApp({ services, ...(options.tls ? { tls: options.tls } : {}), ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}) });
   return {
     app,
     services,
@@ -48,6 +62,7 @@ export async function startBenchApp(options: BenchAppOptions = {}): Promise<Benc
     async close() {
       await app.close();
       await closeServices(services);
+      await shared.close();
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,10 +1,11 @@
 // `npm run bench [section…]`: every benchmark of the service, or the named sections
-// (platform, overhead, compile, content, events, cml, demo, raw-sql, structured, ask, values, mcp, sql-api). Each section prints its own figures and targets.
+// (platform, overhead, compile, content, events, cml, demo, raw-sql, structured, ask, values, mcp, sql-api, csv-export). Each section prints its own figures and targets.
 // raw-sql is the overhead section's raw SQL rows only (surfaces B and D on each engine, beside the
 // engine's own client): it runs when named, not as part of every section, where overhead measures them.
 import { benchAsk } from './ask-bench.js';
 import { benchCml } from './cml-bench.js';
 import { benchCompile } from './compile-bench.js';
+import { benchCsvExport } from './csv-export-bench.js';
 import { benchContent } from './content-bench.js';
 import { benchEvents } from './events-bench.js';
 import { benchMcp } from './mcp-bench.js';
@@ -22,6 +23,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   cml: benchCml,
   compile: () => benchCompile(demoModel(), 'demo model'),
   content: benchContent,
+  'csv-export': benchCsvExport,
   events: benchEvents,
   mcp: benchMcp,
   'sql-api': benchSqlApi,

@@ -1,6 +1,7 @@
 // A server for the benchmark, in its own process (the load generator gets the other core). It mounts
 // the probe routes and prints one JSON line with its port and a question key once it listens.
 import { randomBytes } from 'node:crypto';
+import { noOpRoutes } from './bench-app.js';
 import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
@@ -10,7 +11,6 @@ import { memorySharedState } from '../src/shared-state/memory.js';
 import { redisSharedState } from '../src/shared-state/redis.js';
 import { openStore } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
-import { SURFACE_POLICY } from '../src/http/route-policy.js';
 import { probeRoutes } from '../test/helpers/probe-routes.js';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL;
@@ -38,9 +38,7 @@ const app = await buildApp({
   services,
   extraRoutes: async (child) => {
     await probeRoutes(child);
-    // The same no-op handler behind no policy and behind surface A's (key auth + hourly rate limit).
-    child.get('/bench/bare', { config: SURFACE_POLICY.public }, async () => ({ ok: true }));
-    child.get('/api/v1/bench/authed', { config: SURFACE_POLICY.question }, async () => ({ ok: true }));
+    noOpRoutes(child);
   },
 });
 await app.listen({ port: 0, host: '127.0.0.1' });

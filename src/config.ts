@@ -41,6 +41,9 @@ const retentionDays = z.coerce.number().int().min(0).max(36_500);
 const SIGNALS_LEASE_MARGIN_SECONDS = 15;
 export const MIN_SIGNALS_LEASE_SECONDS = WAREHOUSE_QUERY_TIMEOUT_MS / 1000 + SIGNALS_LEASE_MARGIN_SECONDS;
 
+/** Rows the editor's CSV export writes at most unless SVC_CSV_EXPORT_MAX_ROWS says otherwise. */
+export const DEFAULT_CSV_EXPORT_MAX_ROWS = 1_000_000;
+
 const configSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -94,10 +97,12 @@ const configSchema = z
     SVC_SQL_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(50),
     SVC_SQL_IDLE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
     SVC_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(ENDPOINT_CONCURRENCY),
+    SVC_CSV_EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(100_000_000).default(DEFAULT_CSV_EXPORT_MAX_ROWS),
     SVC_RETENTION_EVENTS_DAYS: retentionDays.default(30),
     SVC_RETENTION_DELIVERIES_DAYS: retentionDays.default(30),
     SVC_RETENTION_SIGNAL_EVALUATIONS_DAYS: retentionDays.default(90),
     SVC_RETENTION_QUERY_HISTORY_DAYS: retentionDays.default(90),
+    SVC_RETENTION_SCHEDULE_RUNS_DAYS: retentionDays.default(90),
   })
   .refine((c) => Boolean(c.TLS_CERT_FILE) === Boolean(c.TLS_KEY_FILE), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
@@ -159,8 +164,8 @@ export interface Config {
     readonly consoleUrl: string | undefined;
   };
   /**
-   * Days to keep events (and with them their deliveries), settled webhook deliveries, signal evaluations
-   * and query history; 0 keeps them for ever. Pruned hourly, by one instance at a time.
+   * Days to keep events (and with them their deliveries), settled webhook deliveries, signal evaluations,
+   * query history and delivery schedule runs; 0 keeps them for ever. Pruned hourly, by one instance at a time.
    */
   readonly retention: RetentionPolicy;
   /**
@@ -173,6 +178,11 @@ export interface Config {
    * the operator chose it, which makes a port in use fatal rather than a warning), whether connections
    * without TLS are accepted, how many connections one workspace may hold, and how long one may idle.
    */
+  /**
+   * Rows the editor's CSV export (POST /api/studio/query/csv) writes at most: streamed from the driver,
+   * so the figure bounds the file and the time it takes, not the memory it holds.
+   */
+  readonly csvExportMaxRows: number;
   readonly sql: { readonly port: number; readonly explicit: boolean; readonly allowPlaintext: boolean; readonly maxConnectionsPerWorkspace: number; readonly idleSeconds: number } | undefined;
 }
 
@@ -235,7 +245,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deliveriesDays: c.SVC_RETENTION_DELIVERIES_DAYS,
       signalEvaluationsDays: c.SVC_RETENTION_SIGNAL_EVALUATIONS_DAYS,
       queryHistoryDays: c.SVC_RETENTION_QUERY_HISTORY_DAYS,
+      scheduleRunsDays: c.SVC_RETENTION_SCHEDULE_RUNS_DAYS,
     }),
+    csvExportMaxRows: c.SVC_CSV_EXPORT_MAX_ROWS,
     mcpAllowedHosts: listOf(c.SVC_MCP_ALLOWED_HOSTS.toLowerCase()),
     sql:
       c.SVC_SQL_PORT === 'off'

@@ -81,11 +81,18 @@ describe('configuration', () => {
     expect(loadConfig({ SVC_SIGNALS_LEASE_SECONDS: '45' }).signalsLeaseMs).toBe(45_000);
   });
 
+  it("reads the CSV export's row cap: a million by default, a positive whole number", () => {
+    expect(loadConfig({}).csvExportMaxRows).toBe(1_000_000);
+    expect(loadConfig({ SVC_CSV_EXPORT_MAX_ROWS: '250000' }).csvExportMaxRows).toBe(250_000);
+    expect(() => loadConfig({ SVC_CSV_EXPORT_MAX_ROWS: '0' })).toThrow(/^Invalid configuration: SVC_CSV_EXPORT_MAX_ROWS /);
+    expect(() => loadConfig({ SVC_CSV_EXPORT_MAX_ROWS: 'lots' })).toThrow(/SVC_CSV_EXPORT_MAX_ROWS/);
+  });
+
   it('reads the retention settings: days to keep each kind of row, 0 for ever', () => {
-    expect(loadConfig({}).retention).toEqual({ eventsDays: 30, deliveriesDays: 30, signalEvaluationsDays: 90, queryHistoryDays: 90 });
+    expect(loadConfig({}).retention).toEqual({ eventsDays: 30, deliveriesDays: 30, signalEvaluationsDays: 90, queryHistoryDays: 90, scheduleRunsDays: 90 });
     expect(
-      loadConfig({ SVC_RETENTION_EVENTS_DAYS: '7', SVC_RETENTION_DELIVERIES_DAYS: '3', SVC_RETENTION_SIGNAL_EVALUATIONS_DAYS: '0', SVC_RETENTION_QUERY_HISTORY_DAYS: '365' }).retention,
-    ).toEqual({ eventsDays: 7, deliveriesDays: 3, signalEvaluationsDays: 0, queryHistoryDays: 365 });
+      loadConfig({ SVC_RETENTION_EVENTS_DAYS: '7', SVC_RETENTION_DELIVERIES_DAYS: '3', SVC_RETENTION_SIGNAL_EVALUATIONS_DAYS: '0', SVC_RETENTION_QUERY_HISTORY_DAYS: '365', SVC_RETENTION_SCHEDULE_RUNS_DAYS: '14' }).retention,
+    ).toEqual({ eventsDays: 7, deliveriesDays: 3, signalEvaluationsDays: 0, queryHistoryDays: 365, scheduleRunsDays: 14 });
     expect(() => loadConfig({ SVC_RETENTION_EVENTS_DAYS: '-1' })).toThrow(/^Invalid configuration: SVC_RETENTION_EVENTS_DAYS /);
     expect(() => loadConfig({ SVC_RETENTION_QUERY_HISTORY_DAYS: 'a week' })).toThrow(/SVC_RETENTION_QUERY_HISTORY_DAYS/);
   });

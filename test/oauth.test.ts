@@ -443,7 +443,7 @@ describe.each(METADATA_STORES)('OAuth on $name', (store) => {
       const unexchanged = await codeFor(base, viewer, ['query'], agent);
       const grantOfCode = await t.store.db.selectFrom('oauth_grants').select('id').where('code_hash', '=', hashToken(unexchanged.code)).executeTakeFirstOrThrow();
       t.clock.advance(ACCESS_TOKEN_LIFETIME_MS + 86_400_000);
-      const report = await pruneExpired(t.store, t.clock, { eventsDays: 0, deliveriesDays: 0, signalEvaluationsDays: 0, queryHistoryDays: 0 });
+      const report = await pruneExpired(t.store, t.clock, { eventsDays: 0, deliveriesDays: 0, signalEvaluationsDays: 0, queryHistoryDays: 0, scheduleRunsDays: 0 });
       expect(report.deleted.oauth_grants).toBeGreaterThanOrEqual(1);
       expect(await t.store.db.selectFrom('oauth_grants').select('id').where('id', '=', grantOfCode.id).execute()).toEqual([]);
       // The expired access token is gone; its refresh token lives on, and still works.

@@ -17,13 +17,14 @@ import { METADATA_STORES, type StoreTestApp } from './helpers/metadata-stores.js
 const DAY = 86_400_000;
 const TOKEN = 'metrics-token-for-the-retention-test';
 // Distinct values, so that a setting read for the wrong table shows.
-const POLICY = { eventsDays: 30, deliveriesDays: 7, signalEvaluationsDays: 90, queryHistoryDays: 60 };
+const POLICY = { eventsDays: 30, deliveriesDays: 7, signalEvaluationsDays: 90, queryHistoryDays: 60, scheduleRunsDays: 45 };
 
 describe.each(METADATA_STORES)('retention on $name', (store) => {
   let t: StoreTestApp;
   let ws: SeededWorkspace;
   let endpointId = '';
   let signalId = '';
+  let scheduleId = '';
 
   beforeAll(async () => {
     t = await store.start({
@@ -46,6 +47,9 @@ describe.each(METADATA_STORES)('retention on $name', (store) => {
       t.clock.now(),
     );
     signalId = signal.id;
+    // A schedule whose target no longer exists (a run's history is all the test needs).
+    const values = { name: 'Old runs', target_kind: 'scene' as const, target_id: '00000000-0000-4000-8000-000000000000', endpoint_id: endpointId, cron: '0 9 * * *', timezone: 'UTC', enabled: false, next_run_at: null };
+    scheduleId = (await t.services.scheduleRows.insert(ws.id, owner, values, t.clock.now())).id;
   }, 60_000);
   afterAll(async () => {
     await t.close();
@@ -53,7 +57,7 @@ describe.each(METADATA_STORES)('retention on $name', (store) => {
 
   /** `days` before the test clock's now, give or take a minute so that no row sits on a boundary. */
   const ago = (days: number) => new Date(t.clock.now().getTime() - days * DAY);
-  const count = async (table: 'events' | 'webhook_deliveries' | 'signal_evaluations' | 'query_history') =>
+  const count = async (table: 'events' | 'webhook_deliveries' | 'signal_evaluations' | 'query_history' | 'delivery_schedule_runs') =>
     Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(t.store.db)).rows[0]!.n);
 
   async function event(days: number, delivery?: { status: 'pending' | 'delivered'; updatedDays: number }) {
@@ -79,7 +83,15 @@ describe.each(METADATA_STORES)('retention on $name', (store) => {
       .execute();
   }
 
+  async function scheduleRuns(days: number, n: number) {
+    await t.store.db
+      .insertInto('delivery_schedule_runs')
+      .values(Array.from({ length: n }, (_, i) => ({ schedule_id: scheduleId, ran_at: new Date(ago(days).getTime() - i * 1000), trigger: 'schedule' as const, status: 'error' as const, error: 'Not sent' })))
+      .execute();
+  }
+
   async function clear() {
+    await t.store.db.deleteFrom('delivery_schedule_runs').execute();
     await t.store.db.deleteFrom('events').execute();
     await t.store.db.deleteFrom('signal_evaluations').execute();
     await t.store.db.deleteFrom('query_history').execute();
@@ -98,14 +110,16 @@ describe.each(METADATA_STORES)('retention on $name', (store) => {
     await evaluations(89.99, 2);
     await history(60.01, 5);
     await history(59.99, 2);
+    await scheduleRuns(45.01, 4);
+    await scheduleRuns(44.99, 3);
 
     const report = await pruneExpired(t.store, t.clock, POLICY, { batchSize: 5, maxBatches: 100 });
-    expect(report).toEqual({ deleted: { webhook_deliveries: 1, events: 12, signal_evaluations: 5, query_history: 5 }, more: false });
+    expect(report).toEqual({ deleted: { webhook_deliveries: 1, events: 12, signal_evaluations: 5, query_history: 5, delivery_schedule_runs: 4 }, more: false });
     const left = await t.store.db.selectFrom('events').select('id').execute();
     expect(left.map((e) => e.id).sort()).toEqual([...young].sort());
     const deliveries = await t.store.db.selectFrom('webhook_deliveries').select(['event_id', 'status']).where('endpoint_id', '=', endpointId).execute();
     expect(deliveries.map((d) => d.event_id).sort()).toEqual([young[1], young[2]].sort());
-    expect([await count('signal_evaluations'), await count('query_history')]).toEqual([2, 2]);
+    expect([await count('signal_evaluations'), await count('query_history'), await count('delivery_schedule_runs')]).toEqual([2, 2, 3]);
 
     // Nothing is old any more: a second run deletes nothing.
     expect(await pruneExpired(t.store, t.clock, POLICY)).toEqual({ deleted: {}, more: false });

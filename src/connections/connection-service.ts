@@ -7,7 +7,8 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors.js';
 import { scrubSecrets } from '../core/warehouse/errors.js';
 import { WarehouseRegistry, type ConnectionConfig, type Warehouse } from '../core/warehouse/index.js';
-import type { SharedState } from '../shared-state/shared-state.js';
+import { connectionsGeneration } from '../shared-state/request-generations.js';
+import { generationIn, type GenerationSnapshot, type SharedState } from '../shared-state/shared-state.js';
 import type { Store } from '../store/db.js';
 import type { ConnectionsTable, Engine } from '../store/schema.js';
 import { inspectionWarnings, privilegeFlags, UNKNOWN_PRIVILEGES, unknownPrivilegesWarning, type ConnectionWarning, type PrivilegeFlags } from './connection-warnings.js';
@@ -80,6 +81,8 @@ export type ConnectionTestResult =
  */
 export interface InternalOption {
   internal?: boolean;
+  /** The request's generations, read at admission: the cached list is confirmed without a round trip. */
+  generations?: GenerationSnapshot | undefined;
 }
 
 /** For lookups of the connection a deployed node names: the model, not a user, chose it. */
@@ -148,20 +151,20 @@ export class ConnectionService {
   }
 
   private async rowNamed(workspaceId: string, name: string, options: InternalOption): Promise<ConnectionRow> {
-    const row = (await this.cachedRows(workspaceId)).find((r) => r.name === name);
+    const row = (await this.cachedRows(workspaceId, options.generations)).find((r) => r.name === name);
     if (!row || (row.name.startsWith(INTERNAL_PREFIX) && !options.internal)) throw new NotFoundError(`Unknown connection "${name}"`, 'unknown_connection');
     return row;
   }
 
   /** The same, by id (internal connections hidden unless asked for). */
   async warehouseById(workspaceId: string, id: string, options: InternalOption = {}): Promise<{ connection: ConnectionView; warehouse: Warehouse }> {
-    const row = (await this.cachedRows(workspaceId)).find((r) => r.id === id);
+    const row = (await this.cachedRows(workspaceId, options.generations)).find((r) => r.id === id);
     if (!row || (row.name.startsWith(INTERNAL_PREFIX) && !options.internal)) throw notFound(id);
     return { connection: view(row), warehouse: this.driverOf(row) };
   }
 
-  private async cachedRows(workspaceId: string): Promise<ConnectionRow[]> {
-    const generation = await this.shared.generation(generationName(workspaceId));
+  private async cachedRows(workspaceId: string, snapshot: GenerationSnapshot | undefined): Promise<ConnectionRow[]> {
+    const generation = await generationIn(this.shared, connectionsGeneration(workspaceId), snapshot);
     const cached = this.cache.get(workspaceId);
     if (cached && cached.generation === generation) return cached.rows;
     const rows = this.store.db.selectFrom('connections').selectAll().where('workspace_id', '=', workspaceId).execute();
@@ -171,7 +174,7 @@ export class ConnectionService {
   }
 
   private changed(workspaceId: string): Promise<void> {
-    return this.shared.bump(generationName(workspaceId));
+    return this.shared.bump(connectionsGeneration(workspaceId));
   }
 
   /** One connection by id. Another workspace's, or a hidden internal one, is as absent as none. */
@@ -382,6 +385,3 @@ function viewOf(row: ConnectionRow): ConnectionView {
   };
 }
 
-function generationName(workspaceId: string): string {
-  return `connections:${workspaceId}`;
-}

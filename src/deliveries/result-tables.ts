@@ -1,7 +1,8 @@
-// The rows a scheduled delivery carries, as JSON and as CSV (RFC 4180: every field that holds a comma,
-// a quote or a line break is quoted, quotes doubled, lines ended by CRLF), and as a plain-text table
-// for chat webhooks. Rows are bounded: a delivery is one HTTP body, not an export.
-import type { WarehouseRow, WarehouseValue } from '../core/warehouse/types.js';
+// The rows a scheduled delivery carries, as JSON and as CSV (the service's CSV, querying/csv-rows.ts:
+// RFC 4180, formulas escaped for spreadsheets), and as a plain-text table for chat webhooks. Rows are
+// bounded: a delivery is one HTTP body, not an export.
+import type { WarehouseRow } from '../core/warehouse/types.js';
+import { csvDocument } from '../querying/csv-rows.js';
 
 /** Rows a delivery carries per scene at most (the rest is counted, not sent). */
 export const MAX_DELIVERY_ROWS = 1000;
@@ -29,15 +30,8 @@ export function failedTable(title: string, sceneId: string | null, error: string
   return { title, scene_id: sceneId, columns: [], rows: [], truncated: false, csv: '', error };
 }
 
-function csvField(value: WarehouseValue | undefined): string {
-  if (value === null || value === undefined) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 export function toCsv(columns: readonly string[], rows: readonly WarehouseRow[]): string {
-  const lines = [columns.map(csvField).join(','), ...rows.map((row) => columns.map((c) => csvField(row[c])).join(','))];
-  return lines.map((line) => `${line}\r\n`).join('');
+  return csvDocument(columns, rows);
 }
 
 /** A fixed-width text table (columns padded to their widest cell), for a monospace block. */

@@ -10,6 +10,7 @@ import { AppError, BadRequestError, NotFoundError } from '../core/errors.js';
 import type { MosaicService } from '../content/mosaic-service.js';
 import type { SceneService } from '../content/scene-service.js';
 import { recordEvent } from '../events/event-record.js';
+import { FAILED_RUNS_TO_STOP, failedRunsReason, stoppedFields } from '../jobs/run-stops.js';
 import { SKIPPED } from '../events/webhook-service.js';
 import { principalOf, type Principal } from '../identity/principal.js';
 import { memberRowOf } from '../store/members.js';
@@ -83,6 +84,8 @@ export class DeliveryScheduleService {
   /**
    * Changes the fields given. A new target must be readable by whoever sets it, who then becomes the
    * owner (the runs read with their keys). A new cron or zone, or resuming, counts the next run from now.
+   * A schedule that stopped after its failed runs resumes when it is edited (unless the edit disables
+   * it) or enabled: whoever did it has seen why it stopped, and its count of failed runs starts again.
    */
   async update(principal: Principal, id: string, patch: SchedulePatch): Promise<ScheduleRow> {
     const current = await this.get(principal, id);
@@ -92,7 +95,8 @@ export class DeliveryScheduleService {
     const retargeted = patch.target !== undefined && (patch.target.kind !== current.target_kind || patch.target.id !== current.target_id);
     if (retargeted) await this.assertReadable(principal, patch.target!);
     if (patch.endpoint_id !== undefined) await this.assertEndpoint(principal.workspace.id, patch.endpoint_id);
-    const enabled = patch.enabled ?? current.enabled;
+    const resumes = (current.stopped_reason !== null && patch.enabled !== false) || patch.enabled === true;
+    const enabled = resumes ? true : (patch.enabled ?? current.enabled);
     const rescheduled = patch.cron !== undefined || patch.timezone !== undefined || enabled !== current.enabled;
     const now = this.clock.now();
     const row = await this.repo.update(
@@ -105,6 +109,7 @@ export class DeliveryScheduleService {
         ...(patch.cron !== undefined ? { cron } : {}),
         ...(patch.timezone !== undefined ? { timezone } : {}),
         enabled,
+        ...(resumes ? { stopped_reason: null, failed_runs: 0 } : {}),
         ...(rescheduled ? { next_run_at: enabled ? nextRunAfter({ cron, timezone }, now) : null } : {}),
       },
       now,
@@ -185,7 +190,16 @@ export class DeliveryScheduleService {
         .values({ schedule_id: schedule.id, ran_at: ranAt, trigger, status: error === null ? 'queued' : 'error', error, event_id: event.id, delivery_id: delivery.id })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await trx.updateTable('delivery_schedules').set({ last_run_at: ranAt, last_error: error }).where('id', '=', schedule.id).execute();
+      // Failed runs in a row, counted in the run's transaction; at the limit the schedule stops.
+      const counted = await trx
+        .updateTable('delivery_schedules')
+        .set((eb) => ({ last_run_at: ranAt, last_error: error, failed_runs: error === null ? 0 : eb('failed_runs', '+', 1) }))
+        .where('id', '=', schedule.id)
+        .returning(['failed_runs', 'enabled'])
+        .executeTakeFirstOrThrow();
+      if (error !== null && counted.enabled && counted.failed_runs >= FAILED_RUNS_TO_STOP) {
+        await trx.updateTable('delivery_schedules').set(stoppedFields(failedRunsReason(counted.failed_runs, error))).where('id', '=', schedule.id).execute();
+      }
       return { ...run, delivery_status: delivery.status, delivery_attempts: delivery.attempts, delivery_last_error: delivery.last_error };
     });
   }

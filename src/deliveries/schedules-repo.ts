@@ -47,7 +47,7 @@ export function schedulesRepo(db: Kysely<Database>) {
       return readPage(query, { time: 'created_at', id: 'id', direction: 'asc' }, options);
     },
 
-    async update(workspaceId: string, id: string, values: Partial<ScheduleValues> & { owner_id?: string; last_error?: string | null }, at: Date): Promise<ScheduleRow | undefined> {
+    async update(workspaceId: string, id: string, values: Partial<ScheduleValues> & { owner_id?: string; last_error?: string | null; stopped_reason?: string | null; failed_runs?: number }, at: Date): Promise<ScheduleRow | undefined> {
       return db.updateTable('delivery_schedules').set({ ...values, updated_at: at }).where('workspace_id', '=', workspaceId).where('id', '=', id).returningAll().executeTakeFirst();
     },
 

@@ -1,8 +1,10 @@
 // Admits a request carrying an API key: resolves the key and, where the route is rate-limited, counts
 // the request. For a key seen before, both happen in ONE shared-state round trip: the count is made
 // against the cached key's budget and the identity generation is read back with it, which confirms
-// the cached key (or sends us to the store when the generation moved). See key-resolver.ts. A key not
-// seen before costs two: the generation, then the count.
+// the cached key (or sends us to the store when the generation moved). See key-resolver.ts. The same
+// trip reads the workspace's model and connection generations, which the principal carries for the
+// rest of the request (request-generations.ts): a query then costs no other round trip to confirm its
+// cached model and connection. A key not seen before costs two: the generation, then the count.
 //
 // A well-formed key is judged by the key alone: admitted on its own budget, or refused as invalid
 // (unknown, revoked, expired), and only then does the refusal spend the client address's budget (the
@@ -14,8 +16,8 @@
 // out of the cache); past the address's budget the answers are 429s. Guessing gains nothing from the
 // rate: a key holds 256 random bits.
 import type { FastifyRequest } from 'fastify';
-import { IDENTITY_GENERATION } from '../identity/generations.js';
 import type { Principal } from '../identity/principal.js';
+import { requestGenerations, withGenerations } from '../shared-state/request-generations.js';
 import { hashToken } from '../identity/tokens.js';
 import type { Services } from '../services.js';
 import type { WindowCount } from '../shared-state/shared-state.js';
@@ -47,12 +49,15 @@ export async function admitKey(
   const cached = keyResolver.peekActive(hash);
   if (rateLimit && cached) {
     const { row } = cached;
-    const window = await countRequest(shared, rateLimit, { keyId: row.key_id, workspaceId: row.workspace_id, keyLimit: row.rate_limit }, IDENTITY_GENERATION);
+    const window = await countRequest(shared, rateLimit, { keyId: row.key_id, workspaceId: row.workspace_id, keyLimit: row.rate_limit }, requestGenerations(row.workspace_id));
     // A key found revoked here has spent one unit of its (now useless) budget: harmless.
-    const principal = activePrincipal(await keyResolver.confirm(hash, cached, window.generation));
-    return { principal, window };
+    const principal = activePrincipal(await keyResolver.confirm(hash, cached, window.generations[0]!));
+    return { principal: withGenerations(principal, row.workspace_id, window.generations), window };
   }
   // A key not seen active here is looked up, whatever its address has spent (see above).
   const principal = activePrincipal(await keyResolver.resolve(hash));
-  return rateLimit ? { principal, window: await countRequest(shared, rateLimit, spenderOf(principal)) } : { principal };
+  if (!rateLimit) return { principal };
+  const window = await countRequest(shared, rateLimit, spenderOf(principal), requestGenerations(principal.workspace.id));
+  return { principal: withGenerations(principal, principal.workspace.id, window.generations), window };
 }
+

@@ -58,9 +58,9 @@ export interface Spender {
   keyLimit: number | null | undefined;
 }
 
-/** Counts this request against its budget; `generationName` is read in the same round trip. */
-export function countRequest(shared: SharedState, policyName: RateLimitPolicyName, spender: Spender, generationName?: string) {
-  return shared.hit(`${policyName}:${budgetOwner(RATE_LIMITS[policyName], spender)}`, RATE_LIMITS[policyName].windowMs, generationName);
+/** Counts this request against its budget; the generations named are read in the same round trip. */
+export function countRequest(shared: SharedState, policyName: RateLimitPolicyName, spender: Spender, generationNames?: readonly string[]) {
+  return shared.hit(`${policyName}:${budgetOwner(RATE_LIMITS[policyName], spender)}`, RATE_LIMITS[policyName].windowMs, generationNames);
 }
 
 function budgetOwner(policy: RateLimitPolicy, spender: Spender): string {

@@ -1,5 +1,6 @@
 import type { Attributes, KeySurface, Plan, Role } from '../store/schema.js';
 import type { MemberRow } from '../store/members.js';
+import type { GenerationSnapshot } from '../shared-state/shared-state.js';
 
 /** Who is making a request: resolved once by the auth hook, read by everything after it. */
 export interface Principal {
@@ -17,6 +18,11 @@ export interface Principal {
   };
   /** Set when the request carried a session cookie. */
   readonly sessionId?: string;
+  /**
+   * The shared generations read when this request was admitted (see GenerationSnapshot): set on a
+   * principal made for one request, never on one kept between requests.
+   */
+  readonly generations?: GenerationSnapshot;
   /** Set when the request carried an OAuth access token: its grant, client and the scopes it has now. */
   readonly oauth?: {
     readonly grantId: string;

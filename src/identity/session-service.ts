@@ -3,6 +3,7 @@
 import type { Clock } from '../clock.js';
 import { ForbiddenError, RateLimitedError, UnauthenticatedError } from '../core/errors.js';
 import type { SharedState } from '../shared-state/shared-state.js';
+import { requestGenerations, withGenerations } from '../shared-state/request-generations.js';
 import type { MembersRepo } from '../store/members-repo.js';
 import type { ResolvedSessionRow, SessionsRepo } from '../store/sessions.js';
 import { IDENTITY_GENERATION } from './generations.js';
@@ -99,8 +100,13 @@ export class SessionService {
   async resolve(token: string): Promise<Principal | undefined> {
     const hash = hashToken(token);
     // As for API keys (key-resolver.ts): the generation is read before the row, and a cached row is
-    // trusted only under the generation it was read with, and for a few seconds at most.
-    const generation = await this.shared.generation(IDENTITY_GENERATION);
+    // trusted only under the generation it was read with, and for a few seconds at most. A session
+    // seen before reads its workspace's other generations in the same round trip, which the principal
+    // carries for the rest of the request (request-generations.ts).
+    const workspaceId = this.cache.get(hash)?.row.workspace_id;
+    const names = workspaceId ? requestGenerations(workspaceId) : [IDENTITY_GENERATION];
+    const generations = await this.shared.generations(names);
+    const generation = generations[0]!;
     const now = this.clock.now().getTime();
     let row = this.cachedRow(hash, generation, now);
     // A cached row that looks expired is read again before the session is ended: another instance may
@@ -117,7 +123,8 @@ export class SessionService {
       await this.sessions.touch(row.session_id, new Date(now));
       this.cache.set(hash, { generation, row: { ...row, last_seen_at: new Date(now) }, loadedAtMs: now });
     }
-    return principalOf(row, 'session', { sessionId: row.session_id });
+    const principal = principalOf(row, 'session', { sessionId: row.session_id });
+    return workspaceId ? withGenerations(principal, workspaceId, generations) : principal;
   }
 
   /** Ends a session on every instance: the bump makes each drop the copy it keeps. */

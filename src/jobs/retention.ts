@@ -16,6 +16,8 @@ export interface RetentionPolicy {
   readonly deliveriesDays: number;
   readonly signalEvaluationsDays: number;
   readonly queryHistoryDays: number;
+  /** Delivery schedule runs (each schedule's history), by when they ran. */
+  readonly scheduleRunsDays: number;
 }
 
 export interface PruneLimits {
@@ -30,7 +32,7 @@ export const PRUNE_LIMITS: PruneLimits = { batchSize: 1000, maxBatches: 200 };
 export const RETENTION_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-type PrunedTable = 'webhook_deliveries' | 'events' | 'signal_evaluations' | 'query_history' | 'oauth_tokens' | 'oauth_grants';
+type PrunedTable = 'webhook_deliveries' | 'events' | 'signal_evaluations' | 'query_history' | 'delivery_schedule_runs' | 'oauth_tokens' | 'oauth_grants';
 
 interface TableRule {
   readonly table: PrunedTable;
@@ -47,6 +49,9 @@ const RULES: readonly TableRule[] = [
   { table: 'events', column: 'created_at', days: (p) => p.eventsDays },
   { table: 'signal_evaluations', column: 'evaluated_at', days: (p) => p.signalEvaluationsDays },
   { table: 'query_history', column: 'created_at', days: (p) => p.queryHistoryDays },
+  // A run keeps its row after its event and delivery are pruned (their columns go null): it is the
+  // schedule's own history, kept by a setting of its own (migration 0019 indexes ran_at).
+  { table: 'delivery_schedule_runs', column: 'ran_at', days: (p) => p.scheduleRunsDays },
   // OAuth tokens a day past their expiry, and consents whose code was never exchanged, serve nobody: a
   // spent refresh token is kept while it could still be replayed (reuse revokes its grant), not after.
   { table: 'oauth_tokens', column: 'expires_at', days: () => 1 },

@@ -8,7 +8,8 @@ import { vocabularyWarnings } from '../core/answer/vocabulary-check.js';
 import { compileModel, sortDiagnostics, type CmlFile, type Diagnostic } from '../core/cml/index.js';
 import { AppError } from '../core/errors.js';
 import type { SemanticModel } from '../core/semantic/model.js';
-import type { SharedState } from '../shared-state/shared-state.js';
+import { modelGeneration } from '../shared-state/request-generations.js';
+import { generationIn, type GenerationSnapshot, type SharedState } from '../shared-state/shared-state.js';
 import type { Store } from '../store/db.js';
 import { modelsRepo, type DeploymentRow, type ModelsRepo, type ProjectFileRow } from '../store/models-repo.js';
 import { recordEvent } from '../events/event-record.js';
@@ -76,9 +77,12 @@ export class ModelService {
     this.repo = modelsRepo(store.db);
   }
 
-  /** The workspace's live model (empty before the first deploy). */
-  async live(workspaceId: string): Promise<LiveModel> {
-    const generation = await this.shared.generation(generationName(workspaceId));
+  /**
+   * The workspace's live model (empty before the first deploy); `generations`, the request's snapshot
+   * read at admission, confirms the cached model without a round trip.
+   */
+  async live(workspaceId: string, generations?: GenerationSnapshot): Promise<LiveModel> {
+    const generation = await generationIn(this.shared, modelGeneration(workspaceId), generations);
     const cached = this.cache.get(workspaceId);
     if (cached && cached.generation === generation) return cached.live;
     const live = this.load(workspaceId).then((loaded) => ({ ...loaded, version: generation }));
@@ -156,7 +160,7 @@ export class ModelService {
       });
       return row;
     });
-    await this.shared.bump(generationName(by.workspaceId));
+    await this.shared.bump(modelGeneration(by.workspaceId));
     // The files are deployed whatever a listener does; a failing listener fails the request, and the
     // next deploy (or the listener's own repair) catches up.
     const live = await this.live(by.workspaceId);
@@ -196,9 +200,6 @@ function compileWith(deployed: readonly ProjectFileRow[], projectSlug: string, f
   return { model: result.model, diagnostics };
 }
 
-function generationName(workspaceId: string): string {
-  return `model:${workspaceId}`;
-}
 
 function projectsOf(model: SemanticModel): Map<string, string> {
   const map = new Map<string, string>();

@@ -63,7 +63,7 @@ export class GovernedQueryService {
 
   /** The principal's workspace's live model (for checks of definitions against it before they run). */
   live(principal: Principal): Promise<LiveModel> {
-    return this.models.live(principal.workspace.id);
+    return this.models.live(principal.workspace.id, principal.generations);
   }
 
   /** Runs `request` for its principal (or answers it from the cache, when its policy allows). */
@@ -89,6 +89,7 @@ export class GovernedQueryService {
       maxRows: request.maxRows,
       surface: request.surface,
       origin: request.origin,
+      generations: request.principal.generations,
       ...(request.signal ? { signal: request.signal } : {}),
     });
     const result: StoredResult = {
@@ -130,7 +131,7 @@ export class GovernedQueryService {
     const live = request.live ?? (await this.live(principal));
     const node = compiling(request, live, () => baseNodeOf(live.model, request.query));
     // The connection's view only: its password is opened by the run, and a cached result needs none.
-    const connection = await this.connections.named(principal.workspace.id, node.connection, MODEL_CONNECTION);
+    const connection = await this.connections.named(principal.workspace.id, node.connection, { ...MODEL_CONNECTION, generations: principal.generations });
     const now = this.clock.now();
     const options: CompileOptions = { dialect: DIALECTS[connection.engine], attributes: principal.attributes, now, timezone: principal.workspace.timezone };
     const key = request.cache === 'use' ? resultKey({ principal, live, connection, request: request.query, maxRows: request.maxRows, nowMs: now.getTime() }) : undefined;

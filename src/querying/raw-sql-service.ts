@@ -5,8 +5,9 @@ import type { Clock } from '../clock.js';
 import { MODEL_CONNECTION, type ConnectionService, type ConnectionView } from '../connections/connection-service.js';
 import { AppError } from '../core/errors.js';
 import { assertReadOnly } from '../core/sql/guard/index.js';
-import type { RunResult } from '../core/warehouse/types.js';
+import type { RowSink, RunOptions, RunResult, StreamSummary, Warehouse } from '../core/warehouse/types.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
+import type { GenerationSnapshot } from '../shared-state/shared-state.js';
 import type { HistoryWriter } from '../store/history-writer.js';
 import type { HistoryOrigin, HistoryStatus, HistorySurface } from '../store/schema.js';
 import { currentHistoryContext } from './history-context.js';
@@ -26,6 +27,8 @@ export interface RawSqlRequest {
   origin?: HistoryOrigin;
   /** The caller's cancel: stops the statement on the warehouse (see RunOptions.signal). */
   signal?: AbortSignal;
+  /** The request's generations read at admission (Principal.generations): the connection's cache trusts them. */
+  generations?: GenerationSnapshot | undefined;
 }
 
 /** SQL the semantic compiler built: its bound values, the text with them as literals, its time zone. */
@@ -41,6 +44,12 @@ export interface RawSqlResult extends RunResult {
   connection: ConnectionView;
 }
 
+export interface RawSqlStreamed extends StreamSummary {
+  connection: ConnectionView;
+}
+
+type Read<T> = (warehouse: Warehouse, params: readonly unknown[], options: RunOptions) => Promise<T>;
+
 export class RawSqlService {
   constructor(
     private readonly connections: ConnectionService,
@@ -52,18 +61,27 @@ export class RawSqlService {
 
   /** SQL written by a user: through the read-only guard first. */
   run(request: RawSqlRequest): Promise<RawSqlResult> {
-    return this.execute(request, undefined);
+    return this.execute(request, undefined, (warehouse, params, options) => warehouse.run(request.sql, params, options));
+  }
+
+  /**
+   * SQL written by a user, as run() takes it (the guard, the time limit, the history), its rows handed
+   * to `sink` as the driver reads them (see Warehouse.stream). The history records the run once the
+   * last row has gone to the sink, or as an error when it failed on the way.
+   */
+  stream(request: RawSqlRequest, sink: RowSink): Promise<RawSqlStreamed> {
+    return this.execute(request, undefined, (warehouse, params, options) => warehouse.stream(request.sql, params, options, sink));
   }
 
   /** SQL the semantic compiler built (values bound): trusted text, still read-only and recorded. */
   runCompiled(request: RawSqlRequest & CompiledRun): Promise<RawSqlResult> {
-    return this.execute(request, request);
+    return this.execute(request, request, (warehouse, params, options) => warehouse.run(request.sql, params, options));
   }
 
-  private async execute(request: RawSqlRequest, compiled: CompiledRun | undefined): Promise<RawSqlResult> {
+  private async execute<T extends { rowCount: number }>(request: RawSqlRequest, compiled: CompiledRun | undefined, read: Read<T>): Promise<T & { connection: ConnectionView }> {
     const guard = !compiled;
     // Compiled SQL reads the connection a deployed node names: the model chose it, not the user.
-    const lookup = guard ? {} : MODEL_CONNECTION;
+    const lookup = { ...(guard ? {} : MODEL_CONNECTION), generations: request.generations };
     const { connection, warehouse } =
       'id' in request.connection
         ? await this.connections.warehouseById(request.workspaceId, request.connection.id, lookup)
@@ -79,7 +97,7 @@ export class RawSqlService {
       }
     }
     try {
-      const result = await warehouse.run(request.sql, compiled?.params ?? [], { maxRows: request.maxRows, timeoutMs: this.timeoutMs, timeZone: compiled?.timeZone, signal: request.signal });
+      const result = await read(warehouse, compiled?.params ?? [], { maxRows: request.maxRows, timeoutMs: this.timeoutMs, timeZone: compiled?.timeZone, signal: request.signal });
       this.record(request, compiled, connection, 'success', { rowCount: result.rowCount }, started);
       this.metrics?.warehouseRun(connection.engine, 'success', (performance.now() - started) / 1000);
       return { ...result, connection };

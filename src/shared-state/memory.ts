@@ -26,21 +26,24 @@ export function memorySharedState(clock: Clock): SharedState {
     return entry;
   }
 
-  const generationOf = (name: string | undefined) => (name ? (generations.get(name) ?? 0) : 0);
+  const generationOf = (name: string) => generations.get(name) ?? 0;
 
   return {
     kind: 'memory',
-    async hit(bucket, windowMs, generationName) {
+    async hit(bucket, windowMs, generationNames = []) {
       const entry = current(bucket, windowMs);
       entry.count += 1;
-      return { count: entry.count, resetAtMs: entry.resetAtMs, generation: generationOf(generationName) };
+      return { count: entry.count, resetAtMs: entry.resetAtMs, generations: generationNames.map(generationOf) };
     },
-    async peek(bucket, windowMs, generationName) {
+    async peek(bucket, windowMs, generationNames = []) {
       const entry = current(bucket, windowMs);
-      return { count: entry.count, resetAtMs: entry.resetAtMs, generation: generationOf(generationName) };
+      return { count: entry.count, resetAtMs: entry.resetAtMs, generations: generationNames.map(generationOf) };
     },
     async generation(name) {
       return generationOf(name);
+    },
+    async generations(names) {
+      return names.map(generationOf);
     },
     async bump(name) {
       generations.set(name, (generations.get(name) ?? 0) + 1);

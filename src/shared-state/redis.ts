@@ -20,7 +20,7 @@ end
 
 // Windows are computed from Redis's own clock, so instances whose clocks drift still share one window,
 // and INCR inside the script makes the count atomic: concurrent instances can never over-admit.
-// Called with one key (the counter) or three (the counter, a generation and the epoch to read back).
+// Keys: the counter, then (optionally) the epoch and the generations to read back in the same trip.
 const WINDOW_SCRIPT = `${GENERATION_LUA}
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -34,13 +34,20 @@ if ARGV[2] == '1' then
 else
   count = tonumber(redis.call('GET', key) or '0')
 end
-local generation = 0
-if KEYS[2] then generation = current(KEYS[2]) + current(KEYS[3]) end
-return {count, (index + 1) * window_ms, generation}
+local answer = {count, (index + 1) * window_ms}
+if #KEYS > 1 then
+  local epoch = current(KEYS[2])
+  for i = 3, #KEYS do answer[#answer + 1] = current(KEYS[i]) + epoch end
+end
+return answer
 `;
 
-const GENERATION_SCRIPT = `${GENERATION_LUA}
-return current(KEYS[1]) + current(KEYS[2])
+// Keys: the epoch, then each generation to read.
+const GENERATIONS_SCRIPT = `${GENERATION_LUA}
+local epoch = current(KEYS[1])
+local answer = {}
+for i = 2, #KEYS do answer[#answer + 1] = current(KEYS[i]) + epoch end
+return answer
 `;
 
 const BUMP_SCRIPT = `${GENERATION_LUA}
@@ -58,9 +65,9 @@ const EPOCH = `${PREFIX}epoch`;
 
 export async function redisSharedState(url: string): Promise<SharedState> {
   const redis = await connectRedis(url);
-  redis.defineCommand('svcWindow1', { numberOfKeys: 1, lua: WINDOW_SCRIPT });
-  redis.defineCommand('svcWindow3', { numberOfKeys: 3, lua: WINDOW_SCRIPT });
-  redis.defineCommand('svcGeneration', { numberOfKeys: 2, lua: GENERATION_SCRIPT });
+  // Without numberOfKeys, the first argument of each call says how many keys follow.
+  redis.defineCommand('svcWindow', { lua: WINDOW_SCRIPT });
+  redis.defineCommand('svcGenerations', { lua: GENERATIONS_SCRIPT });
   redis.defineCommand('svcBump', { numberOfKeys: 1, lua: BUMP_SCRIPT });
   const commands = redis as unknown as SharedStateCommands;
   const generationKey = (name: string) => `${PREFIX}gen:${name}`;
@@ -88,38 +95,42 @@ export async function redisSharedState(url: string): Promise<SharedState> {
       throw error;
     });
 
-  const windowCount = (bucket: string, windowMs: number, add: boolean, generationName: string | undefined) =>
+  const windowCount = (bucket: string, windowMs: number, add: boolean, generationNames: readonly string[] = []) =>
     guarded(async () => {
       const counter = `${PREFIX}rl:${bucket}:${windowMs}`;
       const flag = add ? '1' : '0';
-      if (!generationName) {
-        const [count, resetAtMs] = await commands.svcWindow1(counter, windowMs, flag);
-        return { count, resetAtMs, generation: 0 };
+      if (generationNames.length === 0) {
+        const [count, resetAtMs] = await commands.svcWindow(1, counter, windowMs, flag);
+        return { count, resetAtMs, generations: [] };
       }
       await settleEpoch();
-      const [count, resetAtMs, generation] = await commands.svcWindow3(counter, generationKey(generationName), EPOCH, windowMs, flag);
-      return { count, resetAtMs, generation };
+      const keys = [counter, EPOCH, ...generationNames.map(generationKey)];
+      const [count, resetAtMs, ...generations] = await commands.svcWindow(keys.length, ...keys, windowMs, flag);
+      return { count, resetAtMs, generations };
     });
 
   // Handed out while Redis cannot be read: negative, so never a value Redis gives, and never the same
   // twice, so no cache entry matches it and every cache reads through to the store.
   let unknownGeneration = 0;
 
+  async function readGenerations(names: readonly string[]): Promise<number[]> {
+    try {
+      return await guarded(async () => {
+        await settleEpoch();
+        return commands.svcGenerations(names.length + 1, EPOCH, ...names.map(generationKey));
+      });
+    } catch (error) {
+      if (error instanceof DependencyUnavailableError) return names.map(() => --unknownGeneration);
+      throw error;
+    }
+  }
+
   return {
     kind: 'redis',
-    hit: (bucket, windowMs, generationName) => windowCount(bucket, windowMs, true, generationName),
-    peek: (bucket, windowMs, generationName) => windowCount(bucket, windowMs, false, generationName),
-    async generation(name) {
-      try {
-        return await guarded(async () => {
-          await settleEpoch();
-          return commands.svcGeneration(generationKey(name), EPOCH);
-        });
-      } catch (error) {
-        if (error instanceof DependencyUnavailableError) return --unknownGeneration;
-        throw error;
-      }
-    },
+    hit: (bucket, windowMs, generationNames) => windowCount(bucket, windowMs, true, generationNames),
+    peek: (bucket, windowMs, generationNames) => windowCount(bucket, windowMs, false, generationNames),
+    generation: async (name) => (await readGenerations([name]))[0]!,
+    generations: readGenerations,
     async bump(name) {
       await guarded(() => commands.svcBump(generationKey(name)));
     },
@@ -136,8 +147,7 @@ export async function redisSharedState(url: string): Promise<SharedState> {
 }
 
 interface SharedStateCommands extends Redis {
-  svcWindow1(counter: string, windowMs: number, add: '0' | '1'): Promise<[number, number, number]>;
-  svcWindow3(counter: string, generation: string, epoch: string, windowMs: number, add: '0' | '1'): Promise<[number, number, number]>;
-  svcGeneration(generation: string, epoch: string): Promise<number>;
+  svcWindow(keyCount: number, ...keysThenWindowAndFlag: Array<string | number>): Promise<[number, number, ...number[]]>;
+  svcGenerations(keyCount: number, epoch: string, ...generations: string[]): Promise<number[]>;
   svcBump(generation: string): Promise<number>;
 }

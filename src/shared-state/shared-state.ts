@@ -20,17 +20,19 @@ export interface WindowCount {
 export interface SharedState {
   readonly kind: 'memory' | 'redis';
   /**
-   * Counts one event in the clock-aligned window of `windowMs` that contains now. Atomic. When
-   * `generationName` is given, that generation is read in the same round trip (see key-resolver.ts).
+   * Counts one event in the clock-aligned window of `windowMs` that contains now. Atomic. The
+   * generations named are read in the same round trip, in order (see key-admission.ts).
    */
-  hit(bucket: string, windowMs: number, generationName?: string): Promise<WindowCount & { generation: number }>;
-  /** The current window's count without adding to it; `generationName` as for `hit`. */
-  peek(bucket: string, windowMs: number, generationName?: string): Promise<WindowCount & { generation: number }>;
+  hit(bucket: string, windowMs: number, generationNames?: readonly string[]): Promise<WindowCount & { generations: number[] }>;
+  /** The current window's count without adding to it; `generationNames` as for `hit`. */
+  peek(bucket: string, windowMs: number, generationNames?: readonly string[]): Promise<WindowCount & { generations: number[] }>;
   /**
    * A number that changes whenever `bump(name)` is called, on any instance, and never returns to a value
    * it had. Never fails: while the shared state is unreachable, a value that matches no cache entry.
    */
   generation(name: string): Promise<number>;
+  /** Several generations, in order, in one round trip; as `generation`, never fails. */
+  generations(names: readonly string[]): Promise<number[]>;
   bump(name: string): Promise<void>;
   /** True when the shared state answers (always, in process). */
   ping(): Promise<boolean>;
@@ -40,4 +42,21 @@ export interface SharedState {
 export function windowBounds(nowMs: number, windowMs: number): { index: number; resetAtMs: number } {
   const index = Math.floor(nowMs / windowMs);
   return { index, resetAtMs: (index + 1) * windowMs };
+}
+
+/**
+ * Generations read together in a request's first round trip (with its rate limit, or its session),
+ * by name. A cache asked within the same request trusts these instead of reading its generation again:
+ * they were read after the request arrived, so a change announced before then is seen, as it would be
+ * by a read of its own.
+ */
+export type GenerationSnapshot = ReadonlyMap<string, number>;
+
+export function snapshotOf(names: readonly string[], values: readonly number[]): GenerationSnapshot {
+  return new Map(names.map((name, i) => [name, values[i]!]));
+}
+
+/** The generation `name` as the request's snapshot has it, else read now. */
+export function generationIn(shared: SharedState, name: string, snapshot: GenerationSnapshot | undefined): Promise<number> | number {
+  return snapshot?.get(name) ?? shared.generation(name);
 }

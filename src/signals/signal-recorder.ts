@@ -16,6 +16,7 @@ import { isSceneWatch, type SignalCondition, type SignalState, type SignalWatch 
 import { readOutcome, type ComparedValues } from './signal-value.js';
 import { sameJson } from './same-json.js';
 import { jsonOrNull, type SignalRow, type SignalsRepo } from './signals-repo.js';
+import { stoppedFields } from '../jobs/run-stops.js';
 
 export interface Evaluation {
   value: number | null;
@@ -95,7 +96,7 @@ export class SignalRecorder {
           last_evaluated_at: at,
           last_error: error,
           ...(options.releaseClaim ? { claimed_until: null } : {}),
-          ...(stopped ? { enabled: false, next_run_at: null, stopped_reason: stopped } : {}),
+          ...(stopped ? stoppedFields(stopped) : {}),
         })
         .where('id', '=', current.id)
         .returningAll()

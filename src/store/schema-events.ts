@@ -57,6 +57,10 @@ export interface DeliverySchedulesTable {
   claimed_by: ColumnType<string | null, string | null | undefined, string | null>;
   last_run_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Runs in a row that sent nothing; the schedule stops at FAILED_RUNS_TO_STOP (migration 0019). */
+  failed_runs: ColumnType<number, number | undefined, number>;
+  /** Why the schedule stopped by itself; cleared when it is edited or resumed. */
+  stopped_reason: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -88,6 +88,6 @@ describe.skipIf(!hasChromium)('CML builder and Explore in Chromium', () => {
     await page.getByRole('button', { name: 'Save as scene' }).click();
     await page.getByRole('status').filter({ hasText: 'Scene Web and mobile orders saved.' }).waitFor();
     await h.screenshot('explore');
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 });

@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium)('connections, ask and model in Chromium', () => {
     expect(number).toBe(listed);
     expect(['node broken {', '  table: shop.orders', '  dimension x { type: nonsense }', '}']).toContain(text);
     await h.screenshot('model-cml-diagnostic');
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 
   it('deploys an edited file, and refuses to deploy a broken one with its diagnostics', async () => {

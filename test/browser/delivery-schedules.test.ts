@@ -1,7 +1,9 @@
 // Scheduled deliveries in Chromium: a schedule is created on the Content page (after the server's
 // refusal of a bad cron is shown by the form), sent now to a real chat receiver on loopback, its recent
-// deliveries show the delivered run, it is paused and resumed, and deleted after a confirmation.
+// deliveries show the delivered run, it is paused and resumed, shows why it stopped when its runs kept
+// failing (resumed, the reason goes), and is deleted after a confirmation.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { failedRunsReason, stoppedFields } from '../../src/jobs/run-stops.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
@@ -66,7 +68,7 @@ describe.skipIf(!hasChromium)('scheduled deliveries in Chromium', () => {
     await h.screenshot('delivery-schedules');
   });
 
-  it('pauses and resumes a schedule, and deletes it after a confirmation', async () => {
+  it('pauses and resumes a schedule, shows why it stopped by itself, and deletes it after a confirmation', async () => {
     const { page } = h;
     await item().getByRole('button', { name: 'Pause Weekday orders' }).click();
     await page.getByText('Schedule Weekday orders is paused.').waitFor();
@@ -74,10 +76,22 @@ describe.skipIf(!hasChromium)('scheduled deliveries in Chromium', () => {
     await item().getByText('Next run —').waitFor();
     await item().getByRole('button', { name: 'Resume Weekday orders' }).click();
     await page.getByText('Schedule Weekday orders is resumed.').waitFor();
+    // Stopped by the service after its runs kept failing: the list says why, and resuming clears it.
+    await h.t.store.db
+      .updateTable('delivery_schedules')
+      .set({ ...stoppedFields(failedRunsReason(5, 'Not sent: the scene was deleted')), failed_runs: 5 })
+      .where('workspace_id', '=', h.ws.id)
+      .where('name', '=', 'Weekday orders')
+      .execute();
+    await page.reload();
+    await item().getByText('Stopped after 5 failed runs in a row (the last: Not sent: the scene was deleted); edit or resume the schedule to run it again').waitFor();
+    await item().getByRole('button', { name: 'Resume Weekday orders' }).click();
+    await page.getByText('Schedule Weekday orders is resumed.').waitFor();
+    expect(await item().getByText(/Stopped after/).count()).toBe(0);
     await item().getByRole('button', { name: 'Delete Weekday orders' }).click();
     await page.getByRole('group', { name: 'Confirm deleting Weekday orders' }).getByRole('button', { name: 'Yes, delete' }).click();
     await page.getByText('Schedule Weekday orders is deleted.').waitFor();
     expect(await item().count()).toBe(0);
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 });

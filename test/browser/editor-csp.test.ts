@@ -1,28 +1,15 @@
 // Editing in CodeMirror under the strict Content-Security-Policy: selecting (all, a word, from inside a
 // highlighted token, across lines) and typing over the selection never makes the browser write a style
-// attribute, which the policy would refuse and report. The page's securitypolicyviolation events and
-// console are both watched. Typing over a selection still goes through the editor's input handlers
-// (brackets wrap the selection, completion opens) and the text is exactly what was typed.
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+// attribute, which the policy would refuse and report. The harness watches the page's
+// securitypolicyviolation events and console (csp-watch.ts). Typing over a selection still goes through
+// the editor's input handlers (brackets wrap the selection, completion opens) and the text is exactly
+// what was typed.
+import { beforeEach, describe, expect, it } from 'vitest';
 import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
-
-/** The securitypolicyviolation events of the current page, recorded from before its scripts ran. */
-async function violations(h: ConsoleHarness): Promise<string[]> {
-  return h.page.evaluate(() => (window as unknown as { cspEvents?: string[] }).cspEvents ?? ['the recorder did not run']);
-}
 
 describe.skipIf(!hasChromium)('editing under the CSP in Chromium', () => {
   const harness = signedInConsole();
   let h: ConsoleHarness;
-  beforeAll(async () => {
-    h = harness();
-    // Every page loaded from now on records its violations before any of its scripts runs.
-    await h.page.addInitScript(() => {
-      const events: string[] = [];
-      (window as unknown as { cspEvents: string[] }).cspEvents = events;
-      document.addEventListener('securitypolicyviolation', (e) => events.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
-    });
-  });
   beforeEach(() => {
     h = harness();
   });
@@ -46,8 +33,7 @@ describe.skipIf(!hasChromium)('editing under the CSP in Chromium', () => {
     expect(await editorText()).toBe('SELECT 42 AS answer');
     await page.keyboard.press('Control+Enter');
     await page.getByRole('table', { name: 'Results' }).getByRole('cell', { name: '42', exact: true }).waitFor();
-    expect(await violations(h)).toEqual([]);
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 
   it('types over a word, a selection from inside a token, and one across lines, without a violation', async () => {
@@ -66,8 +52,7 @@ describe.skipIf(!hasChromium)('editing under the CSP in Chromium', () => {
     await page.keyboard.press('Control+Shift+End');
     await page.keyboard.type('x');
     expect(await editorText()).toBe('SEx');
-    expect(await violations(h)).toEqual([]);
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 
   it("keeps the editor's own input handling over a selection: brackets wrap it, completion opens", async () => {
@@ -84,8 +69,7 @@ describe.skipIf(!hasChromium)('editing under the CSP in Chromium', () => {
     await page.keyboard.type('SELECT * FROM shop.ord');
     await page.getByRole('option', { name: /orders/ }).first().waitFor();
     await page.keyboard.press('Escape');
-    expect(await violations(h)).toEqual([]);
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 
   it('replaces a CML file after Ctrl+A without a violation', async () => {
@@ -96,7 +80,6 @@ describe.skipIf(!hasChromium)('editing under the CSP in Chromium', () => {
     await page.keyboard.press('Control+a');
     await page.keyboard.type('node x {');
     expect(await page.evaluate(() => document.querySelector('.cm-content')!.textContent)).toBe('node x {}');
-    expect(await violations(h)).toEqual([]);
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 });

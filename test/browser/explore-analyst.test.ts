@@ -82,7 +82,7 @@ describe.skipIf(!hasChromium)('Explore: grains, formats, sort and limit, joined 
     const gridText = new Map(shown.map((r) => [r['Ordered at (month)'], r['Gross revenue']]));
     expect(along.map((p) => p.value)).toEqual(along.map((p) => gridText.get(p.x)));
     await h.screenshot('explore-revenue-by-month-line');
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 
   it('sorts ascending by a measure and limits the rows, by a dimension of a joined node', async () => {

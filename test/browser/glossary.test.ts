@@ -23,6 +23,6 @@ describe.skipIf(!hasChromium)('glossary in Chromium', () => {
     expect(text).toContain('viewer < tracer < editor < luminary');
     expect(text).not.toMatch(/\]\(|\*\*|`/);
     await h.screenshot('glossary');
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 });

@@ -1,14 +1,17 @@
 // The real app on loopback over HTTPS (surface B's keys need it) with the demo's warehouse and model in a
 // seeded workspace, and Debian's Chromium driven by playwright-core. Collects the page's console
-// messages (CSP violations show up there) and saves screenshots under test-artifacts/browser/.
+// messages and every Content-Security-Policy violation of its pages (csp-watch.ts): a test of a
+// signed-in console fails on a violation seen during it, and close() fails on any not yet reported.
+// Saves screenshots under test-artifacts/browser/.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { setUpDemo } from '../../src/demo-setup.js';
 import { answerPlainHttpOnTlsPort } from '../../src/http/plain-http-on-tls-port.js';
 import { generateSelfSigned } from '../../src/runtime-files.js';
+import { cspConsoleMessages, watchCspViolations } from './csp-watch.js';
 import { PASSWORD, seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from '../helpers/app.js';
 
 /** Debian's Chromium; TEST_CHROMIUM names another build of it. */
@@ -40,6 +43,12 @@ export interface ConsoleHarness {
   screenshotDir: string;
   /** Every console message of the page, as "type: text". */
   messages: string[];
+  /** Every securitypolicyviolation event of any page of the context, as "directive blocked uri … on url". */
+  violations: string[];
+  /** The violations (events and console lines) not yet reported by this call: a failing check names them. */
+  takeCspViolations(): string[];
+  /** Another browser context (a second member, no session), its pages' violations watched like the first's. */
+  newContext(): Promise<BrowserContext>;
   screenshot(name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -68,12 +77,22 @@ export async function startConsole(options: { orders?: number; env?: Record<stri
   });
   // The certificate is the self-signed one `svc serve` generates on first start.
   const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
+  const violations: string[] = [];
+  await watchCspViolations(context, violations);
   const page = await context.newPage();
   // Fails a step well inside the test's own time limit, so the failure names the step.
   page.setDefaultTimeout(8000);
   const messages: string[] = [];
   page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
   page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`));
+  let reportedEvents = 0;
+  let reportedMessages = 0;
+  const takeCspViolations = () => {
+    const fresh = [...violations.slice(reportedEvents), ...cspConsoleMessages(messages.slice(reportedMessages))];
+    reportedEvents = violations.length;
+    reportedMessages = messages.length;
+    return fresh;
+  };
   return {
     t,
     ws,
@@ -84,6 +103,13 @@ export async function startConsole(options: { orders?: number; env?: Record<stri
     context,
     page,
     messages,
+    violations,
+    takeCspViolations,
+    async newContext() {
+      const another = await browser.newContext({ ignoreHTTPSErrors: true });
+      await watchCspViolations(another, violations);
+      return another;
+    },
     screenshotDir: ARTIFACTS,
     async screenshot(name) {
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
@@ -92,6 +118,7 @@ export async function startConsole(options: { orders?: number; env?: Record<stri
       await browser.close();
       await t.close();
       rmSync(dataDir, { recursive: true, force: true });
+      failOnCspViolations(takeCspViolations());
     },
   };
 }
@@ -110,9 +137,13 @@ export async function sessionCookie(h: ConsoleHarness): Promise<string> {
   return (await h.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
 }
 
-/** Messages that say the Content-Security-Policy blocked something. */
-export function cspViolations(messages: string[]): string[] {
-  return messages.filter((m) => /Content Security Policy|Content-Security-Policy/i.test(m));
+/** Everything that says the Content-Security-Policy blocked something: the pages' events and console lines. */
+export function cspViolations(h: ConsoleHarness): string[] {
+  return [...h.violations, ...cspConsoleMessages(h.messages)];
+}
+
+function failOnCspViolations(fresh: string[]): void {
+  if (fresh.length > 0) throw new Error(`Content-Security-Policy violations:\n${fresh.join('\n')}`);
 }
 
 /** A console for the enclosing describe, signed in as its luminary: started before its tests, closed after. */
@@ -121,6 +152,10 @@ export function signedInConsole(options: Parameters<typeof startConsole>[0] = {}
   beforeAll(async () => {
     h = await startConsole(options);
     await signInThroughPage(h, h.ws.members.luminary.email);
+  });
+  // Each test answers for the violations seen while it ran.
+  afterEach(() => {
+    if (h) failOnCspViolations(h.takeCspViolations());
   });
   afterAll(async () => {
     await h?.close();

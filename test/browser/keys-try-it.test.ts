@@ -59,6 +59,6 @@ describe.skipIf(!hasChromium)('"Try it" lines in Chromium', () => {
     for (const line of question) expect(await runPrinted(line)).not.toHaveProperty('error');
     const workspace = await createKey(h, 'try workspace', 'workspace');
     for (const line of workspace) expect(await runPrinted(line)).toHaveProperty('workspace');
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 });

@@ -73,6 +73,6 @@ describe.skipIf(!hasChromium)('"Load more" in Chromium', () => {
 
     await h.page.goto(`${h.base}/model`);
     expect(await pageThrough('Deployments', 'row', 'deployments')).toEqual({ first: 21, all: 22, moreLeft: 0 });
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 });

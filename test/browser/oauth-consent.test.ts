@@ -88,7 +88,7 @@ describe.skipIf(!hasChromium)('OAuth consent in Chromium', () => {
     accessToken = tokens.access_token;
     const resolved = await h.t.services.oauth.access.resolveAccessToken(tokens.access_token, { resource: `${h.base}/mcp` });
     expect(resolved).toMatchObject({ status: 'active', scopes: ['query', 'content:read'], principal: { user: { id: h.ws.members.editor.id }, role: 'editor' } });
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 
   it('denying sends access_denied to the agent and issues nothing', async () => {
@@ -120,6 +120,6 @@ describe.skipIf(!hasChromium)('OAuth consent in Chromium', () => {
     await section.getByRole('row', { name: /Research agent/ }).getByText('revoked', { exact: true }).waitFor();
     const resolved = await h.t.services.oauth.access.resolveAccessToken(accessToken, { resource: `${h.base}/mcp` });
     expect(resolved.status).toBe('revoked');
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 });

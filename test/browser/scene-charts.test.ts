@@ -94,7 +94,7 @@ describe.skipIf(!hasChromium)('scene charts in Chromium', () => {
         await h.screenshot(`scene-chart-${scene.name.replaceAll(' ', '-').toLowerCase()}`);
       }
     }
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 
   it("draws each of a mosaic's tiles as its scene's saved chart type", async () => {
@@ -115,7 +115,7 @@ describe.skipIf(!hasChromium)('scene charts in Chromium', () => {
       if (expected.note) expect(got.note, scene.name).toMatch(expected.note);
     }
     await h.screenshot('mosaic-every-chart');
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 
   it('lets Explore choose the chart type, draws it, and saves it with the scene', async () => {

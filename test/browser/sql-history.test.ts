@@ -49,7 +49,7 @@ describe.skipIf(!hasChromium)('SQL editor run history in Chromium', () => {
     expect(await history.getByRole('button', { name: /Reopen: SELECT channel, count/ }).count()).toBe(0);
     await history.getByLabel('Show').selectOption('');
     await history.getByText(`signal:${signal.id}`).first().waitFor();
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 
   it('reopens a governed run as SQL that runs as shown and answers the same rows', async () => {
@@ -82,6 +82,6 @@ describe.skipIf(!hasChromium)('SQL editor run history in Chromium', () => {
     const first = answer.data[0] as Record<string, unknown>;
     expect(await grid.getByRole('row').nth(1).textContent()).toBe(`${String(first.channel)}${String(first.status)}${String(first.order_count)}`);
     await h.screenshot('sql-history-reopened');
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 });

@@ -138,6 +138,6 @@ describe.skipIf(!hasChromium)('webhooks in Chromium', () => {
     await page.getByText(`${receiver.url} is deleted.`).waitFor();
     expect(await item().count()).toBe(0);
     expect((await h.t.app.inject({ method: 'GET', url: `/api/webhooks/${id}`, headers: { cookie } })).statusCode).toBe(404);
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 });

@@ -76,6 +76,18 @@ describe('DuckDB warehouse', () => {
     expect(error.message).toMatch(/nope/);
   });
 
+  it('fails a statement that fails after its first chunks instead of answering the rows read before', async () => {
+    // DuckDB ends such a streamed result as one read to its end; the driver tells them apart.
+    const failing = `SELECT range AS n, CASE WHEN range = 300000 THEN error('row 300000 fails') ELSE range END AS v FROM range(400000)`;
+    const error = await expectRefused(warehouse.run(failing, [], { ...OPTIONS, maxRows: 1_000_000 }));
+    expect(error.code).toBe('warehouse_query_failed');
+    const rows: number[] = [];
+    const streamed = warehouse.stream(failing, [], { ...OPTIONS, maxRows: 1_000_000 }, { columns: () => undefined, rows: (batch) => void rows.push(batch.length) });
+    expect((await expectRefused(streamed)).code).toBe('warehouse_query_failed');
+    expect(rows.length).toBeGreaterThan(0);
+    expect((await warehouse.run('SELECT 42 AS answer', [], OPTIONS)).rows).toEqual([{ answer: 42 }]);
+  });
+
   it('caps rows while reading', async () => {
     await checkRowCaps(warehouse);
   });

@@ -100,7 +100,7 @@ export function App() {
       <a class="skip" href="#main">Skip to content</a>
       <header class="top">
         <span class="brand">Analytics console</span>
-        <span class="who" aria-label="Signed in as">
+        <span class="who" role="group" aria-label="Signed in as">
           <span>{me.user.email}</span> · <span>{me.workspace.name}</span> · <span class="role">{me.role}</span>
         </span>
         <button type="button" onClick={signOut}>Sign out</button>

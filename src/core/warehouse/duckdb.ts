@@ -24,9 +24,9 @@ import { resolveConfined } from './duckdb-path.js';
 import { duckDbConverter } from './duckdb-values.js';
 import { queryFailed, readOnlyRefused, statementRefused, unreachable, WarehouseError } from './errors.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
-import { buildResult, checkRunOptions, RunStop, SCHEMA_RUN_OPTIONS, stoppedError, uniqueNames, type StopReason } from './run-support.js';
+import { checkRunOptions, RunStop, runCollected, SCHEMA_RUN_OPTIONS, stoppedError, streamCapped, uniqueNames, type StopReason } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ConnectionConfig, ConnectionInspection, PoolStats, RowSink, RunOptions, RunResult, SchemaTable, StreamSummary, Warehouse, WarehouseValue } from './types.js';
 
 type DuckDbConfig = Extract<ConnectionConfig, { engine: 'duckdb' }>;
 
@@ -76,9 +76,17 @@ export class DuckDbWarehouse implements Warehouse {
     this.maxIdle = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   }
 
-  async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
+  run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
+    return runCollected((sink) => this.read(sql, params, options, sink), options.maxRows);
+  }
+
+  stream(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<StreamSummary> {
+    return streamCapped((capped) => this.read(sql, params, options, capped), sink, options.maxRows);
+  }
+
+  /** Runs the statement and hands its rows to `sink` chunk by chunk, maxRows + 1 at most. */
+  private async read(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<void> {
     checkRunOptions(ENGINE, options);
-    const startedAt = performance.now();
     const instance = await this.openInstance();
     const connection = this.idle.pop() ?? (await this.connectTo(instance));
     this.busy++;
@@ -99,11 +107,10 @@ export class DuckDbWarehouse implements Warehouse {
       prepared.bind(params as DuckDBValue[]);
       streaming = true;
       const result = await prepared.stream();
-      const { columns, rows, complete } = await readRows(result, options.maxRows + 1);
+      const complete = await readRows(result, options.maxRows + 1, stop.guard(sink, ENGINE, options.timeoutMs), () => stop.check(ENGINE, options.timeoutMs));
       // An interrupt may end the result early instead of failing it.
       stop.check(ENGINE, options.timeoutMs);
       reusable = complete;
-      return buildResult(columns, rows, options.maxRows, startedAt);
     } catch (error) {
       // A statement refused or failing before it ran leaves nothing behind; one stopped while running
       // is not trusted.
@@ -228,28 +235,42 @@ async function prepareOne(connection: DuckDBConnection, sql: string): Promise<Du
   return prepared;
 }
 
-/** Reads chunk by chunk until `limit` rows are kept; the rest of the result is never fetched. */
-async function readRows(result: DuckDBResult, limit: number): Promise<{ columns: ColumnInfo[]; rows: WarehouseValue[][]; complete: boolean }> {
+/**
+ * Reads chunk by chunk (DuckDB's own vectors, 2,048 rows) into `sink` until `limit` rows are read; the
+ * rest of the result is never fetched. `check` throws when the run was stopped while the sink waited.
+ * True when the result was read to its end.
+ */
+async function readRows(result: DuckDBResult, limit: number, sink: RowSink, check: () => void): Promise<boolean> {
   const names = uniqueNames(result.columnNames());
   const types = result.columnTypes();
-  const columns = names.map((name, i) => ({ name, type: types[i]!.toString().toUpperCase() }));
+  await sink.columns(names.map((name, i) => ({ name, type: types[i]!.toString().toUpperCase() })));
   const converters = types.map((type) => duckDbConverter(type.typeId));
-  const rows: WarehouseValue[][] = [];
-  while (rows.length < limit) {
+  let read = 0;
+  while (read < limit) {
+    check();
     const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) return { columns, rows, complete: true };
+    if (!chunk || chunk.rowCount === 0) {
+      // A streamed result that fails after its first chunks ends as one read to its end: DuckDB's C API
+      // returns no chunk for both, and the bindings do not expose duckdb_result_error. What tells them
+      // apart is duckdb_result_is_streaming, false once the result holds an error. Without this check a
+      // failed statement would answer its first rows as the whole result.
+      if (!result.isStreaming) throw new Error('the statement failed while its rows were read (DuckDB does not say why for a streamed result)');
+      return true;
+    }
     // Column by column, straight from each vector into the rows: no intermediate row arrays.
-    const start = rows.length;
-    const count = Math.min(chunk.rowCount, limit - start);
-    for (let r = 0; r < count; r++) rows.push(new Array<WarehouseValue>(converters.length));
+    const count = Math.min(chunk.rowCount, limit - read);
+    const batch: WarehouseValue[][] = [];
+    for (let r = 0; r < count; r++) batch.push(new Array<WarehouseValue>(converters.length));
     for (let c = 0; c < converters.length; c++) {
       const vector = chunk.getColumnVector(c);
       const convert = converters[c]!;
-      for (let r = 0; r < count; r++) rows[start + r]![c] = convert(vector.getItem(r));
+      for (let r = 0; r < count; r++) batch[r]![c] = convert(vector.getItem(r));
     }
+    read += count;
+    await sink.rows(batch);
   }
   // Stopped with rows still unread: the connection is not reused.
-  return { columns, rows, complete: false };
+  return false;
 }
 
 function translate(error: unknown, timeoutMs: number, stopped: StopReason | undefined, hide: (message: string) => string): WarehouseError {

@@ -23,9 +23,9 @@ import { MYSQL_GRANTS_SQL, MYSQL_PRIVILEGES_SQL, mysqlPrivileges } from './mysql
 import { CONVERT_TZ_PROBE_SQL, needsTimeZoneCheck, timeZoneUnsupported } from './mysql-time-zones.js';
 import { mysqlConverter, mysqlTypeName } from './mysql-values.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
-import { buildResult, checkRunOptions, RunStop, SCHEMA_RUN_OPTIONS, stoppedError, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
+import { checkRunOptions, RunStop, runCollected, SCHEMA_RUN_OPTIONS, STREAM_BATCH_ROWS, stoppedError, streamCapped, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RowSink, RunOptions, RunResult, SchemaTable, StreamSummary, Warehouse, WarehouseValue } from './types.js';
 
 type MysqlConfig = Extract<ConnectionConfig, { engine: 'mysql' }>;
 
@@ -91,9 +91,17 @@ export class MysqlWarehouse implements Warehouse {
     this.pool.on('connection', (connection) => connection.on('error', () => undefined));
   }
 
-  async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
+  run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
+    return runCollected((sink) => this.read(sql, params, options, sink), options.maxRows);
+  }
+
+  stream(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<StreamSummary> {
+    return streamCapped((capped) => this.read(sql, params, options, capped), sink, options.maxRows);
+  }
+
+  /** Runs the statement and hands its rows to `sink` as they arrive, maxRows + 1 at most. */
+  private async read(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<void> {
     checkRunOptions(ENGINE, options);
-    const startedAt = performance.now();
     const connection = await this.connect();
     let usable = true;
     // Settles when the run is stopped from outside: a destroyed connection does not fail the command
@@ -103,36 +111,33 @@ export class MysqlWarehouse implements Warehouse {
     const stop = new RunStop(options.timeoutMs + WATCHDOG_SLACK_MS, options.signal, (reason) => {
       usable = false;
       this.killQuery(connection.threadId);
-      connection.destroy();
+      drop(connection);
       stopped(reason);
     });
+    const progress: ReadProgress = { complete: true };
     try {
       // Cancelled while it waited for a connection: nothing is sent.
       stop.check(ENGINE, options.timeoutMs);
-      const read = await Promise.race([this.execute(connection, sql, params, options), whenStopped]);
-      if (!read.complete) usable = false;
-      const names = uniqueNames(read.fields.map((f) => f.name));
-      const columns: ColumnInfo[] = read.fields.map((f, i) => ({ name: names[i]!, type: mysqlTypeName(f) }));
-      return buildResult(columns, read.rows, options.maxRows, startedAt);
+      await Promise.race([this.execute(connection, sql, params, options, stop.guard(sink, ENGINE, options.timeoutMs), progress), whenStopped]);
     } catch (error) {
       throw this.translate(error, options.timeoutMs, stop.reason);
     } finally {
       stop.end();
       // The answer does not wait for the reset: the connection goes back to the pool once it is done.
-      if (usable) void this.resetAndRelease(connection, options.timeoutMs);
-      else connection.destroy();
+      if (usable && progress.complete) void this.resetAndRelease(connection, options.timeoutMs);
+      else drop(connection);
     }
   }
 
   /** Sets the session up, prepares the statement (refused unless it returns rows) and reads its rows. */
-  private async execute(connection: PoolConnection, sql: string, params: readonly unknown[], options: RunOptions): Promise<ReadRows> {
+  private async execute(connection: PoolConnection, sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink, progress: ReadProgress): Promise<void> {
     await this.readySession(connection, options.timeoutMs);
     await this.checkTimeZone(connection, options.timeZone);
     const statement = await call<PreparedStatement>((cb) => connection.prepare(sql, cb as never));
     if (statement.columns.length === 0) {
       throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN)');
     }
-    return readRows(connection, statement, [...params], options.maxRows + 1);
+    await readRows(connection, statement, [...params], options.maxRows + 1, sink, progress);
   }
 
   async schema(): Promise<SchemaTable[]> {
@@ -245,50 +250,88 @@ export class MysqlWarehouse implements Warehouse {
   }
 }
 
-interface ReadRows {
-  fields: FieldPacket[];
-  rows: WarehouseValue[][];
+interface ReadProgress {
   /** False when reading stopped before the server finished: the connection must then be dropped. */
   complete: boolean;
 }
 
-/** Executes the prepared statement and keeps at most `limit` rows, converting them as they arrive. */
-function readRows(connection: PoolConnection, statement: PreparedStatement, params: unknown[], limit: number): Promise<ReadRows> {
+/**
+ * Executes the prepared statement and hands at most `limit` rows to `sink`, converted as they arrive,
+ * STREAM_BATCH_ROWS at a time. While the sink takes a batch the connection is paused (mysql2 then
+ * stops reading the socket, and the server waits), so rows never pile up in memory.
+ */
+function readRows(connection: PoolConnection, statement: PreparedStatement, params: unknown[], limit: number, sink: RowSink, progress: ReadProgress): Promise<void> {
   return new Promise((resolve, reject) => {
-    const rows: WarehouseValue[][] = [];
     let fields: FieldPacket[] = [];
     let converters: ((value: unknown) => WarehouseValue)[] = [];
+    let batch: WarehouseValue[][] = [];
+    let read = 0;
     let drainTimer: NodeJS.Timeout | undefined;
     let settled = false;
-    const finish = (complete: boolean) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(drainTimer);
-      connection.off('error', lost);
-      resolve({ fields, rows, complete });
+    // The sink's calls, one after another: a batch waits for the one before it.
+    let handed: Promise<void> = Promise.resolve();
+    const hand = (give: () => void | Promise<void>) => {
+      connection.pause();
+      handed = handed.then(give).then(
+        () => {
+          if (!settled) connection.resume();
+        },
+        (error: Error) => fail(error, false),
+      );
     };
-    const fail = (error: Error) => {
-      if (settled) return;
+    const settle = () => {
       settled = true;
       clearTimeout(drainTimer);
       connection.off('error', lost);
+    };
+    let finishing = false;
+    const finish = (complete: boolean) => {
+      if (settled || finishing) return;
+      finishing = true;
+      clearTimeout(drainTimer);
+      if (!complete) progress.complete = false;
+      const last = batch;
+      batch = [];
+      handed = handed.then(() => (last.length > 0 ? sink.rows(last) : undefined));
+      handed.then(
+        () => {
+          if (settled) return;
+          settle();
+          resolve();
+        },
+        (error: Error) => fail(error, false),
+      );
+    };
+    const fail = (error: Error, complete = true) => {
+      if (settled) return;
+      if (!complete) progress.complete = false;
+      settle();
       reject(error);
     };
     // A statement executed without a callback is not told when the connection is lost: mysql2 emits the
     // loss on the connection instead, so the run listens there too.
-    const lost = (error: Error) => fail(error);
+    const lost = (error: Error) => fail(error, false);
     connection.once('error', lost);
     const command = statement.execute(params);
     command.on('fields', (packets: FieldPacket[]) => {
       fields = packets;
       converters = packets.map(mysqlConverter);
+      const names = uniqueNames(packets.map((f) => f.name));
+      const columns: ColumnInfo[] = packets.map((f, i) => ({ name: names[i]!, type: mysqlTypeName(f) }));
+      hand(() => sink.columns(columns));
     });
     command.on('result', (row: unknown) => {
-      if (rows.length >= limit) return;
+      if (read >= limit) return;
       const values = Array.isArray(row) ? row : fields.map((f) => (row as Record<string, unknown>)[f.name]);
-      rows.push(values.map((v, i) => converters[i]!(v)));
+      batch.push(values.map((v, i) => converters[i]!(v)));
+      read++;
+      if (batch.length >= STREAM_BATCH_ROWS && read < limit) {
+        const full = batch;
+        batch = [];
+        hand(() => sink.rows(full));
+      }
       // Enough rows: give the rest a moment to arrive, else stop reading and drop the connection.
-      if (rows.length >= limit) drainTimer = setTimeout(() => (connection.pause(), finish(false)), DRAIN_GRACE_MS);
+      if (read >= limit) drainTimer = setTimeout(() => (connection.pause(), finish(false)), DRAIN_GRACE_MS);
     });
     command.on('error', fail);
     command.on('end', () => finish(true));
@@ -322,6 +365,17 @@ function mysqlPoolStats(pool: mysql.Pool): PoolStats | undefined {
   const [total, idle, waiting] = [state._allConnections?.length, state._freeConnections?.length, state._connectionQueue?.length];
   if (typeof total !== 'number' || typeof idle !== 'number' || typeof waiting !== 'number') return undefined;
   return { total, idle, waiting };
+}
+
+/**
+ * Takes the connection out of the pool and closes its socket at once. mysql2's destroy() only ends it
+ * (a FIN): with rows still unread, the server's thread would stay blocked writing them, its statement
+ * listed as running, until net_write_timeout (a minute) — KILL QUERY does not wake a thread blocked in
+ * a write. A socket closed with unread data is reset, which ends the server's write at once.
+ */
+function drop(connection: PoolConnection): void {
+  connection.destroy();
+  (connection as unknown as { stream?: { destroy(): void } }).stream?.destroy();
 }
 
 function query<T = unknown>(connection: PoolConnection, sql: string): Promise<T> {

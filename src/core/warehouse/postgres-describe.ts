@@ -3,8 +3,15 @@
 // run, which closes what a read-only transaction alone lets through: `COPY … TO '/file'` (written on
 // the server's disk), `PREPARE`, `LOCK`, `SET`, `DO`, `CALL`.
 import type pg from 'pg';
+import type { Field } from './postgres-one-trip.js';
 
 export type StatementShape = 'rows' | 'no-rows';
+
+/** The statement's shape, and the columns it returns when it returns rows (as the server describes them). */
+export interface DescribedStatement {
+  shape: StatementShape;
+  fields: readonly Field[];
+}
 
 type PgConnection = pg.Connection & {
   parse(query: { text: string; name?: string }, more: boolean): void;
@@ -16,11 +23,12 @@ type PgConnection = pg.Connection & {
 
 class DescribeStatement implements pg.Submittable {
   private shape: StatementShape = 'no-rows';
+  private fields: readonly Field[] = [];
   private connection: PgConnection | undefined;
 
   constructor(
     private readonly text: string,
-    private readonly done: (error: Error | null, shape?: StatementShape) => void,
+    private readonly done: (error: Error | null, described?: DescribedStatement) => void,
   ) {}
 
   submit(connection: pg.Connection): void {
@@ -37,14 +45,15 @@ class DescribeStatement implements pg.Submittable {
   };
 
   // The client routes the backend's messages to its active query through these handlers.
-  handleRowDescription(): void {
+  handleRowDescription(message: { fields: readonly Field[] }): void {
     this.shape = 'rows';
+    this.fields = message.fields;
     this.connection?.removeListener('noData', this.onNoData);
   }
 
   handleReadyForQuery(): void {
     this.connection?.removeListener('noData', this.onNoData);
-    this.done(null, this.shape);
+    this.done(null, { shape: this.shape, fields: this.fields });
   }
 
   handleError(error: Error): void {
@@ -59,8 +68,8 @@ class DescribeStatement implements pg.Submittable {
   handlePortalSuspended(): void {}
 }
 
-export function describeStatement(client: pg.PoolClient, text: string): Promise<StatementShape> {
+export function describeStatement(client: pg.PoolClient, text: string): Promise<DescribedStatement> {
   return new Promise((resolve, reject) => {
-    client.query(new DescribeStatement(text, (error, shape) => (error ? reject(error) : resolve(shape!))));
+    client.query(new DescribeStatement(text, (error, described) => (error ? reject(error) : resolve(described!))));
   });
 }

@@ -27,9 +27,9 @@ import { runInOneTrip, type Field } from './postgres-one-trip.js';
 import { POSTGRES_PRIVILEGES_SQL, postgresPrivileges } from './postgres-privileges.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { pgTypes } from './postgres-values.js';
-import { buildResult, checkRunOptions, RunStop, SCHEMA_RUN_OPTIONS, stoppedError, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
+import { buildResult, CappedSink, checkRunOptions, RunStop, SCHEMA_RUN_OPTIONS, STREAM_BATCH_ROWS, stoppedError, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RowSink, RunOptions, RunResult, SchemaTable, StreamSummary, Warehouse, WarehouseValue } from './types.js';
 
 type PostgresConfig = Extract<ConnectionConfig, { engine: 'postgres' }>;
 
@@ -44,7 +44,6 @@ const RUN_SETTINGS: Readonly<Record<string, string>> = {
 };
 /** The session's defaults (values without spaces: they travel in the startup options). */
 const SESSION_SETTINGS = { default_transaction_read_only: 'on', ...RUN_SETTINGS };
-const READ_BATCH = 500;
 
 const SCHEMA_SQL = `
   select n.nspname as schema, c.relname as name, a.attname as column_name,
@@ -108,6 +107,38 @@ export class PostgresWarehouse implements Warehouse {
     checkRunOptions(ENGINE, options);
     const startedAt = performance.now();
     const select = await plainSelectText(sql);
+    return this.withClient(options, async (client, stop) => {
+      const { rows, fields } =
+        select === null
+          ? await this.readCursorPath(client, sql, params, options, stop)
+          : await runInOneTrip(client, cappedSelect(select, options.maxRows + 1), params, { timeoutMs: options.timeoutMs, settings: RUN_SETTINGS, keep: options.maxRows + 1, types: pgTypes });
+      const columns = await this.columnsOf(client, fields);
+      return { value: buildResult(columns, rows as WarehouseValue[][], options.maxRows, startedAt), clean: select !== null };
+    });
+  }
+
+  /**
+   * Always through a cursor (a plain SELECT too: the one-trip path reads its whole capped result at
+   * once), STREAM_BATCH_ROWS per fetch; the next fetch waits for the sink. The columns are described
+   * before the cursor opens: the client runs nothing else while a cursor is its active query.
+   */
+  async stream(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<StreamSummary> {
+    checkRunOptions(ENGINE, options);
+    const startedAt = performance.now();
+    return this.withClient(options, async (client, stop) => {
+      const capped = new CappedSink(stop.guard(sink, ENGINE, options.timeoutMs), options.maxRows);
+      const fields = await this.beginDescribed(client, sql, options, stop);
+      await capped.columns(await this.columnsOf(client, fields));
+      await readThroughCursor(client, sql, params, options.maxRows + 1, () => stop.check(ENGINE, options.timeoutMs), (batch) => capped.rows(batch as WarehouseValue[][]));
+      return { value: capped.summary(startedAt), clean: false };
+    });
+  }
+
+  /**
+   * A connection for one run, stopped from outside at the time limit or on the caller's cancel, and
+   * released afterwards: as it is when `body` says it left the session clean, else wiped (or closed).
+   */
+  private async withClient<T>(options: RunOptions, body: (client: pg.PoolClient, stop: RunStop) => Promise<{ value: T; clean: boolean }>): Promise<T> {
     const client = await this.connect();
     let running = false;
     let cancelSent = false;
@@ -123,16 +154,12 @@ export class PostgresWarehouse implements Warehouse {
       // Cancelled while it waited for a connection: nothing is sent.
       stop.check(ENGINE, options.timeoutMs);
       running = true;
-      const { rows, fields } =
-        select === null
-          ? await this.readThroughCursor(client, sql, params, options, stop)
-          : await runInOneTrip(client, cappedSelect(select, options.maxRows + 1), params, { timeoutMs: options.timeoutMs, settings: RUN_SETTINGS, keep: options.maxRows + 1, types: pgTypes });
-      clean = select !== null;
+      const done = await body(client, stop);
+      clean = done.clean;
       running = false;
       // A cancel that came too late to stop the statement still means the caller wants no rows.
       if (stop.reason === 'canceled') stop.check(ENGINE, options.timeoutMs);
-      const columns = await this.columnsOf(client, fields);
-      return buildResult(columns, rows as WarehouseValue[][], options.maxRows, startedAt);
+      return done.value;
     } catch (error) {
       throw this.translate(error, options.timeoutMs, stop.reason);
     } finally {
@@ -143,20 +170,33 @@ export class PostgresWarehouse implements Warehouse {
   }
 
   /**
+   * Opens the read-only transaction with the time limit and describes the statement without running
+   * it: statements that return no rows are refused. Its columns as the server describes them.
+   */
+  private async beginDescribed(client: pg.PoolClient, sql: string, options: RunOptions, stop: RunStop): Promise<readonly Field[]> {
+    await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.ceil(options.timeoutMs)}`);
+    const described = await describeStatement(client, sql);
+    if (described.shape === 'no-rows') {
+      throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN)');
+    }
+    stop.check(ENGINE, options.timeoutMs);
+    return described.fields;
+  }
+
+  /**
    * The slow path for what is not one plain SELECT (EXPLAIN, SHOW…): described first, then a cursor.
    * A cancel request reaches only a statement the server is running (between round trips the server
    * waits for the client and ignores it), so `stop` is checked before each round trip.
    */
-  private async readThroughCursor(client: pg.PoolClient, sql: string, params: readonly unknown[], options: RunOptions, stop: RunStop) {
-    await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.ceil(options.timeoutMs)}`);
-    if ((await describeStatement(client, sql)) === 'no-rows') {
-      throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN)');
-    }
-    stop.check(ENGINE, options.timeoutMs);
-    const cursor = client.query(new Cursor(sql, params, { rowMode: 'array', types: pgTypes }));
-    const read = await readRows(cursor, options.maxRows + 1, () => stop.check(ENGINE, options.timeoutMs));
-    await cursor.close();
-    return read;
+  private async readCursorPath(client: pg.PoolClient, sql: string, params: readonly unknown[], options: RunOptions, stop: RunStop) {
+    await this.beginDescribed(client, sql, options, stop);
+    const rows: unknown[][] = [];
+    let fields: CursorResult['fields'] = [];
+    await readThroughCursor(client, sql, params, options.maxRows + 1, () => stop.check(ENGINE, options.timeoutMs), (batch, seen) => {
+      fields = seen;
+      for (const row of batch) rows.push(row);
+    });
+    return { rows, fields };
   }
 
   async schema(): Promise<SchemaTable[]> {
@@ -235,30 +275,50 @@ export class PostgresWarehouse implements Warehouse {
 }
 
 /**
- * Reads up to `limit` rows through the cursor, in batches, so that a huge result is never fetched;
+ * Opens a cursor on the statement, reads it (readBatches) and closes it, also when reading failed: the
+ * client runs nothing else while the cursor is its active query, so a cursor left open (a sink that
+ * threw) would hold the ROLLBACK that cleans the connection up, and the connection, for ever.
+ */
+async function readThroughCursor(
+  client: pg.PoolClient,
+  sql: string,
+  params: readonly unknown[],
+  limit: number,
+  check: () => void,
+  take: (batch: unknown[][], fields: CursorResult['fields']) => void | Promise<void>,
+): Promise<void> {
+  const cursor = client.query(new Cursor(sql, params, { rowMode: 'array', types: pgTypes }));
+  try {
+    await readBatches(cursor, limit, check, take);
+  } finally {
+    await cursor.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Reads up to `limit` rows through the cursor, STREAM_BATCH_ROWS per round trip, so that a huge result
+ * is never fetched, and hands each batch to `take` (the next is fetched once `take` has settled);
  * `check` throws when the run was stopped meanwhile.
  */
-function readRows(cursor: Cursor, limit: number, check: () => void): Promise<{ rows: unknown[][]; fields: CursorResult['fields'] }> {
-  const rows: unknown[][] = [];
+async function readBatches(
+  cursor: Cursor,
+  limit: number,
+  check: () => void,
+  take: (batch: unknown[][], fields: CursorResult['fields']) => void | Promise<void>,
+): Promise<void> {
+  let read = 0;
   let fields: CursorResult['fields'] = [];
-  return new Promise((resolve, reject) => {
-    const next = () => {
-      try {
-        check();
-      } catch (error) {
-        return reject(error);
-      }
-      cursor.read(Math.min(READ_BATCH, limit - rows.length), (err, batch: unknown[], result) => {
-        if (err) return reject(err);
-        // Once the cursor is exhausted it answers without a result: keep the fields seen before.
-        if (result?.fields) fields = result.fields;
-        for (const row of batch) rows.push(row as unknown[]);
-        if (batch.length === 0 || rows.length >= limit) return resolve({ rows, fields });
-        next();
-      });
-    };
-    next();
-  });
+  while (read < limit) {
+    check();
+    const { batch, result } = await new Promise<{ batch: unknown[][]; result: CursorResult | undefined }>((resolve, reject) =>
+      cursor.read(Math.min(STREAM_BATCH_ROWS, limit - read), (err, rows: unknown[][], result) => (err ? reject(err) : resolve({ batch: rows, result }))),
+    );
+    // Once the cursor is exhausted it answers without a result: keep the fields seen before.
+    if (result?.fields) fields = result.fields;
+    if (batch.length > 0) await take(batch, fields);
+    read += batch.length;
+    if (batch.length === 0) return;
+  }
 }
 
 function messageOf(error: unknown): string {

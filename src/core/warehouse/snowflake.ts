@@ -8,12 +8,12 @@
 import type { Column, Connection, RowStatement } from 'snowflake-sdk';
 import { queryFailed, scrubSecrets, timedOut, unreachable, WarehouseError } from './errors.js';
 import type { PoolOptions } from './pool-options.js';
-import { buildResult, checkRunOptions, RunStop, SCHEMA_RUN_OPTIONS, stoppedError, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
+import { checkRunOptions, RunStop, runCollected, SCHEMA_RUN_OPTIONS, STREAM_BATCH_ROWS, stoppedError, streamCapped, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
 import { snowflakeConnectionOptions, snowflakeSessionSql, type SnowflakeConfig } from './snowflake-options.js';
 import { snowflakeGrantsSql, snowflakePrivileges } from './snowflake-privileges.js';
 import { snowflakeConverter, snowflakeTypeName } from './snowflake-values.js';
-import type { ColumnInfo, ConnectionInspection, PoolStats, RunOptions, RunResult, SchemaTable, Warehouse } from './types.js';
+import type { ColumnInfo, ConnectionInspection, PoolStats, RowSink, RunOptions, RunResult, SchemaTable, StreamSummary, Warehouse, WarehouseValue } from './types.js';
 
 const ENGINE = 'Snowflake';
 
@@ -49,9 +49,17 @@ export class SnowflakeWarehouse implements Warehouse {
     _options: PoolOptions = {},
   ) {}
 
-  async run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
+  run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult> {
+    return runCollected((sink) => this.read(sql, params, options, sink), options.maxRows);
+  }
+
+  stream(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<StreamSummary> {
+    return streamCapped((capped) => this.read(sql, params, options, capped), sink, options.maxRows);
+  }
+
+  /** Runs the statement in a session of its own and hands its rows to `sink`, maxRows + 1 at most. */
+  private async read(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<void> {
     checkRunOptions(ENGINE, options);
-    const startedAt = performance.now();
     this.sessions++;
     let connection: Connection;
     try {
@@ -67,16 +75,10 @@ export class SnowflakeWarehouse implements Warehouse {
       stop.check(ENGINE, options.timeoutMs);
       await execute(connection, snowflakeSessionSql(options.timeoutMs), []);
       stop.check(ENGINE, options.timeoutMs);
-      const { statement, rows } = await streamRows(connection, sql, params, options.maxRows + 1, (s) => (running = s));
+      await streamRows(connection, sql, params, options.maxRows + 1, stop.guard(sink, ENGINE, options.timeoutMs), (s) => (running = s));
       // A cancel that came too late to stop the statement still means the caller wants no rows.
       if (stop.reason === 'canceled') stop.check(ENGINE, options.timeoutMs);
-      const sdkColumns = statement.getColumns() ?? [];
-      const names = uniqueNames(sdkColumns.map((c) => c.getName()));
-      const columns: ColumnInfo[] = sdkColumns.map((c, i) => ({ name: names[i]!, type: typeOf(c) }));
-      const converters = sdkColumns.map((c) => snowflakeConverter(c.getType()));
-      const values = rows.map((row) => row.map((v, i) => converters[i]!(v)));
       await execute(connection, 'ROLLBACK', []);
-      return buildResult(columns, values, options.maxRows, startedAt);
     } catch (error) {
       throw this.translate(error, options.timeoutMs, stop.reason);
     } finally {
@@ -145,14 +147,18 @@ function execute(connection: Connection, sqlText: string, binds: readonly unknow
   });
 }
 
-/** Streams at most `limit` rows; the SDK fetches result chunks only as the stream asks for them. */
+/**
+ * Streams at most `limit` rows into `sink`, STREAM_BATCH_ROWS at a time; the SDK fetches result chunks
+ * only as the stream asks for them, and the stream is paused while the sink takes a batch.
+ */
 function streamRows(
   connection: Connection,
   sqlText: string,
   binds: readonly unknown[],
   limit: number,
+  sink: RowSink,
   started: (statement: RowStatement) => void,
-): Promise<{ statement: RowStatement; rows: unknown[][] }> {
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const statement = connection.execute({
       sqlText,
@@ -161,14 +167,36 @@ function streamRows(
       parameters: { MULTI_STATEMENT_COUNT: 1 },
       complete: (error, stmt) => {
         if (error) return reject(error);
-        const rows: unknown[][] = [];
+        const sdkColumns = stmt.getColumns() ?? [];
+        const names = uniqueNames(sdkColumns.map((c) => c.getName()));
+        const columns: ColumnInfo[] = sdkColumns.map((c, i) => ({ name: names[i]!, type: typeOf(c) }));
+        const converters = sdkColumns.map((c) => snowflakeConverter(c.getType()));
         const total = stmt.getNumRows?.() ?? limit;
-        if (total === 0) return resolve({ statement: stmt, rows });
-        stmt
-          .streamRows({ start: 0, end: Math.min(limit, total) - 1 })
+        let batch: WarehouseValue[][] = [];
+        let handed = Promise.resolve(sink.columns(columns));
+        if (total === 0) return void handed.then(() => resolve(), reject);
+        const rows = stmt.streamRows({ start: 0, end: Math.min(limit, total) - 1 });
+        const hand = (give: () => void | Promise<void>, then: () => void) => {
+          rows.pause();
+          handed = handed.then(give).then(then, (failure: unknown) => {
+            rows.destroy();
+            reject(failure);
+          });
+        };
+        rows
           .on('error', reject)
-          .on('data', (row: unknown[]) => rows.push(row))
-          .on('end', () => resolve({ statement: stmt, rows }));
+          .on('data', (row: unknown[]) => {
+            batch.push(row.map((v, i) => converters[i]!(v)));
+            if (batch.length < STREAM_BATCH_ROWS) return;
+            const full = batch;
+            batch = [];
+            hand(() => sink.rows(full), () => rows.resume());
+          })
+          .on('end', () => {
+            const last = batch;
+            batch = [];
+            hand(() => (last.length > 0 ? sink.rows(last) : undefined), resolve);
+          });
       },
     });
     started(statement);

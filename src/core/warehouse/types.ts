@@ -48,6 +48,28 @@ export interface RunResult {
   readonly truncated: boolean;
 }
 
+/**
+ * Where a streamed run (Warehouse.stream) sends its result: the columns once, then the rows in batches
+ * as the driver reads them. The driver reads the next batch only once the promise a call returns has
+ * settled, so a slow reader holds the warehouse back instead of rows piling up in memory; a call that
+ * throws stops the run (the statement is stopped and its connection released) and fails it.
+ */
+export interface RowSink {
+  /** Once, before any row (also for a result without rows). */
+  columns(columns: readonly ColumnInfo[]): void | Promise<void>;
+  /** Rows in the order of the columns, never more in all than the run's maxRows. */
+  rows(batch: readonly (readonly WarehouseValue[])[]): void | Promise<void>;
+}
+
+/** What a streamed run reports once its rows have all gone to the sink. */
+export interface StreamSummary {
+  readonly columns: readonly ColumnInfo[];
+  readonly rowCount: number;
+  readonly durationMs: number;
+  /** More rows existed than maxRows: the sink received the first maxRows. */
+  readonly truncated: boolean;
+}
+
 export interface SchemaTable {
   readonly schema: string;
   readonly name: string;
@@ -93,6 +115,12 @@ export interface Warehouse {
    * back. Throws WarehouseError.
    */
   run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult>;
+  /**
+   * Runs ONE statement as run() does (read-only, the same time limit over the whole run, the caller's
+   * cancel) but hands its rows to `sink` in batches as they are read instead of keeping them: memory
+   * stays bounded by a batch whatever maxRows is. Throws WarehouseError, also when the sink throws.
+   */
+  stream(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<StreamSummary>;
   /** Tables and views the connection's user can read, with typed columns (system schemas excluded). */
   schema(): Promise<SchemaTable[]>;
   /**

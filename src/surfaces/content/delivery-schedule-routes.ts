@@ -31,6 +31,11 @@ const scheduleSchema = z.object({
   next_run_at: z.string().nullable(),
   last_run_at: z.string().nullable(),
   last_error: z.string().nullable().describe('Why the last run sent nothing (its owner may no longer read the target, the query failed)'),
+  failed_runs: z.number().int().describe('Runs in a row that sent nothing; at 5 the schedule stops'),
+  stopped_reason: z
+    .string()
+    .nullable()
+    .describe('Why the schedule stopped by itself (`enabled` false): after 5 failed runs in a row. Editing or resuming it runs it again and clears this'),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -61,6 +66,8 @@ function presentSchedule(row: ScheduleRow): z.infer<typeof scheduleSchema> {
     next_run_at: row.next_run_at?.toISOString() ?? null,
     last_run_at: row.last_run_at?.toISOString() ?? null,
     last_error: row.last_error,
+    failed_runs: row.failed_runs,
+    stopped_reason: row.stopped_reason,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -13,6 +13,7 @@ import { presentRunWithSql, runWithSqlSchema } from '../history-runnable.js';
 import { comparisonAnswerSchema, comparisonOf, presentColumn, resultColumnSchema } from '../structured/query-routes.js';
 import { cmlRequest } from './cml-request.js';
 import { csvRoute } from './csv-route.js';
+import { editorRunRequest } from './editor-run.js';
 import { STUDIO_MAX_ROWS } from './studio-limits.js';
 
 export { STUDIO_MAX_ROWS };
@@ -108,18 +109,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
         response: { 200: runResult },
       },
     },
-    async (request) => {
-      const principal = request.principal!;
-      const result = await services.rawSql.run({
-        workspaceId: principal.workspace.id,
-        userId: principal.user.id,
-        connection: { name: request.body.connection },
-        sql: request.body.sql,
-        maxRows: request.body.limit,
-        surface: 'studio',
-      });
-      return presentRun(result);
-    },
+    async (request) => presentRun(await services.rawSql.run(editorRunRequest(request.principal!, request.body))),
   );
 
   app.post(

@@ -120,6 +120,7 @@ export const workspaceSurface: FastifyPluginAsyncZod<{ services: Services }> = a
         sql: request.body.sql,
         maxRows: Math.min(request.body.limit, WORKSPACE_QUERY_MAX_ROWS),
         surface: 'workspace_api',
+        generations: principal.generations,
       });
       return { columns: result.columns.map((c) => c.name), rows: [...result.rows], row_count: result.rowCount };
     },

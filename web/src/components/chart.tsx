@@ -8,6 +8,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ChartData, PlottedType } from './chart-plan';
+import { legendKeys } from './chart-legend-keys';
 
 export type { ChartData } from './chart-plan';
 
@@ -146,6 +147,7 @@ export function Chart({ data, title, kind = 'auto', height = 260, colors = COLOR
       ],
     };
     const plot = new uPlot(options, [xs, ...order.map((i) => (stacked ? stacked[i]! : data.series[i]!.values))] as uPlot.AlignedData, el);
+    legendKeys(plot);
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height }));
     resize.observe(el);
     return () => {

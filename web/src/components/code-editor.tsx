@@ -65,7 +65,9 @@ export function CodeEditor({ label, value, onChange, onRun, extensions = [], pla
           lintGutter(),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           keymap.of([{ key: 'Mod-Enter', run, preventDefault: true }, ...closeBracketsKeymap, ...completionKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
-          EditorView.contentAttributes.of({ 'aria-label': label, 'aria-multiline': 'true' }),
+          // tabindex: the editable text is focusable anyway; saying so lets assistive checks see that the
+          // scrolling area around it is reached by keyboard.
+          EditorView.contentAttributes.of({ 'aria-label': label, 'aria-multiline': 'true', tabindex: '0' }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) latest.current.onChange(update.state.doc.toString());
           }),

@@ -72,7 +72,8 @@ export function DataGrid({ columns, rows: given, label, sortable = false, viewRo
           })}
         </div>
       </div>
-      <div role="rowgroup" style={{ height: `${rows.length * ROW_HEIGHT}px`, position: 'relative' }}>
+      {/* No rows, no body: an empty row group is a table part without its rows to assistive technology. */}
+      {rows.length > 0 ? <div role="rowgroup" style={{ height: `${rows.length * ROW_HEIGHT}px`, position: 'relative' }}>
         {rows.slice(first, last).map((row, i) => (
           <div role="row" key={first + i} aria-rowindex={first + i + 2} class="grid-row"
             style={{ gridTemplateColumns: template, position: 'absolute', top: `${(first + i) * ROW_HEIGHT}px`, left: 0, right: 0, height: `${ROW_HEIGHT}px` }}>
@@ -84,7 +85,7 @@ export function DataGrid({ columns, rows: given, label, sortable = false, viewRo
             })}
           </div>
         ))}
-      </div>
+      </div> : null}
     </div>
   );
 }

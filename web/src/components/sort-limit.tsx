@@ -52,7 +52,9 @@ export function SortLimitControls({ state, onChange, fields, problem }: Props) {
           const field = fields.some((f) => f.id === row.field) ? row.field : '';
           const options = fields.filter((f) => f.id === field || !taken(i).has(f.id));
           return (
-            <li key={i} class="row" role="group" aria-label={`Sort ${i + 1}`}>
+            // The group sits inside the item: a role on the <li> itself would take it out of the list.
+            <li key={i}>
+              <div class="row" role="group" aria-label={`Sort ${i + 1}`}>
               <SelectField label={i === 0 ? 'Sort by' : 'Then by'} value={field} options={[{ value: '', label: i === 0 ? 'Default order' : '—' }, ...options.map((f) => ({ value: f.id, label: f.label }))]}
                 onChange={(v) => setRow(i, { ...row, field: v })} />
               {field ? (
@@ -60,6 +62,7 @@ export function SortLimitControls({ state, onChange, fields, problem }: Props) {
                   onChange={(v) => setRow(i, { ...row, direction: v === 'asc' ? 'asc' : 'desc' })} />
               ) : null}
               {rows.length > 1 ? <button type="button" onClick={() => removeRow(i)} aria-label={`Remove sort ${i + 1}`}>Remove</button> : null}
+              </div>
             </li>
           );
         })}

@@ -40,7 +40,7 @@ function AnswerView({ answer }: { answer: Answer }) {
       {chart ? <Chart data={chart} title={data.metric ?? 'Answer'} height={200} /> : null}
       {data.rows.length > 0 ? <DataGrid label="Answer rows" columns={data.columns.map((name) => ({ name }))} rows={data.rows} /> : null}
       <section aria-label="Provenance">
-        <h3>Provenance</h3>
+        <h2>Provenance</h2>
         <dl class="facts">
           <dt>Source</dt><dd>{provenance.source}</dd>
           <dt>Reveal</dt><dd>{provenance.reveal ?? 'none'}{provenance.reveal_backed ? ' (governed)' : ''}</dd>

@@ -10,7 +10,7 @@ import { LoadMore, usePaged } from '../components/use-paged';
 
 interface Schedule {
   id: string; name: string; target: { kind: 'scene' | 'mosaic'; id: string }; endpoint_id: string; cron: string; timezone: string;
-  enabled: boolean; next_run_at: string | null; last_run_at: string | null; last_error: string | null; updated_at: string;
+  enabled: boolean; next_run_at: string | null; last_run_at: string | null; last_error: string | null; stopped_reason: string | null; updated_at: string;
 }
 interface Run { id: string; ran_at: string; trigger: string; status: string; error: string | null; delivery: { status: string; attempts: number; last_error: string | null } | null }
 interface Named { id: string; name: string }
@@ -61,7 +61,7 @@ function ScheduleRow({ schedule, targetName, endpointName, onChanged }: { schedu
       <strong>{schedule.name}</strong>{' '}
       <span class="muted">{schedule.target.kind} {targetName} · {schedule.cron} ({schedule.timezone}) · to {endpointName}{schedule.enabled ? '' : ' · paused'}</span>
       <p>Next run {when(schedule.next_run_at)} · last run {when(schedule.last_run_at)}</p>
-      {schedule.last_error ? <p class="status error" role="status">{schedule.last_error}</p> : null}
+      {schedule.stopped_reason ? <p class="status error" role="status">{schedule.stopped_reason}</p> : schedule.last_error ? <p class="status error" role="status">{schedule.last_error}</p> : null}
       <div class="row">
         <button type="button" onClick={sendNow} aria-label={`Send ${schedule.name} now`}>Send now</button>
         <button type="button" onClick={toggle} aria-label={`${schedule.enabled ? 'Pause' : 'Resume'} ${schedule.name}`}>{schedule.enabled ? 'Pause' : 'Resume'}</button>

@@ -148,7 +148,7 @@ export function SqlEditorPage() {
           {exported ? (
             <p role="status">
               Saved {exported.fileName}: {exported.rows.toLocaleString()} rows
-              {exported.truncated ? <strong> — cut at the cap of 10,000 rows; narrow the query for the rest</strong> : null}
+              {exported.truncated ? <strong> — the cap of {exported.limit.toLocaleString()} rows: the result may hold more; narrow the query for the rest</strong> : null}
             </p>
           ) : null}
           {isReadOnlyRefusal ? (

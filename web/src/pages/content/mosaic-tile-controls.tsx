@@ -70,7 +70,8 @@ export function TileControls({ tiles, scenes, onChange }: { tiles: MosaicTile[];
         {tiles.map((tile, i) => {
           const label = tileLabel(tile, i);
           return (
-            <li key={tile.id} role="group" aria-label={`Tile ${i + 1}: ${label}`} class="row">
+            // The group is inside the item: a role on the <li> itself would leave the list without items.
+            <li key={tile.id}><div role="group" aria-label={`Tile ${i + 1}: ${label}`} class="row">
               <span class="tile-name">{label}</span>
               <SelectField label={`Width of ${label}`} value={String(tile.layout.w)} options={range(GRID_COLUMNS).map((n) => ({ value: n, label: `${n} of 12 columns` }))}
                 onChange={(v) => change(i, { layout: { ...tile.layout, w: Number(v) } })} />
@@ -80,7 +81,7 @@ export function TileControls({ tiles, scenes, onChange }: { tiles: MosaicTile[];
               <button type="button" disabled={i === 0} onClick={() => onChange(moveTile(tiles, i, -1))} aria-label={`Move ${label} up`}>Move up</button>
               <button type="button" disabled={i === tiles.length - 1} onClick={() => onChange(moveTile(tiles, i, 1))} aria-label={`Move ${label} down`}>Move down</button>
               <button type="button" onClick={() => onChange(flow(tiles.filter((_, j) => j !== i)))} aria-label={`Remove ${label}`}>Remove</button>
-            </li>
+            </div></li>
           );
         })}
       </ol>
