@@ -119,7 +119,7 @@ describe.skipIf(!hasChromium)('links to a scene or a mosaic in Chromium', () => 
     expect(await scenes.locator('li.linked').count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.getAttribute('data-same-document'))).toBe('yes');
     await h.screenshot('content-link-in-app');
-    expect(cspViolations(h.messages)).toEqual([]);
+    expect(cspViolations(h)).toEqual([]);
   });
 
   it('says a scene is not found or not shared, for one that does not exist and one in a vault the reader may not see', async () => {
