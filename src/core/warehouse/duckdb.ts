@@ -229,7 +229,7 @@ async function prepareOne(connection: DuckDBConnection, sql: string): Promise<Du
 }
 
 /** Reads chunk by chunk until `limit` rows are kept; the rest of the result is never fetched. */
-async function readRows(result: DuckDBResult, limit: number): Promise<{ columns: ColumnInfo[]; rows: WarehouseValue[][]; complete: boolean }> {
+export async function readRows(result: DuckDBResult, limit: number): Promise<{ columns: ColumnInfo[]; rows: WarehouseValue[][]; complete: boolean }> {
   const names = uniqueNames(result.columnNames());
   const types = result.columnTypes();
   const columns = names.map((name, i) => ({ name, type: types[i]!.toString().toUpperCase() }));
