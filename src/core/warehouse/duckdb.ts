@@ -14,6 +14,7 @@
 // DuckDB says about it then names it by its relative path only.
 import {
   DuckDBConnection,
+  type DuckDBDataChunk,
   DuckDBInstance,
   type DuckDBPreparedStatement,
   type DuckDBResult,
@@ -26,7 +27,7 @@ import { queryFailed, readOnlyRefused, statementRefused, unreachable, WarehouseE
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { buildResult, checkRunOptions, RunStop, SCHEMA_RUN_OPTIONS, stoppedError, uniqueNames, type StopReason } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RowBatch, RunOptions, RunResult, SchemaTable, StreamOptions, Warehouse, WarehouseValue } from './types.js';
 
 type DuckDbConfig = Extract<ConnectionConfig, { engine: 'duckdb' }>;
 
@@ -114,6 +115,40 @@ export class DuckDbWarehouse implements Warehouse {
       prepared?.destroySync();
       this.busy--;
       this.release(instance, connection, reusable && !interrupted);
+    }
+  }
+
+  /** Chunk by chunk (DuckDB's own batches), on a connection of its own closed after. */
+  async *stream(sql: string, params: readonly unknown[], options: StreamOptions): AsyncGenerator<RowBatch> {
+    checkRunOptions(ENGINE, { ...options, maxRows: 0 });
+    const instance = await this.openInstance();
+    const connection = await this.connectTo(instance);
+    const stop = new RunStop(options.timeoutMs, options.signal, () => connection.interrupt());
+    let prepared: DuckDBPreparedStatement | undefined;
+    try {
+      stop.check(ENGINE, options.timeoutMs);
+      prepared = await prepareOne(connection, sql);
+      prepared.bind(params as DuckDBValue[]);
+      const result = await prepared.stream();
+      const { columns, converters } = describeResult(result);
+      let batches = 0;
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        // An interrupt may end the result early instead of failing it.
+        stop.check(ENGINE, options.timeoutMs);
+        if (!chunk || chunk.rowCount === 0) break;
+        const rows: WarehouseValue[][] = [];
+        convertChunk(chunk, converters, chunk.rowCount, rows);
+        batches++;
+        yield { columns, rows };
+      }
+      if (batches === 0) yield { columns, rows: [] };
+    } catch (error) {
+      throw translate(error, options.timeoutMs, stop.reason, (message) => this.hideOpenedFile(message));
+    } finally {
+      stop.end();
+      prepared?.destroySync();
+      connection.closeSync();
     }
   }
 
@@ -230,26 +265,32 @@ async function prepareOne(connection: DuckDBConnection, sql: string): Promise<Du
 
 /** Reads chunk by chunk until `limit` rows are kept; the rest of the result is never fetched. */
 export async function readRows(result: DuckDBResult, limit: number): Promise<{ columns: ColumnInfo[]; rows: WarehouseValue[][]; complete: boolean }> {
-  const names = uniqueNames(result.columnNames());
-  const types = result.columnTypes();
-  const columns = names.map((name, i) => ({ name, type: types[i]!.toString().toUpperCase() }));
-  const converters = types.map((type) => duckDbConverter(type.typeId));
+  const { columns, converters } = describeResult(result);
   const rows: WarehouseValue[][] = [];
   while (rows.length < limit) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) return { columns, rows, complete: true };
-    // Column by column, straight from each vector into the rows: no intermediate row arrays.
-    const start = rows.length;
-    const count = Math.min(chunk.rowCount, limit - start);
-    for (let r = 0; r < count; r++) rows.push(new Array<WarehouseValue>(converters.length));
-    for (let c = 0; c < converters.length; c++) {
-      const vector = chunk.getColumnVector(c);
-      const convert = converters[c]!;
-      for (let r = 0; r < count; r++) rows[start + r]![c] = convert(vector.getItem(r));
-    }
+    convertChunk(chunk, converters, Math.min(chunk.rowCount, limit - rows.length), rows);
   }
   // Stopped with rows still unread: the connection is not reused.
   return { columns, rows, complete: false };
+}
+
+function describeResult(result: DuckDBResult): { columns: ColumnInfo[]; converters: Array<ReturnType<typeof duckDbConverter>> } {
+  const names = uniqueNames(result.columnNames());
+  const types = result.columnTypes();
+  return { columns: names.map((name, i) => ({ name, type: types[i]!.toString().toUpperCase() })), converters: types.map((type) => duckDbConverter(type.typeId)) };
+}
+
+/** The first `count` rows of a chunk appended to `rows`, column by column straight from each vector: no intermediate row arrays. */
+function convertChunk(chunk: DuckDBDataChunk, converters: ReadonlyArray<ReturnType<typeof duckDbConverter>>, count: number, rows: WarehouseValue[][]): void {
+  const start = rows.length;
+  for (let r = 0; r < count; r++) rows.push(new Array<WarehouseValue>(converters.length));
+  for (let c = 0; c < converters.length; c++) {
+    const vector = chunk.getColumnVector(c);
+    const convert = converters[c]!;
+    for (let r = 0; r < count; r++) rows[start + r]![c] = convert(vector.getItem(r));
+  }
 }
 
 function translate(error: unknown, timeoutMs: number, stopped: StopReason | undefined, hide: (message: string) => string): WarehouseError {

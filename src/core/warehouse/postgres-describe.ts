@@ -3,6 +3,7 @@
 // run, which closes what a read-only transaction alone lets through: `COPY … TO '/file'` (written on
 // the server's disk), `PREPARE`, `LOCK`, `SET`, `DO`, `CALL`.
 import type pg from 'pg';
+import type { Field } from './postgres-one-trip.js';
 
 export type StatementShape = 'rows' | 'no-rows';
 
@@ -16,11 +17,12 @@ type PgConnection = pg.Connection & {
 
 class DescribeStatement implements pg.Submittable {
   private shape: StatementShape = 'no-rows';
+  private fields: readonly Field[] = [];
   private connection: PgConnection | undefined;
 
   constructor(
     private readonly text: string,
-    private readonly done: (error: Error | null, shape?: StatementShape) => void,
+    private readonly done: (error: Error | null, shape?: StatementShape, fields?: readonly Field[]) => void,
   ) {}
 
   submit(connection: pg.Connection): void {
@@ -37,14 +39,15 @@ class DescribeStatement implements pg.Submittable {
   };
 
   // The client routes the backend's messages to its active query through these handlers.
-  handleRowDescription(): void {
+  handleRowDescription(message: { fields?: readonly Field[] }): void {
     this.shape = 'rows';
+    this.fields = (message.fields ?? []).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
     this.connection?.removeListener('noData', this.onNoData);
   }
 
   handleReadyForQuery(): void {
     this.connection?.removeListener('noData', this.onNoData);
-    this.done(null, this.shape);
+    this.done(null, this.shape, this.fields);
   }
 
   handleError(error: Error): void {
@@ -62,5 +65,12 @@ class DescribeStatement implements pg.Submittable {
 export function describeStatement(client: pg.PoolClient, text: string): Promise<StatementShape> {
   return new Promise((resolve, reject) => {
     client.query(new DescribeStatement(text, (error, shape) => (error ? reject(error) : resolve(shape!))));
+  });
+}
+
+/** The columns the statement returns (names and type OIDs), or undefined when it returns no rows. */
+export function describeColumns(client: pg.PoolClient, text: string): Promise<readonly Field[] | undefined> {
+  return new Promise((resolve, reject) => {
+    client.query(new DescribeStatement(text, (error, shape, fields) => (error ? reject(error) : resolve(shape === 'rows' ? fields : undefined))));
   });
 }

@@ -22,14 +22,14 @@ import Cursor, { type CursorResult } from 'pg-cursor';
 import { queryFailed, readOnlyRefused, scrubSecrets, statementRefused, timedOut, unreachable, WarehouseError } from './errors.js';
 import { cancelRunning } from './postgres-cancel.js';
 import { cappedSelect, plainSelectText } from './postgres-capped-select.js';
-import { describeStatement } from './postgres-describe.js';
+import { describeColumns, describeStatement } from './postgres-describe.js';
 import { runInOneTrip, type Field } from './postgres-one-trip.js';
 import { POSTGRES_PRIVILEGES_SQL, postgresPrivileges } from './postgres-privileges.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { pgTypes } from './postgres-values.js';
 import { buildResult, checkRunOptions, RunStop, SCHEMA_RUN_OPTIONS, stoppedError, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
 import { groupSchemaRows } from './schema-rows.js';
-import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RunOptions, RunResult, SchemaTable, Warehouse, WarehouseValue } from './types.js';
+import type { ColumnInfo, ConnectionConfig, ConnectionInspection, PoolStats, RowBatch, RunOptions, RunResult, SchemaTable, StreamOptions, Warehouse, WarehouseValue } from './types.js';
 
 type PostgresConfig = Extract<ConnectionConfig, { engine: 'postgres' }>;
 
@@ -157,6 +157,42 @@ export class PostgresWarehouse implements Warehouse {
     const read = await readRows(cursor, options.maxRows + 1, () => stop.check(ENGINE, options.timeoutMs));
     await cursor.close();
     return read;
+  }
+
+  /**
+   * Through a cursor, READ_BATCH rows a round trip, in a read-only transaction with the run's time
+   * limit; the statement is described first, for its columns.
+   */
+  async *stream(sql: string, params: readonly unknown[], options: StreamOptions): AsyncGenerator<RowBatch> {
+    checkRunOptions(ENGINE, { ...options, maxRows: 0 });
+    const client = await this.connect();
+    let cancelSent = false;
+    let cursor: Cursor | undefined;
+    const stop = new RunStop(options.timeoutMs + WATCHDOG_SLACK_MS, options.signal, () => {
+      cancelSent = true;
+      cancelRunning(this.clientConfig, client);
+    });
+    try {
+      stop.check(ENGINE, options.timeoutMs);
+      await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.ceil(options.timeoutMs)}`);
+      const fields = await describeColumns(client, sql);
+      if (!fields) throw statementRefused(ENGINE, 'only statements that return rows can run (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN)');
+      // Before the cursor opens: it holds the connection until closed.
+      const columns = await this.columnsOf(client, fields);
+      cursor = client.query(new Cursor(sql, params, { rowMode: 'array', types: pgTypes }));
+      for (let first = true; ; first = false) {
+        const { rows } = await readRows(cursor, READ_BATCH, () => stop.check(ENGINE, options.timeoutMs));
+        if (rows.length > 0 || first) yield { columns, rows: rows as WarehouseValue[][] };
+        if (rows.length < READ_BATCH) break;
+      }
+    } catch (error) {
+      throw this.translate(error, options.timeoutMs, stop.reason);
+    } finally {
+      stop.end();
+      // The cursor holds the connection until closed (also when the reader stops early): close it first.
+      await cursor?.close().catch(() => undefined);
+      await this.resetAndRelease(client, !cancelSent);
+    }
   }
 
   async schema(): Promise<SchemaTable[]> {

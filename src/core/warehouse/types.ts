@@ -40,6 +40,20 @@ export interface RunOptions {
 export type WarehouseValue = string | number | boolean | null;
 export type WarehouseRow = Record<string, WarehouseValue>;
 
+/** A read of rows batch by batch (Warehouse.stream): bounded in time as a run, not in rows. */
+export interface StreamOptions {
+  readonly timeoutMs: number;
+  /** As RunOptions.timeZone. */
+  readonly timeZone?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** Rows read together, with the result's columns (the same in every batch of a read). */
+export interface RowBatch {
+  readonly columns: readonly ColumnInfo[];
+  readonly rows: ReadonlyArray<readonly WarehouseValue[]>;
+}
+
 export interface RunResult {
   readonly columns: readonly ColumnInfo[];
   readonly rows: readonly WarehouseRow[];
@@ -93,6 +107,13 @@ export interface Warehouse {
    * back. Throws WarehouseError.
    */
   run(sql: string, params: readonly unknown[], options: RunOptions): Promise<RunResult>;
+  /**
+   * Runs ONE statement as run() does (read-only, bounded in time, cancellable) and yields its rows
+   * batch by batch as the warehouse sends them, at least one batch (an empty result yields one without
+   * rows, for its columns): for reads too large to hold at once (a rollup build). Stopping the
+   * iteration early stops the read. Absent where the driver cannot read in batches.
+   */
+  stream?(sql: string, params: readonly unknown[], options: StreamOptions): AsyncGenerator<RowBatch>;
   /** Tables and views the connection's user can read, with typed columns (system schemas excluded). */
   schema(): Promise<SchemaTable[]>;
   /**
