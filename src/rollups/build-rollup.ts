@@ -31,7 +31,10 @@ export interface BuildRollupInput {
 
 export interface BuiltRollup {
   readonly table: string;
+  /** Rows (groups) stored. */
   readonly rows: number;
+  /** The latest time value among the source rows read, as the source holds it; null without time or rows. */
+  readonly sourceMaxTime: string | null;
 }
 
 const DEFAULT_BATCH_ROWS = 2048;
@@ -50,8 +53,9 @@ export async function buildRollup(input: BuildRollupInput): Promise<BuiltRollup>
     const table = rollupTableName(model, rollup);
     const timeColumn = rollup.columns.find((c) => c.kind === 'time')?.name;
     const target = partition && timeColumn ? { timeColumn, range: partition } : undefined;
-    const rows = await store.replace(table, columns, target, rest(first.value, batches, input));
-    return { table, rows };
+    const latest = { value: null as string | null };
+    const rows = await store.replace(table, columns, target, rest(first.value, batches, input, columns.length, latest));
+    return { table, rows, sourceMaxTime: latest.value };
   } finally {
     await batches.return?.(undefined);
   }
@@ -77,12 +81,23 @@ async function* readBatches(source: Warehouse, compiled: CompiledQuery, input: B
 }
 
 /** The rows of every batch, the first one already read; a build past `maxRows` groups fails (its transaction is rolled back). */
-async function* rest(first: RowBatch, batches: AsyncIterator<RowBatch>, input: BuildRollupInput): AsyncGenerator<RowBatch['rows']> {
+async function* rest(first: RowBatch, batches: AsyncIterator<RowBatch>, input: BuildRollupInput, stored: number, latest: { value: string | null }): AsyncGenerator<RowBatch['rows']> {
   let read = 0;
   for (let next: IteratorResult<RowBatch> = { done: false, value: first }; !next.done; next = await batches.next()) {
-    read += next.value.rows.length;
+    const { rows } = next.value;
+    read += rows.length;
     if (read > input.maxRows) throw tooManyGroups(input);
-    yield next.value.rows;
+    if (rows[0]?.length === stored) {
+      yield rows;
+      continue;
+    }
+    // The column after the stored ones is each group's latest source time (SOURCE_MAX_TIME): the
+    // drivers write times so that their text orders as they do.
+    for (const row of rows) {
+      const time = row[stored];
+      if (typeof time === 'string' && (latest.value === null || time > latest.value)) latest.value = time;
+    }
+    yield rows.map((row) => row.slice(0, stored));
   }
 }
 

@@ -89,8 +89,10 @@ describe('buildRollup', () => {
     try {
       const build = { model, rollup, source, store, now: TEST_NOW, timeoutMs: 30_000 };
       // One group per region (null included) and month that has rows.
-      const { table, rows } = await buildRollup({ ...build, maxRows: groups });
+      const { table, rows, sourceMaxTime } = await buildRollup({ ...build, maxRows: groups });
       expect(rows).toBe(groups);
+      const latest = facts.map((row) => row.createdAt).sort().at(-1)!;
+      expect(sourceMaxTime).toBe(`${latest.replace(' ', 'T')}.000`);
       await expect(buildRollup({ ...build, maxRows: groups - 1 })).rejects.toThrow(`more than ${groups - 1} groups`);
       expect((await store.query(`SELECT COUNT(*) AS n FROM "${table}"`, [], 1)).rows).toEqual([{ n: groups }]);
     } finally {

@@ -7,7 +7,7 @@
 // Every data key is opened (the table holds all rows; a reader's keys apply when it is read), and the
 // rows read can be limited to one time partition and to the rollup's build range.
 import { ALL_ROWS, compileQuery, type CompiledQuery } from './compile.js';
-import type { Measure, SemanticModel } from './model.js';
+import type { Measure, SemanticModel, SqlTemplate } from './model.js';
 import { semanticQuerySchema, type Filter, type SemanticQuery } from './query.js';
 import { rangeStart } from './rollup-match.js';
 import type { Rollup, RollupColumn } from './rollup-model.js';
@@ -32,9 +32,16 @@ export interface RollupBuildOptions {
 
 export interface RollupBuildStatement {
   readonly compiled: CompiledQuery;
-  /** The stored column each output column of `compiled` fills, in order. */
+  /**
+   * The stored column each output column of `compiled` fills, in order. With a time dimension, one
+   * more output column follows them: the latest time value of each group's source rows (as the source
+   * holds it, not bucketed), which is not stored but tells how far the source's rows reached.
+   */
   readonly columns: readonly RollupColumn[];
 }
+
+/** The output key of the latest source time of each group. */
+export const SOURCE_MAX_TIME = 'source_max_time';
 
 export function rollupBuildStatement(model: SemanticModel, rollup: Rollup, options: RollupBuildOptions): RollupBuildStatement {
   const node = model.nodes.get(rollup.node);
@@ -61,7 +68,8 @@ export function rollupBuildStatement(model: SemanticModel, rollup: Rollup, optio
     limit: options.maxRows,
   };
   const attributes = Object.fromEntries(node.dataKeys.map((key) => [key.attribute, ALL_ROWS]));
-  const compiled = compileQuery(building, query, { dialect: options.dialect, attributes, now: options.now, timezone: rollup.timezone });
+  const latest = rollup.time && [{ key: SOURCE_MAX_TIME, template: [{ kind: 'text', text: 'MAX(' }, { kind: 'dimension', node: node.name, name: rollup.time.dimension }, { kind: 'text', text: ')' }] as SqlTemplate }];
+  const compiled = compileQuery(building, query, { dialect: options.dialect, attributes, now: options.now, timezone: rollup.timezone, ...(latest ? { derived: latest } : {}) });
   return { compiled, columns: [...dimensions, ...measures] };
 }
 
