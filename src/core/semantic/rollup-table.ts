@@ -14,7 +14,8 @@ export function rollupTableName(model: SemanticModel, rollup: Rollup): string {
   const node = model.nodes.get(rollup.node);
   if (!node) throw new Error(`Rollup ${rollup.name} names unknown node ${rollup.node}`);
   const fields = {
-    rollup: { ...rollup, span: undefined },
+    // When it is rebuilt does not change what it holds.
+    rollup: { ...rollup, span: undefined, refresh: undefined },
     source: node.source,
     connection: node.connection,
     dimensions: [...rollup.dimensions, ...(rollup.time ? [rollup.time.dimension] : [])].map((name) => node.dimensions.get(name)),
