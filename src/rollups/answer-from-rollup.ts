@@ -10,12 +10,14 @@ import type { OutputColumn } from '../core/semantic/compile.js';
 import type { SemanticModel } from '../core/semantic/model.js';
 import type { SemanticQuery } from '../core/semantic/query.js';
 import type { Rollup } from '../core/semantic/rollup-model.js';
-import type { RunResult } from '../core/warehouse/types.js';
+import type { RunResult, WarehouseEngine } from '../core/warehouse/types.js';
 import type { RollupStore } from './rollup-store.js';
 
 export interface RollupAnswerInput {
   readonly model: SemanticModel;
   readonly query: SemanticQuery;
+  /** The engine of the node's warehouse (answers take the types its own answers have). */
+  readonly sourceEngine: WarehouseEngine;
   /** The caller's attributes, for data keys. */
   readonly attributes: Readonly<Record<string, string>>;
   readonly now: Date;
@@ -40,7 +42,7 @@ export async function answerFromRollup(input: RollupAnswerInput): Promise<Rollup
   const table = rollupTableName(model, match.rollup);
   const columnTypes = await input.store.columnTypes(table);
   if (!columnTypes) return { answered: false, reason: 'not_built', match };
-  const statement = rollupAnswerStatement(model, match.rollup, { name: table, columnTypes }, query, options);
+  const statement = rollupAnswerStatement(model, match.rollup, { name: table, columnTypes }, query, { ...options, sourceEngine: input.sourceEngine });
   const result = await input.store.query(statement.sql, statement.params, input.maxRows);
   return { answered: true, rollup: match.rollup, table, sql: statement.sql, params: statement.params, outputColumns: statement.columns, result, match };
 }

@@ -1,7 +1,8 @@
 // A generated fact table for rollup tests: orders over two years with a seeded generator (the same rows
 // on every run), nulls in some dimensions, integers and two-place decimals, loaded into an embedded
 // DuckDB file and into a PostgreSQL schema of the test's own; and the CML model over it with rollups of
-// each kind (by day partitioned by month, by month with a distinct count, in another zone, without time).
+// each kind (by day partitioned by month, by month with a distinct count, in another zone, by a date,
+// without time).
 import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import { createRng, intBetween, pickOne, type Rng } from '../../src/core/demo/prng.js';
@@ -107,6 +108,7 @@ export function factModel(table: string): string {
   dimension quantity { type: number }
   dimension customer_id { type: number }
   dimension created_at { type: timestamp }
+  dimension ordered_on { type: date  sql: CAST(\${TABLE}.created_at AS DATE) }
   measure order_count { type: count }
   measure revenue { type: sum  sql: \${amount} }
   measure units { type: sum  sql: \${quantity} }
@@ -122,6 +124,7 @@ export function factModel(table: string): string {
   rollup daily { dimensions: [region, status, channel]  measures: [revenue, units, order_count, avg_amount, smallest, largest, completed_revenue, aov]  time: created_at  grain: day  partition: month  refresh: on_deploy }
   rollup monthly_region { dimensions: [region]  measures: [revenue, order_count, avg_amount, buyers, per_buyer]  time: created_at  grain: month  refresh: on_deploy }
   rollup paris_daily { dimensions: [region]  measures: [revenue, order_count, avg_amount]  time: created_at  grain: day  timezone: "Europe/Paris"  refresh: on_deploy }
+  rollup by_order_day { dimensions: [channel, region]  measures: [revenue, order_count, units]  time: ordered_on  grain: day  refresh: on_deploy }
   rollup totals_by_region { dimensions: [region]  measures: [revenue, order_count, units, smallest]  refresh: on_deploy }
 }
 `;

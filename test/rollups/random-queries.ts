@@ -83,11 +83,22 @@ function exactGrainQuery(rng: Rng): SemanticQueryInput {
   return { node: 'orders', measures, dimensions: ['region', 'created_at.month'], filters };
 }
 
+/** A query by the date dimension: grouped by it raw (its day) or by a grain, filtered by dates. */
+function dateQuery(rng: Rng): SemanticQueryInput {
+  const measures = subset(rng, ['revenue', 'order_count', 'units'], 0.5);
+  if (measures.length === 0) measures.push('units');
+  const dimensions = [pickOne(rng, ['ordered_on', 'ordered_on.week', 'ordered_on.month', 'ordered_on.year']), ...subset(rng, ['channel'], 0.5)];
+  const from = intBetween(rng, 0, DAYS - 1);
+  const filters: Filter[] = rng() < 0.6 ? [{ field: 'ordered_on', operator: pickOne(rng, ['inDateRange', 'between']), value: [day(from), day(Math.min(DAYS - 1, from + intBetween(rng, 0, 90)))] }] : [];
+  return { node: 'orders', measures, dimensions, filters };
+}
+
 export function randomQueries(count: number, seed: number): RandomQuery[] {
   const rng = createRng(seed, 1);
   return Array.from({ length: count }, () => {
     const attributes = attributesFor(rng);
     if (rng() < 0.15) return { query: exactGrainQuery(rng), attributes };
+    if (rng() < 0.1) return { query: dateQuery(rng), attributes };
     const measures = subset(rng, MEASURES.filter((m) => m !== 'buyers' && m !== 'per_buyer'), 0.3);
     if (measures.length === 0) measures.push(pickOne(rng, ['revenue', 'order_count', 'avg_amount']));
     const dimensions: string[] = subset(rng, DIMENSIONS, 0.3);

@@ -22,9 +22,12 @@ import type { Measure, SemanticModel } from './model.js';
 import type { SemanticQuery } from './query.js';
 import type { Rollup, RollupColumn } from './rollup-model.js';
 import { TemplateExpander } from './templates.js';
+import type { WarehouseEngine } from '../warehouse/types.js';
 import { assertTimeZone } from './time.js';
 
 export interface RollupAnswerOptions {
+  /** The engine of the node's warehouse: what its own answer's values look like. */
+  readonly sourceEngine: WarehouseEngine;
   /** The caller's attributes, for data keys. */
   readonly attributes: Readonly<Record<string, string>>;
   readonly now: Date;
@@ -75,7 +78,7 @@ export function rollupAnswerStatement(model: SemanticModel, rollup: Rollup, tabl
   const having = filters.filter((f) => f.place === 'measure').map((f) => filterToExpr(f.resolved, context));
   const aggregated = measures.length + having.length > 0;
   const select: Select = {
-    items: [...dims.map((d) => ({ expr: reader.dimension(d, timezone), alias: d.id })), ...measures.map((m) => ({ expr: reader.measure(m.measure), alias: m.id }))],
+    items: [...dims.map((d) => ({ expr: asSourceWrites(reader.dimension(d, timezone), d, options.sourceEngine), alias: d.id })), ...measures.map((m) => ({ expr: reader.measure(m.measure), alias: m.id }))],
     from: { kind: 'table', name: DIALECTS.duckdb.quoteIdentifier(table.name), alias: 'r' },
     ...(where ? { where } : {}),
     ...(dims.length && aggregated ? { groupBy: dims.map((_, i) => i + 1) } : {}),
@@ -86,6 +89,17 @@ export function rollupAnswerStatement(model: SemanticModel, rollup: Rollup, tabl
   };
   const { sql, params } = DIALECTS.duckdb.render(select);
   return { sql, params, columns: outputColumns(dims, measures) };
+}
+
+/**
+ * A grouped dimension as the source's own answer types it. PostgreSQL has no DATE_TRUNC of a date: it
+ * truncates the date as a timestamp with time zone (midnight UTC, the runs' session zone), so its
+ * answer holds instants where other engines hold wall times; the rollup answers with the same instants.
+ * Only in the output: filters compare the wall times, as PostgreSQL does in its UTC session.
+ */
+function asSourceWrites(expr: Expr, ref: DimensionRef, engine: WarehouseEngine): Expr {
+  if (engine !== 'postgres' || ref.dimension.type !== 'date' || !ref.granularity) return expr;
+  return { kind: 'seq', items: [raw('('), expr, raw(") AT TIME ZONE 'UTC'")] };
 }
 
 /** Expressions over the stored columns of one rollup table. */
