@@ -3,7 +3,8 @@
 // (DuckDB allows one writer per file); it writes rows with DuckDB's appender, which casts each value
 // from its text to the column's type exactly (a decimal's text to DECIMAL, a timestamp's to TIMESTAMP).
 // A partition is replaced in one transaction, its old rows deleted and its new ones appended: readers
-// on other connections see the old partition until the commit, never a half-built one.
+// on other connections see the old partition until the commit, never a half-built one. Writes share
+// the writer connection, so they are queued: one transaction at a time.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
@@ -32,6 +33,9 @@ export interface PartitionTarget {
 }
 
 export class RollupStore {
+  /** The write under way: writes share one connection, so they go one after the other. */
+  private writing: Promise<unknown> = Promise.resolve();
+
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly writer: DuckDBConnection,
@@ -57,7 +61,13 @@ export class RollupStore {
    * creating the table first if needed. One transaction: a failure anywhere leaves the old rows.
    * Returns the rows written.
    */
-  async replace(table: string, columns: readonly StoredColumn[], target: PartitionTarget | undefined, batches: AsyncIterable<ReadonlyArray<readonly WarehouseValue[]>>): Promise<number> {
+  replace(table: string, columns: readonly StoredColumn[], target: PartitionTarget | undefined, batches: AsyncIterable<ReadonlyArray<readonly WarehouseValue[]>>): Promise<number> {
+    const write = this.writing.then(() => this.replaceNow(table, columns, target, batches));
+    this.writing = write.catch(() => undefined);
+    return write;
+  }
+
+  private async replaceNow(table: string, columns: readonly StoredColumn[], target: PartitionTarget | undefined, batches: AsyncIterable<ReadonlyArray<readonly WarehouseValue[]>>): Promise<number> {
     const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
     await this.writer.run(`CREATE TABLE IF NOT EXISTS ${quote(table)} (${columns.map((c) => `${quote(c.name)} ${c.type}`).join(', ')})`);
     await this.writer.run('BEGIN TRANSACTION');

@@ -74,6 +74,22 @@ describe('RollupStore.replace', () => {
       store.close();
     }
   });
+
+  it('runs replaces started together one after the other', async () => {
+    const store = await RollupStore.open(path.join(dir, 'queued.duckdb'));
+    try {
+      const april = { ...MARCH, range: { start: new Date('2024-04-01T00:00:00Z'), end: new Date('2024-05-01T00:00:00Z') } };
+      const slow = async () => new Promise<void>((resolve) => setTimeout(resolve, 20));
+      const written = await Promise.all([
+        store.replace('t', COLUMNS, MARCH, batches([[['east', '2024-03-05T00:00:00.000', '1.00']], [['east', '2024-03-06T00:00:00.000', '2.00']]], slow)),
+        store.replace('t', COLUMNS, april, batches([[['west', '2024-04-05T00:00:00.000', '4.00']], [['west', '2024-04-06T00:00:00.000', '8.00']]], slow)),
+      ]);
+      expect(written).toEqual([2, 2]);
+      expect(await revenueByMonth(store)).toEqual({ '2024-03': 3, '2024-04': 12 });
+    } finally {
+      store.close();
+    }
+  });
 });
 
 describe('buildRollup', () => {
