@@ -2,7 +2,7 @@
 // on every run), nulls in some dimensions, integers and two-place decimals, loaded into an embedded
 // DuckDB file and into a PostgreSQL schema of the test's own; and the CML model over it with rollups of
 // each kind (by day partitioned by month, by month with a distinct count, in another zone, by a date,
-// without time).
+// over a build range, without time).
 import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import { createRng, intBetween, pickOne, type Rng } from '../../src/core/demo/prng.js';
@@ -123,6 +123,7 @@ export function factModel(table: string): string {
   data_key region { dimension: region  attribute: region }
   rollup daily { dimensions: [region, status, channel]  measures: [revenue, units, order_count, avg_amount, smallest, largest, completed_revenue, aov]  time: created_at  grain: day  partition: month  refresh: on_deploy }
   rollup monthly_region { dimensions: [region]  measures: [revenue, order_count, avg_amount, buyers, per_buyer]  time: created_at  grain: month  refresh: on_deploy }
+  rollup recent_daily { dimensions: [region]  measures: [revenue, order_count, smallest]  time: created_at  grain: day  build_range: "from 2025-01-01"  refresh: on_deploy }
   rollup paris_daily { dimensions: [region]  measures: [revenue, order_count, avg_amount]  time: created_at  grain: day  timezone: "Europe/Paris"  refresh: on_deploy }
   rollup by_order_day { dimensions: [channel, region]  measures: [revenue, order_count, units]  time: ordered_on  grain: day  refresh: on_deploy }
   rollup totals_by_region { dimensions: [region]  measures: [revenue, order_count, units, smallest]  refresh: on_deploy }

@@ -93,12 +93,22 @@ function dateQuery(rng: Rng): SemanticQueryInput {
   return { node: 'orders', measures, dimensions, filters };
 }
 
+/** A query in Paris time by region, of what paris_daily holds: buckets and day filters in that zone. */
+function parisQuery(rng: Rng): SemanticQueryInput {
+  const measures = subset(rng, ['revenue', 'order_count', 'avg_amount'], 0.5);
+  if (measures.length === 0) measures.push('order_count');
+  const dimensions = [...subset(rng, ['region'], 0.5), pickOne(rng, ['created_at.day', 'created_at.week', 'created_at.month', 'created_at.day_of_week'])];
+  const filters = rng() < 0.6 ? [timeFilter(rng)] : [];
+  return { node: 'orders', measures, dimensions, filters, timezone: 'Europe/Paris' };
+}
+
 export function randomQueries(count: number, seed: number): RandomQuery[] {
   const rng = createRng(seed, 1);
   return Array.from({ length: count }, () => {
     const attributes = attributesFor(rng);
     if (rng() < 0.15) return { query: exactGrainQuery(rng), attributes };
     if (rng() < 0.1) return { query: dateQuery(rng), attributes };
+    if (rng() < 0.08) return { query: parisQuery(rng), attributes };
     const measures = subset(rng, MEASURES.filter((m) => m !== 'buyers' && m !== 'per_buyer'), 0.3);
     if (measures.length === 0) measures.push(pickOne(rng, ['revenue', 'order_count', 'avg_amount']));
     const dimensions: string[] = subset(rng, DIMENSIONS, 0.3);
