@@ -2,7 +2,8 @@
 // on every run), nulls in some dimensions, integers and two-place decimals, loaded into an embedded
 // DuckDB file and into a PostgreSQL schema of the test's own; and the CML model over it with rollups of
 // each kind (by day partitioned by month, by month with a distinct count, in another zone, by a date,
-// over a build range, without time).
+// over a build range, by a
+// timestamp stored as it is, without time).
 import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import { createRng, intBetween, pickOne, type Rng } from '../../src/core/demo/prng.js';
@@ -109,6 +110,7 @@ export function factModel(table: string): string {
   dimension customer_id { type: number }
   dimension created_at { type: timestamp }
   dimension ordered_on { type: date  sql: CAST(\${TABLE}.created_at AS DATE) }
+  dimension created_hour { type: timestamp  sql: DATE_TRUNC('hour', \${TABLE}.created_at) }
   measure order_count { type: count }
   measure revenue { type: sum  sql: \${amount} }
   measure units { type: sum  sql: \${quantity} }
@@ -126,6 +128,7 @@ export function factModel(table: string): string {
   rollup recent_daily { dimensions: [region]  measures: [revenue, order_count, smallest]  time: created_at  grain: day  build_range: "from 2025-01-01"  refresh: on_deploy }
   rollup paris_daily { dimensions: [region]  measures: [revenue, order_count, avg_amount]  time: created_at  grain: day  timezone: "Europe/Paris"  refresh: on_deploy }
   rollup by_order_day { dimensions: [channel, region]  measures: [revenue, order_count, units]  time: ordered_on  grain: day  refresh: on_deploy }
+  rollup by_hour { dimensions: [created_hour]  measures: [order_count, units]  refresh: on_deploy }
   rollup totals_by_region { dimensions: [region]  measures: [revenue, order_count, units, smallest]  refresh: on_deploy }
 }
 `;

@@ -102,6 +102,17 @@ function parisQuery(rng: Rng): SemanticQueryInput {
   return { node: 'orders', measures, dimensions, filters, timezone: 'Europe/Paris' };
 }
 
+/** A query by a timestamp dimension a rollup stores as it is (by_hour): raw, truncated or a part, in UTC or Paris time. */
+function storedTimestampQuery(rng: Rng): SemanticQueryInput {
+  const dimensions = [pickOne(rng, ['created_hour', 'created_hour.day', 'created_hour.month', 'created_hour.hour_of_day'])];
+  const from = intBetween(rng, 0, DAYS - 1);
+  const filters: Filter[] = [];
+  const draw = rng();
+  if (draw < 0.35) filters.push({ field: 'created_hour', operator: 'inDateRange', value: [day(from), day(from + 3)] });
+  else if (draw < 0.7) filters.push({ field: 'created_hour', operator: 'gte', value: `${day(from)}T10:30:00` });
+  return { node: 'orders', measures: subset(rng, ['order_count', 'units'], 0.7), dimensions, filters, ...(rng() < 0.5 ? { timezone: 'Europe/Paris' } : {}) };
+}
+
 export function randomQueries(count: number, seed: number): RandomQuery[] {
   const rng = createRng(seed, 1);
   return Array.from({ length: count }, () => {
@@ -109,6 +120,7 @@ export function randomQueries(count: number, seed: number): RandomQuery[] {
     if (rng() < 0.15) return { query: exactGrainQuery(rng), attributes };
     if (rng() < 0.1) return { query: dateQuery(rng), attributes };
     if (rng() < 0.08) return { query: parisQuery(rng), attributes };
+    if (rng() < 0.05) return { query: storedTimestampQuery(rng), attributes: { region: '*' } };
     const measures = subset(rng, MEASURES.filter((m) => m !== 'buyers' && m !== 'per_buyer'), 0.3);
     if (measures.length === 0) measures.push(pickOne(rng, ['revenue', 'order_count', 'avg_amount']));
     const dimensions: string[] = subset(rng, DIMENSIONS, 0.3);

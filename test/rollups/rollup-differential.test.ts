@@ -145,7 +145,7 @@ function differential(engine: WarehouseEngine, open: () => Promise<Engine>) {
     console.info(`${engine}: ${QUERIES.length} random queries, ${answered} answered from rollups and compared (${[...byRollup].map(([r, n]) => `${r} ${n}`).join(', ')})`);
     // Most queries are of a shape some rollup holds; every rollup answers some.
     expect(answered).toBeGreaterThan(QUERIES.length * 0.6);
-    expect([...byRollup.keys()].sort()).toEqual(['by_order_day', 'daily', 'monthly_region', 'paris_daily', 'recent_daily', 'totals_by_region']);
+    expect([...byRollup.keys()].sort()).toEqual(['by_hour', 'by_order_day', 'daily', 'monthly_region', 'paris_daily', 'recent_daily', 'totals_by_region']);
   }, 60_000);
 }
 

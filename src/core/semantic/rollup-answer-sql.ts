@@ -128,9 +128,9 @@ class StoredReader {
     const name = ref.dimension.name;
     let expr: Expr;
     if (this.rollup.dimensions.includes(name)) {
-      // Stored as the source has it: the same zone conversion and truncation as on the source.
+      // Stored as the source has it: the same zone conversion and truncation as on the source (compile.ts).
       expr = this.storedDimension(name);
-      if (ref.dimension.type === 'timestamp' && timezone !== 'UTC' && (ref.granularity || ref.part)) expr = { kind: 'toTimeZone', expr, timezone };
+      if (ref.dimension.type === 'timestamp' && timezone !== 'UTC') expr = { kind: 'toTimeZone', expr, timezone };
     } else {
       const time = this.rollup.columns.find((c) => c.kind === 'time' && c.dimension === name);
       if (!time || time.kind !== 'time') throw new Error(`Rollup ${this.rollup.name} does not store dimension ${name}`);
