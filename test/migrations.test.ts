@@ -9,7 +9,7 @@ import { migrate, MIGRATIONS_DIR } from '../src/store/migrate.js';
 import { createTestDatabase, hasService } from './helpers/services.js';
 
 const MIGRATION_FILES = readdirSync(MIGRATIONS_DIR).filter((name) => /^\d{4}_[\w-]+\.sql$/.test(name)).sort();
-const TABLES = ['api_keys', 'cml_files', 'connections', 'delivery_schedule_runs', 'delivery_schedules', 'deployments', 'events', 'memberships', 'mosaics', 'oauth_clients', 'oauth_grants', 'oauth_tokens', 'projects', 'query_history', 'scenes', 'scheduled_jobs', 'schema_migrations', 'sessions', 'signal_evaluations', 'signals', 'users', 'vault_members', 'vaults', 'webhook_deliveries', 'webhook_endpoints', 'workspaces'];
+const TABLES = ['api_keys', 'cml_files', 'connections', 'delivery_schedule_runs', 'delivery_schedules', 'deployments', 'events', 'memberships', 'mosaics', 'oauth_clients', 'oauth_grants', 'oauth_tokens', 'projects', 'query_history', 'rollup_partitions', 'scenes', 'scheduled_jobs', 'schema_migrations', 'sessions', 'signal_evaluations', 'signals', 'users', 'vault_members', 'vaults', 'webhook_deliveries', 'webhook_endpoints', 'workspaces'];
 const withPostgres = await hasService('postgres');
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -47,6 +47,10 @@ async function checkStore(location: StoreLocation) {
 }
 
 describe('migrations', () => {
+  it('each has a number of its own, in sequence: two branches cannot both add the same one', () => {
+    expect(MIGRATION_FILES.map((name) => name.slice(0, 4))).toEqual(MIGRATION_FILES.map((_, i) => String(i + 1).padStart(4, '0')));
+  });
+
   it('apply on embedded PGlite', async () => {
     await checkStore({ kind: 'pglite' });
   });

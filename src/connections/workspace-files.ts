@@ -20,9 +20,14 @@ const SYNTAX_MESSAGES: Record<PathSyntaxProblem, string> = {
 
 /** The directory of a workspace's DuckDB files (not created). */
 export function workspaceDirectory(dataDir: string, workspaceId: string): string {
+  return path.join(dataDir, WORKSPACES_DIR, checkedWorkspaceId(workspaceId));
+}
+
+/** A workspace id fit to name a directory, lower case. */
+export function checkedWorkspaceId(workspaceId: string): string {
   // Ids come from the store; the check keeps a malformed one from ever naming another directory.
   if (!WORKSPACE_ID.test(workspaceId)) throw new Error('A workspace id is a UUID');
-  return path.join(dataDir, WORKSPACES_DIR, workspaceId.toLowerCase());
+  return workspaceId.toLowerCase();
 }
 
 /**

@@ -247,6 +247,20 @@ export interface SchemaMigrationsTable {
   applied_at: CreatedAt;
 }
 
+/** A built partition of a rollup's stored table (migration 0020). */
+export interface RollupPartitionsTable {
+  workspace_id: string;
+  table_name: string;
+  node: string;
+  rollup: string;
+  partition_start: string;
+  partition_end: string;
+  row_count: number;
+  built_at: Date;
+  source_max_time: string | null;
+  duration_ms: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -270,6 +284,7 @@ export interface Database {
   delivery_schedules: DeliverySchedulesTable;
   delivery_schedule_runs: DeliveryScheduleRunsTable;
   scheduled_jobs: ScheduledJobsTable;
+  rollup_partitions: RollupPartitionsTable;
   oauth_clients: OauthClientsTable;
   oauth_grants: OauthGrantsTable;
   oauth_tokens: OauthTokensTable;

@@ -95,13 +95,18 @@ export function compileQuery(model: SemanticModel, query: SemanticQuery, options
   const plan = fanned.size === 0 ? singleSelect : perNodeSelect;
   const select = plan({ context, dims, measures, computed, derived, where, havingFilters, fanned, query, options });
 
-  const columns: OutputColumn[] = [
+  const columns = outputColumns(dims, measures, derived);
+  const { sql, params } = options.dialect.render(select);
+  return { sql, params, runnableSql: renderedOnce(options.dialect, select), columns, node: base.name, connection: base.connection, timezone, nodes: [...new Set(tree.nodeOf.values())] };
+}
+
+/** The columns of a compiled query, in order: dimensions, measures, derived outputs. */
+export function outputColumns(dims: readonly DimensionRef[], measures: readonly MeasureRef[], derived: NonNullable<CompileOptions['derived']> = []): OutputColumn[] {
+  return [
     ...dims.map((d) => ({ key: d.id, kind: 'dimension' as const, type: d.part ? 'number' : d.granularity ? 'timestamp' : d.dimension.type })),
     ...measures.map((m) => ({ key: m.id, kind: 'measure' as const, type: 'number' })),
     ...derived.map((d) => ({ key: d.key, kind: 'measure' as const, type: 'number' })),
   ];
-  const { sql, params } = options.dialect.render(select);
-  return { sql, params, runnableSql: renderedOnce(options.dialect, select), columns, node: base.name, connection: base.connection, timezone, nodes: [...new Set(tree.nodeOf.values())] };
 }
 
 /** The runnable text, rendered once when first asked for; the tree is let go then. */
@@ -247,7 +252,7 @@ function perNodeSelect({ context, dims, measures, computed, derived, where, havi
 }
 
 /** Requested sorts, else time ascending / first measure descending; then every dimension, for stable results. */
-function ordering(query: SemanticQuery, dims: DimensionRef[], measures: MeasureRef[], derived: NonNullable<CompileOptions['derived']>): OrderItem[] {
+export function ordering(query: SemanticQuery, dims: readonly DimensionRef[], measures: readonly MeasureRef[], derived: NonNullable<CompileOptions['derived']>): OrderItem[] {
   const selected = new Set([...dims.map((d) => d.id), ...measures.map((m) => m.id), ...derived.map((d) => d.key)]);
   const order: OrderItem[] = [];
   const used = new Set<string>();
@@ -379,7 +384,7 @@ class QueryContext {
   }
 }
 
-function unique(ids: readonly string[], kind: string): string[] {
+export function unique(ids: readonly string[], kind: string): string[] {
   const seen = new Set<string>();
   for (const id of ids) {
     if (seen.has(id)) throw new BadRequestError(`The ${kind} ${id} is listed twice`, 'duplicate_field');

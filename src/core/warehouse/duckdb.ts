@@ -238,9 +238,9 @@ async function prepareOne(connection: DuckDBConnection, sql: string): Promise<Du
 /**
  * Reads chunk by chunk (DuckDB's own vectors, 2,048 rows) into `sink` until `limit` rows are read; the
  * rest of the result is never fetched. `check` throws when the run was stopped while the sink waited.
- * True when the result was read to its end.
+ * True when the result was read to its end. Also the reader of the rollup store's own file.
  */
-async function readRows(result: DuckDBResult, limit: number, sink: RowSink, check: () => void): Promise<boolean> {
+export async function readRows(result: DuckDBResult, limit: number, sink: RowSink, check: () => void): Promise<boolean> {
   const names = uniqueNames(result.columnNames());
   const types = result.columnTypes();
   await sink.columns(names.map((name, i) => ({ name, type: types[i]!.toString().toUpperCase() })));

@@ -1,0 +1,48 @@
+// The seam between the governed query path and rollups: a node query answered from the rollup the
+// matcher picks, when one can answer it and its table has been built; otherwise the reason, so the
+// caller answers from the source. Not wired into the live path yet: a caller must also know the
+// partitions built cover what the query reads (see the build records) before trusting the answer.
+import { matchRollup, type RollupMatch } from '../core/semantic/rollup-match.js';
+import { rollupQueryOf } from '../core/semantic/rollup-query.js';
+import { rollupAnswerStatement } from '../core/semantic/rollup-answer-sql.js';
+import { rollupTableName } from '../core/semantic/rollup-table.js';
+import type { OutputColumn } from '../core/semantic/compile.js';
+import type { SemanticModel } from '../core/semantic/model.js';
+import type { SemanticQuery } from '../core/semantic/query.js';
+import type { Rollup } from '../core/semantic/rollup-model.js';
+import type { RunResult, WarehouseEngine } from '../core/warehouse/types.js';
+import type { RollupStore } from './rollup-store.js';
+
+export interface RollupAnswerInput {
+  readonly model: SemanticModel;
+  readonly query: SemanticQuery;
+  /** The engine of the node's warehouse (answers take the types its own answers have). */
+  readonly sourceEngine: WarehouseEngine;
+  /** The caller's attributes, for data keys. */
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly now: Date;
+  readonly timezone?: string;
+  readonly store: RollupStore;
+  readonly maxRows: number;
+}
+
+export type RollupAnswer =
+  | { readonly answered: true; readonly rollup: Rollup; readonly table: string; readonly sql: string; readonly params: readonly unknown[]; readonly outputColumns: readonly OutputColumn[]; readonly result: RunResult; readonly match: RollupMatch }
+  | { readonly answered: false; readonly reason: 'composed' | 'no_rollup' | 'not_built'; readonly match?: RollupMatch };
+
+export async function answerFromRollup(input: RollupAnswerInput): Promise<RollupAnswer> {
+  const { model, query } = input;
+  // Comparisons, shares and ratios are planned as several queries (composed-plan.ts): each is matched on its own.
+  if (query.compare || query.shares?.length || query.per?.length) return { answered: false, reason: 'composed' };
+  const node = model.nodes.get(query.node);
+  if (!node) return { answered: false, reason: 'no_rollup' };
+  const options = { attributes: input.attributes, now: input.now, ...(input.timezone ? { timezone: input.timezone } : {}) };
+  const match = matchRollup(node.rollups, rollupQueryOf(model, query, options));
+  if (!match.rollup) return { answered: false, reason: 'no_rollup', match };
+  const table = rollupTableName(model, match.rollup);
+  const columnTypes = await input.store.columnTypes(table);
+  if (!columnTypes) return { answered: false, reason: 'not_built', match };
+  const statement = rollupAnswerStatement(model, match.rollup, { name: table, columnTypes }, query, { ...options, sourceEngine: input.sourceEngine });
+  const result = await input.store.query(statement.sql, statement.params, input.maxRows);
+  return { answered: true, rollup: match.rollup, table, sql: statement.sql, params: statement.params, outputColumns: statement.columns, result, match };
+}

@@ -1,0 +1,184 @@
+// The embedded DuckDB file a workspace's rollups are stored in: <data dir>/rollups/<workspace id>/rollups.duckdb,
+// one table per rollup definition (rollup-table.ts names it). Not under the workspace's own directory:
+// a DuckDB connection of the workspace may name any file there, and would read every stored row past
+// the data keys that apply when a rollup is read. One process owns the file read-write (DuckDB allows
+// one writer per file); it writes rows with DuckDB's appender, which casts each value from its text to
+// the column's type exactly (a decimal's text to DECIMAL, a timestamp's to TIMESTAMP).
+// A partition is replaced in one transaction, its old rows deleted and its new ones appended: readers
+// on other connections see the old partition until the commit, never a half-built one. Writes share
+// the writer connection, so they are queued: one transaction at a time.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { readRows } from '../core/warehouse/duckdb.js';
+import { runCollected } from '../core/warehouse/run-support.js';
+import type { ColumnInfo, RowSink, RunResult, WarehouseValue } from '../core/warehouse/types.js';
+import { checkedWorkspaceId } from '../connections/workspace-files.js';
+import type { WallRange } from '../core/semantic/rollup-build-sql.js';
+import { formatWall } from '../core/semantic/time.js';
+
+/** Sub-directory of the data directory that holds one directory of rollups per workspace. */
+export const ROLLUPS_DIR = 'rollups';
+
+/** The rollup file of a workspace, outside every workspace's directory of DuckDB files. */
+export function rollupStorePath(dataDir: string, workspaceId: string): string {
+  return path.join(dataDir, ROLLUPS_DIR, checkedWorkspaceId(workspaceId), 'rollups.duckdb');
+}
+
+/** Where a replace writes: the rows of one partition of the time bucket column, or the whole table. */
+export interface PartitionTarget {
+  readonly timeColumn: string;
+  readonly range: WallRange;
+}
+
+export class RollupStore {
+  /** The write under way: writes share one connection, so they go one after the other. */
+  private writing: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly writer: DuckDBConnection,
+  ) {}
+
+  /** Opens (creating) the file; no file or network access from SQL, as for warehouse DuckDB files. */
+  static async open(file: string): Promise<RollupStore> {
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    const instance = await DuckDBInstance.create(file, { enable_external_access: 'false' });
+    return new RollupStore(instance, await instance.connect());
+  }
+
+  /** Column types of a stored table, or undefined when it was never built. */
+  async columnTypes(table: string): Promise<Map<string, string> | undefined> {
+    const result = await this.writer.runAndReadAll('SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [table]);
+    const rows = result.getRows();
+    if (rows.length === 0) return undefined;
+    return new Map(rows.map(([name, type]) => [String(name), String(type)]));
+  }
+
+  /**
+   * Replaces a partition (or, without `target`, every row) of `table` by the rows `fill` gives the sink
+   * it is handed: the stored columns once, with DuckDB types (the table is created with them if needed), then rows batch
+   * by batch, each appended before the call returns, so a source streaming into it holds one batch in
+   * memory. One transaction: a failure anywhere (`fill` rejecting included) leaves the old rows.
+   * Returns the rows written.
+   */
+  replace(table: string, target: PartitionTarget | undefined, fill: (sink: RowSink) => Promise<unknown>): Promise<number> {
+    const write = this.writing.then(() => this.replaceNow(table, target, fill));
+    this.writing = write.catch(() => undefined);
+    return write;
+  }
+
+  private async replaceNow(table: string, target: PartitionTarget | undefined, fill: (sink: RowSink) => Promise<unknown>): Promise<number> {
+    const writer = new PartitionWriter(this.writer, table, target);
+    try {
+      await fill(writer);
+      return await writer.commit();
+    } catch (error) {
+      await writer.rollback();
+      throw error;
+    }
+  }
+
+  /** Runs a read on a connection of its own (not the writer's, so it never sees an open replace). */
+  async query(sql: string, params: readonly unknown[], maxRows: number): Promise<RunResult> {
+    const connection = await this.instance.connect();
+    try {
+      const prepared = await connection.prepare(sql);
+      try {
+        prepared.bind(params as DuckDBValue[]);
+        const result = await prepared.stream();
+        // The drivers' reader: also a result that fails after its first chunks fails the read.
+        return await runCollected(async (sink) => {
+          await readRows(result, maxRows + 1, sink, () => undefined);
+        }, maxRows);
+      } finally {
+        prepared.destroySync();
+      }
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  close(): void {
+    this.writer.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+type Appender = Awaited<ReturnType<DuckDBConnection['createAppender']>>;
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * One replace as a sink: its columns create the table and open the transaction that deletes the
+ * partition's rows; each batch of rows is appended and flushed to the table before the next is read.
+ */
+class PartitionWriter implements RowSink {
+  private appender: Appender | undefined;
+  private begun = false;
+  private written = 0;
+
+  constructor(
+    private readonly connection: DuckDBConnection,
+    private readonly table: string,
+    private readonly target: PartitionTarget | undefined,
+  ) {}
+
+  async columns(columns: readonly ColumnInfo[]): Promise<void> {
+    if (this.begun) throw new Error(`The columns of rollup table ${this.table} were given twice`);
+    const table = quote(this.table);
+    await this.connection.run(`CREATE TABLE IF NOT EXISTS ${table} (${columns.map((c) => `${quote(c.name)} ${c.type}`).join(', ')})`);
+    await this.connection.run('BEGIN TRANSACTION');
+    this.begun = true;
+    if (this.target) {
+      const bucket = quote(this.target.timeColumn);
+      await this.connection.run(`DELETE FROM ${table} WHERE ${bucket} >= CAST($1 AS TIMESTAMP) AND ${bucket} < CAST($2 AS TIMESTAMP)`, [
+        formatWall(this.target.range.start),
+        formatWall(this.target.range.end),
+      ]);
+    } else {
+      await this.connection.run(`DELETE FROM ${table}`);
+    }
+    this.appender = await this.connection.createAppender(this.table);
+  }
+
+  rows(batch: readonly (readonly WarehouseValue[])[]): void {
+    if (!this.appender) throw new Error(`Rows came before the columns of rollup table ${this.table}`);
+    for (const row of batch) {
+      for (const value of row) appendValue(this.appender, value);
+      this.appender.endRow();
+    }
+    // Each batch goes to the table before the next is read: memory holds one batch.
+    this.appender.flushSync();
+    this.written += batch.length;
+  }
+
+  async commit(): Promise<number> {
+    if (!this.begun) throw new Error(`No columns were given for rollup table ${this.table}`);
+    this.closeAppender();
+    await this.connection.run('COMMIT');
+    return this.written;
+  }
+
+  async rollback(): Promise<void> {
+    try {
+      this.closeAppender();
+    } finally {
+      // Rows the appender still held are the failed build's: they go with the transaction.
+      if (this.begun) await this.connection.run('ROLLBACK');
+    }
+  }
+
+  private closeAppender(): void {
+    const appender = this.appender;
+    this.appender = undefined;
+    appender?.closeSync();
+  }
+}
+
+/** A value as the driver read it (see WarehouseValue): its text is cast to the column's type. */
+function appendValue(appender: Appender, value: WarehouseValue): void {
+  if (value === null) appender.appendNull();
+  else if (typeof value === 'boolean') appender.appendBoolean(value);
+  else appender.appendVarchar(String(value));
+}

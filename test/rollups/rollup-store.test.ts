@@ -1,0 +1,120 @@
+// The rollup file and the reads that fill it: a partition is replaced in one transaction (a reader sees
+// the old rows until the commit, and a failed build leaves them), a build past its group limit stores
+// nothing. (How the drivers stream into a sink: test/warehouse/stream.test.ts.)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compileModel } from '../../src/core/cml/index.js';
+import { openWarehouse } from '../../src/core/warehouse/index.js';
+import type { RowSink, WarehouseValue } from '../../src/core/warehouse/types.js';
+import { buildRollup } from '../../src/rollups/build-rollup.js';
+import { RollupStore } from '../../src/rollups/rollup-store.js';
+import { TEST_NOW } from '../helpers/clock.js';
+import { factModel, factRows, loadDuckDbFacts } from './fact-table.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'rollup-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const COLUMNS = [
+  { name: 'region', type: 'VARCHAR' },
+  { name: 'created_at__day', type: 'TIMESTAMP' },
+  { name: 'revenue', type: 'DECIMAL(38,2)' },
+];
+const MARCH = { timeColumn: 'created_at__day', range: { start: new Date('2024-03-01T00:00:00Z'), end: new Date('2024-04-01T00:00:00Z') } };
+
+/** Fills a replace as a driver's stream would: the columns, then the batches, `between` each two. */
+function batches(rows: WarehouseValue[][][], between?: () => Promise<void>): (sink: RowSink) => Promise<void> {
+  return async (sink) => {
+    await sink.columns(COLUMNS);
+    for (const [i, batch] of rows.entries()) {
+      if (i > 0) await between?.();
+      await sink.rows(batch);
+    }
+  };
+}
+
+async function revenueByMonth(store: RollupStore): Promise<Record<string, unknown>> {
+  const result = await store.query(`SELECT strftime(created_at__day, '%Y-%m') AS month, SUM(revenue) AS revenue FROM "t" GROUP BY 1 ORDER BY 1`, [], 100);
+  return Object.fromEntries(result.rows.map((row) => [row['month'], row['revenue']]));
+}
+
+describe('RollupStore.replace', () => {
+  it('replaces one partition in a transaction: readers see the old rows until the commit, other partitions stay', async () => {
+    const store = await RollupStore.open(path.join(dir, 'replace.duckdb'));
+    try {
+      await store.replace('t', undefined, batches([[['east', '2024-02-10T00:00:00.000', '5.25'], ['east', '2024-03-02T00:00:00.000', '1.10']]]));
+      expect(await revenueByMonth(store)).toEqual({ '2024-02': 5.25, '2024-03': 1.1 });
+      const seenMidway: Array<Record<string, unknown>> = [];
+      const written = await store.replace(
+        't',
+        MARCH,
+        batches([[['east', '2024-03-05T00:00:00.000', '10.01']], [['west', '2024-03-31T00:00:00.000', '0.02']]], async () => {
+          seenMidway.push(await revenueByMonth(store));
+        }),
+      );
+      expect(written).toBe(2);
+      expect(seenMidway).toEqual([{ '2024-02': 5.25, '2024-03': 1.1 }]);
+      expect(await revenueByMonth(store)).toEqual({ '2024-02': 5.25, '2024-03': 10.03 });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('keeps the old rows when a build fails midway', async () => {
+    const store = await RollupStore.open(path.join(dir, 'failed.duckdb'));
+    try {
+      await store.replace('t', undefined, batches([[['east', '2024-03-02T00:00:00.000', '1.10']]]));
+      const failing = async (sink: RowSink) => {
+        await batches([[['east', '2024-03-05T00:00:00.000', '99.00']]])(sink);
+        throw new Error('source went away');
+      };
+      await expect(store.replace('t', MARCH, failing)).rejects.toThrow('source went away');
+      expect(await revenueByMonth(store)).toEqual({ '2024-03': 1.1 });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('runs replaces started together one after the other', async () => {
+    const store = await RollupStore.open(path.join(dir, 'queued.duckdb'));
+    try {
+      const april = { ...MARCH, range: { start: new Date('2024-04-01T00:00:00Z'), end: new Date('2024-05-01T00:00:00Z') } };
+      const slow = async () => new Promise<void>((resolve) => setTimeout(resolve, 20));
+      const written = await Promise.all([
+        store.replace('t', MARCH, batches([[['east', '2024-03-05T00:00:00.000', '1.00']], [['east', '2024-03-06T00:00:00.000', '2.00']]], slow)),
+        store.replace('t', april, batches([[['west', '2024-04-05T00:00:00.000', '4.00']], [['west', '2024-04-06T00:00:00.000', '8.00']]], slow)),
+      ]);
+      expect(written).toEqual([2, 2]);
+      expect(await revenueByMonth(store)).toEqual({ '2024-03': 3, '2024-04': 12 });
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('buildRollup', () => {
+  it('refuses a build holding more groups than allowed, and stores none of it', async () => {
+    const file = path.join(dir, 'facts.duckdb');
+    const facts = factRows(500);
+    await loadDuckDbFacts(file, facts);
+    const groups = new Set(facts.map((row) => `${row.region}|${row.createdAt.slice(0, 7)}`)).size;
+    const model = compileModel([{ path: 'facts.cml', content: factModel('main.orders') }]).model!;
+    const rollup = model.nodes.get('orders')!.rollups.find((r) => r.name === 'monthly_region')!;
+    const source = openWarehouse({ engine: 'duckdb', path: file });
+    const store = await RollupStore.open(path.join(dir, 'limit.duckdb'));
+    try {
+      const build = { model, rollup, source, store, now: TEST_NOW, timeoutMs: 30_000 };
+      // One group per region (null included) and month that has rows.
+      const { table, rows, sourceMaxTime } = await buildRollup({ ...build, maxRows: groups });
+      expect(rows).toBe(groups);
+      const latest = facts.map((row) => row.createdAt).sort().at(-1)!;
+      expect(sourceMaxTime).toBe(`${latest.replace(' ', 'T')}.000`);
+      await expect(buildRollup({ ...build, maxRows: groups - 1 })).rejects.toThrow(`more than ${groups - 1} groups`);
+      expect((await store.query(`SELECT COUNT(*) AS n FROM "${table}"`, [], 1)).rows).toEqual([{ n: groups }]);
+    } finally {
+      store.close();
+      await source.close();
+    }
+  });
+});
