@@ -4,7 +4,7 @@
 // - otherwise one aggregation per measured node, each over that node's distinct rows (found through
 //   its primary key), joined back on the dimensions. Sums across a one-to-many join are then exact.
 import { BadRequestError, NotFoundError } from '../errors.js';
-import { and, col, param, raw, type Expr, type FromItem, type JoinItem, type OrderItem, type Select, type SelectItem } from '../sql/ast.js';
+import { and, col, param, raw, type Expr, type FromItem, type JoinItem, type Select, type SelectItem } from '../sql/ast.js';
 import type { Dialect } from '../sql/dialect.js';
 import { FieldResolver, type DimensionRef, type MeasureRef } from './fields.js';
 import { dimensionsIn, filterToExpr, measuresIn, resolveFilter, type FilterRenderContext, type ResolvedFilter } from './filters.js';
@@ -13,6 +13,7 @@ import { aggregateOf, sensitiveToDuplicates } from './measures.js';
 import type { Measure, SemanticModel, SemanticNode, SqlTemplate } from './model.js';
 import type { SemanticQuery } from './query.js';
 import { bindNode, TemplateExpander } from './templates.js';
+import { ordering, outputColumns, unique } from './query-output.js';
 import { assertTimeZone } from './time.js';
 
 export interface CompileOptions {
@@ -98,15 +99,6 @@ export function compileQuery(model: SemanticModel, query: SemanticQuery, options
   const columns = outputColumns(dims, measures, derived);
   const { sql, params } = options.dialect.render(select);
   return { sql, params, runnableSql: renderedOnce(options.dialect, select), columns, node: base.name, connection: base.connection, timezone, nodes: [...new Set(tree.nodeOf.values())] };
-}
-
-/** The columns of a compiled query, in order: dimensions, measures, derived outputs. */
-export function outputColumns(dims: readonly DimensionRef[], measures: readonly MeasureRef[], derived: NonNullable<CompileOptions['derived']> = []): OutputColumn[] {
-  return [
-    ...dims.map((d) => ({ key: d.id, kind: 'dimension' as const, type: d.part ? 'number' : d.granularity ? 'timestamp' : d.dimension.type })),
-    ...measures.map((m) => ({ key: m.id, kind: 'measure' as const, type: 'number' })),
-    ...derived.map((d) => ({ key: d.key, kind: 'measure' as const, type: 'number' })),
-  ];
 }
 
 /** The runnable text, rendered once when first asked for; the tree is let go then. */
@@ -251,32 +243,6 @@ function perNodeSelect({ context, dims, measures, computed, derived, where, havi
   };
 }
 
-/** Requested sorts, else time ascending / first measure descending; then every dimension, for stable results. */
-export function ordering(query: SemanticQuery, dims: readonly DimensionRef[], measures: readonly MeasureRef[], derived: NonNullable<CompileOptions['derived']>): OrderItem[] {
-  const selected = new Set([...dims.map((d) => d.id), ...measures.map((m) => m.id), ...derived.map((d) => d.key)]);
-  const order: OrderItem[] = [];
-  const used = new Set<string>();
-  const push = (id: string, direction: 'asc' | 'desc') => {
-    if (used.has(id)) return;
-    used.add(id);
-    order.push({ expr: col(undefined, id), direction });
-  };
-  for (const sort of query.sorts) {
-    if (!selected.has(sort.field)) {
-      throw new BadRequestError(`Cannot sort by ${sort.field}: sort fields must be among the query's dimensions and measures`, 'invalid_sort');
-    }
-    push(sort.field, sort.direction);
-  }
-  if (!query.sorts.length) {
-    const time = dims.find((d) => d.granularity);
-    if (time) push(time.id, 'asc');
-    else if (measures[0]) push(measures[0].id, 'desc');
-    else if (derived[0]) push(derived[0].key, 'desc');
-  }
-  for (const d of dims) push(d.id, 'asc');
-  return order;
-}
-
 class QueryContext {
   private readonly expander: TemplateExpander;
 
@@ -382,15 +348,6 @@ class QueryContext {
   private node(instance: string): SemanticNode {
     return this.model.nodes.get(this.tree.nodeOf.get(instance) ?? instance)!;
   }
-}
-
-export function unique(ids: readonly string[], kind: string): string[] {
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (seen.has(id)) throw new BadRequestError(`The ${kind} ${id} is listed twice`, 'duplicate_field');
-    seen.add(id);
-  }
-  return [...ids];
 }
 
 function measureRefsIn(template: SqlTemplate, resolver: FieldResolver): MeasureRef[] {
