@@ -93,6 +93,21 @@ describe('RollupStore.replace', () => {
   });
 });
 
+describe('RollupStore.query', () => {
+  it('fails a read that fails after its first chunks instead of answering the rows read before', async () => {
+    const store = await RollupStore.open(path.join(dir, 'read.duckdb'));
+    try {
+      const failing = `SELECT range AS n, CASE WHEN range = 300000 THEN error('row 300000 fails') ELSE range END AS v FROM range(400000)`;
+      await expect(store.query(failing, [], 1_000_000)).rejects.toThrow();
+      const whole = await store.query('SELECT range AS n FROM range(300000)', [], 1_000_000);
+      expect(whole).toMatchObject({ rowCount: 300_000, truncated: false });
+      expect(await store.query('SELECT range AS n FROM range(10)', [], 3)).toMatchObject({ rows: [{ n: 0 }, { n: 1 }, { n: 2 }], truncated: true });
+    } finally {
+      store.close();
+    }
+  });
+});
+
 describe('buildRollup', () => {
   it('refuses a build holding more groups than allowed, and stores none of it', async () => {
     const file = path.join(dir, 'facts.duckdb');
