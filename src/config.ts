@@ -41,6 +41,9 @@ const retentionDays = z.coerce.number().int().min(0).max(36_500);
 const SIGNALS_LEASE_MARGIN_SECONDS = 15;
 export const MIN_SIGNALS_LEASE_SECONDS = WAREHOUSE_QUERY_TIMEOUT_MS / 1000 + SIGNALS_LEASE_MARGIN_SECONDS;
 
+/** How long one rollup build (one partition, or a table built whole) may run unless SVC_ROLLUP_BUILD_TIMEOUT_MS says otherwise. */
+export const DEFAULT_ROLLUP_BUILD_TIMEOUT_MS = 30 * 60_000;
+
 /** Rows the editor's CSV export writes at most unless SVC_CSV_EXPORT_MAX_ROWS says otherwise. */
 export const DEFAULT_CSV_EXPORT_MAX_ROWS = 1_000_000;
 
@@ -70,6 +73,7 @@ const configSchema = z
     SVC_RESULT_CACHE_MAX_MB: z.coerce.number().int().min(1).max(65_536).default(128),
     SVC_RESULT_CACHE_MAX_ENTRY_KB: z.coerce.number().int().min(1).max(1_048_576).default(2048),
     SVC_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    SVC_ROLLUP_BUILD_TIMEOUT_MS: z.coerce.number().int().min(1000).max(86_400_000).default(DEFAULT_ROLLUP_BUILD_TIMEOUT_MS),
     SVC_SIGNALS_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
     SVC_SIGNALS_LEASE_SECONDS: z.coerce
       .number()
@@ -133,6 +137,11 @@ export interface Config {
   readonly resultCache: { readonly seconds: number; readonly maxBytes: number; readonly maxEntryBytes: number };
   /** The bearer token GET /metrics takes; without one, the route answers 404. */
   readonly metricsToken: string | undefined;
+  /**
+   * How long one rollup build may run on its source (SVC_ROLLUP_BUILD_TIMEOUT_MS): its own limit, not
+   * the query time limit, since a build reads a whole partition. Build claims last longer than this.
+   */
+  readonly rollupBuildTimeoutMs: number;
   /** How often the signal scheduler looks for due signals. */
   readonly signalsPollMs: number;
   /**
@@ -222,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEntryBytes: c.SVC_RESULT_CACHE_MAX_ENTRY_KB * 1024,
     }),
     metricsToken: c.SVC_METRICS_TOKEN,
+    rollupBuildTimeoutMs: c.SVC_ROLLUP_BUILD_TIMEOUT_MS,
     signalsPollMs: c.SVC_SIGNALS_POLL_MS,
     signalsLeaseMs: c.SVC_SIGNALS_LEASE_SECONDS * 1000,
     llm:

@@ -12,6 +12,7 @@ import { openStore, type StoreLocation } from './store/db.js';
 import { migrate } from './store/migrate.js';
 import { SignalScheduler } from './signals/signal-scheduler.js';
 import { DeliveryScheduler } from './deliveries/schedule-scheduler.js';
+import { RollupBuildScheduler } from './rollups/rollup-build-scheduler.js';
 
 export function storeLocation(config: Config): StoreLocation {
   return config.databaseUrl
@@ -46,14 +47,20 @@ export async function openRuntime(
     const deliveries = options.signals
       ? new DeliveryScheduler(services.scheduleRows, services.deliverySchedules, clock, { pollMs: config.signalsPollMs, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) })
       : undefined;
+    // Rollup builds too: a CLI command never writes a workspace's rollup file.
+    const rollups = options.signals
+      ? new RollupBuildScheduler(services.rollupBuildRows, services.rollupBuilds, clock, config.rollupBuildTimeoutMs, { pollMs: config.signalsPollMs, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) })
+      : undefined;
     scheduler?.start();
     deliveries?.start();
+    rollups?.start();
     return {
       services,
       migrations: applied,
       async close() {
         await scheduler?.stop();
         await deliveries?.stop();
+        await rollups?.stop();
         await closeServices(services);
         await shared.close();
         await store.close();

@@ -43,6 +43,11 @@ import { WebhookRecovery } from './events/webhook-recovery.js';
 import { DeliveryWorker, type DeliveryWorkerOptions } from './events/delivery-worker.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { retentionJob } from './jobs/retention.js';
+import { MODEL_CONNECTION } from './connections/connection-service.js';
+import { RollupBuildMetrics } from './observability/rollup-build-metrics.js';
+import { RollupBuildService } from './rollups/rollup-builds.js';
+import { RollupStores } from './rollups/rollup-stores.js';
+import { rollupBuildsRepo } from './store/rollup-builds-repo.js';
 
 /** Time limit of a raw SQL run on a warehouse. */
 export const RAW_SQL_TIMEOUT_MS = WAREHOUSE_QUERY_TIMEOUT_MS;
@@ -87,6 +92,27 @@ export function createServices({ config, secretKey, store, shared, clock, result
   // A deploy starts building the new model's value indexes in the background; nothing waits for them.
   models.onDeploy(async ({ workspaceId }) => {
     answers.modelDeployed(workspaceId);
+    return {};
+  });
+  const rollupStores = new RollupStores(config.dataDir);
+  const rollupBuildRows = rollupBuildsRepo(store.db);
+  const rollupBuilds = new RollupBuildService({
+    repo: rollupBuildRows,
+    models,
+    source: async (workspaceId, connection) => (await connections.warehouse(workspaceId, connection, MODEL_CONNECTION)).warehouse,
+    stores: rollupStores,
+    clock,
+    metrics: new RollupBuildMetrics(metrics.registry),
+    timeoutMs: config.rollupBuildTimeoutMs,
+  });
+  // A deploy plans its rollups' builds (the build loop runs them) and drops the tables of removed definitions.
+  models.onDeploy(async ({ workspaceId, live }) => {
+    try {
+      await rollupBuilds.deployed(workspaceId, live.model);
+    } catch (error) {
+      // The deploy stands; the next deploy plans again.
+      onBackgroundError?.(error);
+    }
     return {};
   });
   const sceneRows = scenesRepo(store.db);
@@ -134,6 +160,9 @@ export function createServices({ config, secretKey, store, shared, clock, result
     /** Another delivery worker over the same secrets (tests: other stores, shorter schedules). */
     deliveryWorker,
     jobs,
+    rollupStores,
+    rollupBuildRows,
+    rollupBuilds,
     mosaics,
     scheduleRows,
     deliverySchedules: new DeliveryScheduleService(scheduleRows, { scenes, mosaics }, clock, config.events.consoleUrl),
@@ -157,6 +186,7 @@ export async function closeServices(services: Services): Promise<void> {
   await services.jobs.stop();
   await services.deliveries.stop();
   await services.answers.close();
+  await services.rollupStores.close();
   await services.lastUsed.stop();
   await services.oauth.lastUsed.stop();
   await services.rawSql.flush();

@@ -99,6 +99,15 @@ export class RollupStore {
     }
   }
 
+  /** Drops a stored table (a definition no longer in the model), queued after the writes under way. */
+  drop(table: string): Promise<void> {
+    const write = this.writing.then(async () => {
+      await this.writer.run(`DROP TABLE IF EXISTS ${quote(table)}`);
+    });
+    this.writing = write.catch(() => undefined);
+    return write;
+  }
+
   close(): void {
     this.writer.closeSync();
     this.instance.closeSync();

@@ -11,8 +11,10 @@ import type {
   WebhookDeliveriesTable,
   WebhookEndpointsTable,
 } from './schema-events.js';
+import type { RollupBuildsTable } from './schema-rollups.js';
 
 export * from './schema-events.js';
+export * from './schema-rollups.js';
 
 export const ROLES = ['viewer', 'tracer', 'editor', 'luminary'] as const;
 export type Role = (typeof ROLES)[number];
@@ -285,6 +287,7 @@ export interface Database {
   delivery_schedule_runs: DeliveryScheduleRunsTable;
   scheduled_jobs: ScheduledJobsTable;
   rollup_partitions: RollupPartitionsTable;
+  rollup_builds: RollupBuildsTable;
   oauth_clients: OauthClientsTable;
   oauth_grants: OauthGrantsTable;
   oauth_tokens: OauthTokensTable;

@@ -1,0 +1,27 @@
+// Row types of the metadata store's rollup build jobs (migration 0021). schema.ts re-exports them.
+import type { ColumnType } from 'kysely';
+import type { UpdatedAt } from './schema-columns.js';
+
+export const ROLLUP_BUILD_STATES = ['pending', 'building', 'ready', 'failed'] as const;
+export type RollupBuildState = (typeof ROLLUP_BUILD_STATES)[number];
+
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+/** One planned build of a rollup table or partition ('' start and end for a table built whole). */
+export interface RollupBuildsTable {
+  workspace_id: string;
+  table_name: string;
+  node: string;
+  rollup: string;
+  partition_start: string;
+  partition_end: string;
+  state: Defaulted<RollupBuildState>;
+  next_run_at: Date | null;
+  claimed_until: Defaulted<Date | null>;
+  claimed_by: Defaulted<string | null>;
+  attempts: Defaulted<number>;
+  last_error: Defaulted<string | null>;
+  last_built_at: Defaulted<Date | null>;
+  row_count: Defaulted<number | null>;
+  updated_at: UpdatedAt;
+}

@@ -1,0 +1,114 @@
+// A small source for rollup build tests: an embedded DuckDB file with one event an hour for the last
+// `days` days up to the test clock's current hour (UTC), and a model with a rollup partitioned by day
+// refreshed hourly and one built whole at each deploy. The warehouse opens the file read-only, so a
+// change to the table closes it first (`change`) and reopens it.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { Registry } from 'prom-client';
+import { compileModel } from '../../src/core/cml/index.js';
+import type { SemanticModel } from '../../src/core/semantic/model.js';
+import { openWarehouse } from '../../src/core/warehouse/index.js';
+import type { Warehouse } from '../../src/core/warehouse/types.js';
+import type { Clock } from '../../src/clock.js';
+import { RollupBuildMetrics } from '../../src/observability/rollup-build-metrics.js';
+import { RollupBuildService } from '../../src/rollups/rollup-builds.js';
+import { RollupStores } from '../../src/rollups/rollup-stores.js';
+import type { Store } from '../../src/store/db.js';
+import { rollupBuildsRepo } from '../../src/store/rollup-builds-repo.js';
+
+const HOUR = 3_600_000;
+
+export const EVENTS_CML = (totals = 'measures: [event_count]') => `node events {
+  connection: warehouse  table: main.events
+  dimension id { type: number  primary_key: true }
+  dimension kind { type: string }
+  dimension amount { type: number }
+  dimension happened_at { type: timestamp }
+  measure event_count { type: count }
+  measure total { type: sum  sql: \${amount} }
+  rollup daily { dimensions: [kind]  measures: [event_count, total]  time: happened_at  grain: hour  partition: day  refresh: "1 hour" }
+  rollup totals { dimensions: [kind]  ${totals}  refresh: on_deploy }
+}
+`;
+
+export function eventsModel(totals?: string): SemanticModel {
+  const { model, diagnostics } = compileModel([{ path: 'events.cml', content: EVENTS_CML(totals) }]);
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0 || !model) throw new Error(`events.cml: ${errors.map((d) => d.message).join('; ')}`);
+  return model;
+}
+
+/** One event an hour from the start of the day `days - 1` days before `now` (UTC) up to now's hour. */
+export function eventTimes(now: Date, days: number): Date[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const times: Date[] = [];
+  for (let at = today - (days - 1) * 24 * HOUR; at <= now.getTime(); at += HOUR) times.push(new Date(at));
+  return times;
+}
+
+const wallText = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ');
+
+export class EventSource {
+  private warehouse: Warehouse | undefined;
+  private nextId = 1;
+
+  constructor(readonly file: string) {}
+
+  /** Creates the table with events at `times`. */
+  async create(times: readonly Date[]): Promise<void> {
+    await this.change(async (run) => {
+      await run('CREATE TABLE events (id INTEGER PRIMARY KEY, kind VARCHAR, amount INTEGER, happened_at TIMESTAMP)');
+    });
+    await this.add(times);
+  }
+
+  async add(times: readonly Date[]): Promise<void> {
+    await this.change(async (run) => {
+      for (const at of times) {
+        const id = this.nextId++;
+        await run(`INSERT INTO events VALUES (${id}, '${id % 2 === 0 ? 'even' : 'odd'}', ${id % 7}, TIMESTAMP '${wallText(at)}')`);
+      }
+    });
+  }
+
+  /** Runs statements on the file, the warehouse closed meanwhile (it holds the file read-only). */
+  async change(work: (run: (sql: string) => Promise<unknown>) => Promise<void>): Promise<void> {
+    await this.warehouse?.close();
+    this.warehouse = undefined;
+    const instance = await DuckDBInstance.create(this.file);
+    const connection = await instance.connect();
+    try {
+      await work((sql) => connection.run(sql));
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  }
+
+  source(): Warehouse {
+    this.warehouse ??= openWarehouse({ engine: 'duckdb', path: this.file });
+    return this.warehouse;
+  }
+
+  async close(): Promise<void> {
+    await this.warehouse?.close();
+  }
+}
+
+/** A build service over `store` whose workspaces' live model is `model()` and whose source is `events`. */
+export function buildService(store: Store, clock: Clock, dataDir: string, events: EventSource, model: () => SemanticModel) {
+  const registry = new Registry();
+  const stores = new RollupStores(dataDir);
+  const repo = rollupBuildsRepo(store.db);
+  const service = new RollupBuildService({
+    repo,
+    models: { live: async () => ({ model: model() }) },
+    source: async () => events.source(),
+    stores,
+    clock,
+    metrics: new RollupBuildMetrics(registry),
+    timeoutMs: 60_000,
+  });
+  /** Builds started so far, as /metrics counts them. */
+  const started = async () => (await registry.getSingleMetric('svc_rollup_builds_started_total')!.get()).values.reduce((sum, v) => sum + v.value, 0);
+  return { service, repo, stores, registry, started };
+}
