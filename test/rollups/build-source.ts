@@ -94,8 +94,8 @@ export class EventSource {
   }
 }
 
-/** A build service over `store` whose workspaces' live model is `model()` and whose source is `events`. */
-export function buildService(store: Store, clock: Clock, dataDir: string, events: EventSource, model: () => SemanticModel) {
+/** A build service (builds limited to `timeoutMs`) over `store` whose workspaces' live model is `model()` and whose source is `events`. */
+export function buildService(store: Store, clock: Clock, dataDir: string, events: EventSource, model: () => SemanticModel, timeoutMs = 60_000) {
   const registry = new Registry();
   const stores = new RollupStores(dataDir);
   const repo = rollupBuildsRepo(store.db);
@@ -106,7 +106,7 @@ export function buildService(store: Store, clock: Clock, dataDir: string, events
     stores,
     clock,
     metrics: new RollupBuildMetrics(registry),
-    timeoutMs: 60_000,
+    timeoutMs,
   });
   /** Builds started so far, as /metrics counts them. */
   const started = async () => (await registry.getSingleMetric('svc_rollup_builds_started_total')!.get()).values.reduce((sum, v) => sum + v.value, 0);
