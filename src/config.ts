@@ -73,6 +73,7 @@ const configSchema = z
     SVC_RESULT_CACHE_MAX_MB: z.coerce.number().int().min(1).max(65_536).default(128),
     SVC_RESULT_CACHE_MAX_ENTRY_KB: z.coerce.number().int().min(1).max(1_048_576).default(2048),
     SVC_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    SVC_ROLLUP_BUILDS: onOff.default('on'),
     SVC_ROLLUP_BUILD_TIMEOUT_MS: z.coerce.number().int().min(1000).max(86_400_000).default(DEFAULT_ROLLUP_BUILD_TIMEOUT_MS),
     SVC_SIGNALS_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
     SVC_SIGNALS_LEASE_SECONDS: z.coerce
@@ -142,6 +143,11 @@ export interface Config {
    * the query time limit, since a build reads a whole partition. Build claims last longer than this.
    */
   readonly rollupBuildTimeoutMs: number;
+  /**
+   * Whether this server instance runs the rollup build loop (SVC_ROLLUP_BUILDS). A rollup file is on the
+   * disk of the instance that built it: with several instances, builds run on one of them.
+   */
+  readonly rollupBuilds: boolean;
   /** How often the signal scheduler looks for due signals. */
   readonly signalsPollMs: number;
   /**
@@ -232,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     metricsToken: c.SVC_METRICS_TOKEN,
     rollupBuildTimeoutMs: c.SVC_ROLLUP_BUILD_TIMEOUT_MS,
+    rollupBuilds: c.SVC_ROLLUP_BUILDS === 'on',
     signalsPollMs: c.SVC_SIGNALS_POLL_MS,
     signalsLeaseMs: c.SVC_SIGNALS_LEASE_SECONDS * 1000,
     llm:

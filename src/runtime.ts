@@ -47,8 +47,9 @@ export async function openRuntime(
     const deliveries = options.signals
       ? new DeliveryScheduler(services.scheduleRows, services.deliverySchedules, clock, { pollMs: config.signalsPollMs, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) })
       : undefined;
-    // Rollup builds too: a CLI command never writes a workspace's rollup file.
-    const rollups = options.signals
+    // Rollup builds too (a CLI command never writes a workspace's rollup file), unless SVC_ROLLUP_BUILDS
+    // is off: an instance that does not build has no rollup files of its own.
+    const rollups = options.signals && config.rollupBuilds
       ? new RollupBuildScheduler(services.rollupBuildRows, services.rollupBuilds, clock, config.rollupBuildTimeoutMs, { pollMs: config.signalsPollMs, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) })
       : undefined;
     scheduler?.start();

@@ -88,11 +88,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ SVC_CSV_EXPORT_MAX_ROWS: 'lots' })).toThrow(/SVC_CSV_EXPORT_MAX_ROWS/);
   });
 
-  it("reads the rollup build time limit: half an hour by default, apart from the query time limit", () => {
+  it("reads the rollup build settings: builds on, a time limit of half an hour by default, apart from the query time limit", () => {
     expect(loadConfig({}).rollupBuildTimeoutMs).toBe(1_800_000);
     expect(loadConfig({ SVC_ROLLUP_BUILD_TIMEOUT_MS: '120000' }).rollupBuildTimeoutMs).toBe(120_000);
     expect(() => loadConfig({ SVC_ROLLUP_BUILD_TIMEOUT_MS: '10' })).toThrow(/^Invalid configuration: SVC_ROLLUP_BUILD_TIMEOUT_MS /);
     expect(() => loadConfig({ SVC_ROLLUP_BUILD_TIMEOUT_MS: 'long' })).toThrow(/SVC_ROLLUP_BUILD_TIMEOUT_MS/);
+    expect(loadConfig({}).rollupBuilds).toBe(true);
+    expect(loadConfig({ SVC_ROLLUP_BUILDS: 'off' }).rollupBuilds).toBe(false);
   });
 
   it('reads the retention settings: days to keep each kind of row, 0 for ever', () => {

@@ -63,10 +63,10 @@ export class RollupBuildService {
       workspaceId,
       tables.map((t) => t.table),
     );
-    if (dropped.length > 0) {
-      const store = await this.deps.stores.forWorkspace(workspaceId);
-      for (const table of dropped) await store.drop(table);
-    }
+    // Dropped here when this instance holds the file; otherwise by the instance that builds, at its
+    // next build of a new table (dropOrphans).
+    const store = dropped.length > 0 ? await this.deps.stores.ifPresent(workspaceId) : undefined;
+    for (const table of dropped) await store?.drop(table);
     return { planned, dropped };
   }
 
@@ -114,11 +114,14 @@ export class RollupBuildService {
     try {
       const store = await this.deps.stores.forWorkspace(row.workspace_id);
       const source = await this.deps.source(row.workspace_id, model.nodes.get(rollup.node)!.connection);
+      const fresh = (await store.columnTypes(row.table_name)) === undefined;
       const partition = row.partition_start === WHOLE_TABLE ? undefined : { start: parseWall(row.partition_start), end: parseWall(row.partition_end) };
       const built = await buildRollup({ model, rollup, source, store, now: clock.now(), maxRows: this.deps.maxRows ?? ROLLUP_BUILD_MAX_ROWS, timeoutMs: this.deps.timeoutMs, ...(partition ? { partition } : {}) });
       const seconds = (performance.now() - started) / 1000;
       metrics.buildFinished('success', seconds);
       const recorded = await this.recordSuccess(row, rollup, built.rows, built.sourceMaxTime, seconds);
+      // A new table is often a changed definition deployed on another instance: drop what it replaced.
+      if (recorded && fresh) await this.dropOrphans(row.workspace_id);
       // A refresh of a partition that was open may find time has moved into a new one: plan it.
       if (recorded && rollup.partition && row.last_built_at !== null) await this.plan(row.workspace_id, model, rollup, false);
       return recorded;
@@ -150,6 +153,15 @@ export class RollupBuildService {
       });
       return true;
     });
+  }
+
+  /** Drops the stored tables of the workspace no planned build is of (definitions deployed away). */
+  async dropOrphans(workspaceId: string): Promise<string[]> {
+    const store = await this.deps.stores.forWorkspace(workspaceId);
+    const planned = new Set(await this.deps.repo.tables(workspaceId));
+    const orphans = (await store.tables()).filter((table) => !planned.has(table));
+    for (const table of orphans) await store.drop(table);
+    return orphans;
   }
 
   /** Each rollup's builds of the workspace, taken together, in node and rollup order. */

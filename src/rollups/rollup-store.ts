@@ -99,6 +99,12 @@ export class RollupStore {
     }
   }
 
+  /** The stored tables. */
+  async tables(): Promise<string[]> {
+    const result = await this.writer.runAndReadAll("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_name");
+    return result.getRows().map(([name]) => String(name));
+  }
+
   /** Drops a stored table (a definition no longer in the model), queued after the writes under way. */
   drop(table: string): Promise<void> {
     const write = this.writing.then(async () => {

@@ -1,6 +1,7 @@
 // One RollupStore per workspace, opened on first use and kept: DuckDB allows one writer per file, so
 // every build and read of a workspace's rollups in this process goes through the same open store.
 // Closed together when the services close.
+import { existsSync } from 'node:fs';
 import { rollupStorePath, RollupStore } from './rollup-store.js';
 
 export class RollupStores {
@@ -18,6 +19,12 @@ export class RollupStores {
       store.catch(() => this.open.delete(workspaceId));
     }
     return store;
+  }
+
+  /** The workspace's rollup store if this instance has its file (it built a rollup of it); never creates one. */
+  async ifPresent(workspaceId: string): Promise<RollupStore | undefined> {
+    if (!this.open.has(workspaceId) && !existsSync(rollupStorePath(this.dataDir, workspaceId))) return undefined;
+    return this.forWorkspace(workspaceId);
   }
 
   async close(): Promise<void> {

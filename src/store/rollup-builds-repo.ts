@@ -34,6 +34,12 @@ export function rollupBuildsRepo(db: Kysely<Database>) {
       return db.selectFrom('rollup_builds').selectAll().where('workspace_id', '=', workspaceId).where('table_name', '=', table).orderBy('partition_start').execute();
     },
 
+    /** The tables the workspace's planned builds are of. */
+    async tables(workspaceId: string): Promise<string[]> {
+      const rows = await db.selectFrom('rollup_builds').select('table_name').distinct().where('workspace_id', '=', workspaceId).execute();
+      return rows.map((r) => r.table_name);
+    },
+
     /** Adds rows not planned yet; rows already there keep their state and schedule. */
     async addMissing(rows: readonly PlannedRow[]): Promise<void> {
       for (let i = 0; i < rows.length; i += 500) {

@@ -1,13 +1,14 @@
 // Rollup builds as durable jobs, on both metadata stores, from a real DuckDB source into a real rollup
 // file: a deploy plans and the build loop builds; a refresh rebuilds only the partition still open; a
-// changed definition is a new table and the old one is dropped; a failing build keeps the last good rows
-// and shows the row failed with its error, retried later.
-import { mkdtempSync, rmSync } from 'node:fs';
+// changed definition is a new table and the old one is dropped (by the instance holding the file); a
+// failing build keeps the last good rows and shows the row failed with its error, retried later.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollupTableName } from '../../src/core/semantic/rollup-table.js';
 import { RollupBuildScheduler } from '../../src/rollups/rollup-build-scheduler.js';
+import { rollupStorePath } from '../../src/rollups/rollup-store.js';
 import { rollupPartitionsRepo } from '../../src/store/rollup-partitions-repo.js';
 import { seedWorkspace } from '../helpers/app.js';
 import { METADATA_STORES, type StoreTestApp } from '../helpers/metadata-stores.js';
@@ -109,6 +110,22 @@ describe.each(METADATA_STORES)('rollup builds on $name', (metadata) => {
     expect(await drain()).toBeGreaterThanOrEqual(1);
     expect(await stored('totals')).toBe(sourceRows);
     expect((await builds.service.list(workspaceId)).map((s) => s.table).sort()).toEqual([table('daily'), table('totals')].sort());
+  });
+
+  it('a definition changed by a deploy on an instance without the file is dropped by the instance that builds', async () => {
+    const oldTable = table('totals');
+    const deployerDir = path.join(dir, 'deployer');
+    const deployer = buildService(t.store, t.clock, deployerDir, events, () => model);
+    model = eventsModel('measures: [total]');
+    expect((await deployer.service.deployed(workspaceId, model)).dropped).toEqual([oldTable]);
+    // The deploying instance never built, so it has no rollup file, and opens none.
+    expect(existsSync(rollupStorePath(deployerDir, workspaceId))).toBe(false);
+    const store = await builds.stores.forWorkspace(workspaceId);
+    expect(await store.columnTypes(oldTable)).toBeDefined();
+    expect(await drain()).toBeGreaterThanOrEqual(1);
+    expect(await store.columnTypes(oldTable)).toBeUndefined();
+    expect((await store.tables()).sort()).toEqual([table('daily'), table('totals')].sort());
+    await deployer.stores.close();
   });
 
   it('a failing build keeps the last good rows, shows the error and is retried later', async () => {
