@@ -137,7 +137,7 @@ export class RollupBuildService {
   private async recordSuccess(row: ClaimedRollupBuild, rollup: Rollup, rows: number, sourceMaxTime: string | null, seconds: number): Promise<boolean> {
     const now = this.deps.clock.now();
     return this.deps.repo.transaction(async (trx) => {
-      const outcome = { state: 'ready' as const, attempts: 0, last_error: null, last_built_at: now, row_count: rows, next_run_at: nextBuildAfter(rollup, row.partition_end, now) };
+      const outcome = { state: 'ready' as const, attempts: 0, last_error: null, last_built_at: now, row_count: rows, next_run_at: nextBuild(rollup, row, await this.deps.repo.lockRow(trx, row), now) };
       if (!(await this.deps.repo.finish(trx, row, outcome, now))) return false;
       await rollupPartitionsRepo(trx).record({
         workspace_id: row.workspace_id,
@@ -180,6 +180,17 @@ export class RollupBuildService {
       return undefined;
     }
   }
+}
+
+/**
+ * The next build after a success: by the refresh rule, or sooner when a deploy made the row due while
+ * it was being built (the build read the source before that deploy asked for a fresh one).
+ */
+function nextBuild(rollup: Rollup, claimed: ClaimedRollupBuild, current: RollupBuildRow | undefined, now: Date): Date | null {
+  const byRule = nextBuildAfter(rollup, claimed.partition_end, now);
+  const madeDue = current && current.updated_at > claimed.updated_at ? current.next_run_at : null;
+  if (madeDue === null) return byRule;
+  return byRule === null || madeDue < byRule ? madeDue : byRule;
 }
 
 const STATE_ORDER: readonly RollupBuildRow['state'][] = ['failed', 'building', 'pending', 'ready'];

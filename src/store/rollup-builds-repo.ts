@@ -127,6 +127,18 @@ export function rollupBuildsRepo(db: Kysely<Database>) {
       return updated !== undefined;
     },
 
+    /** The row as it is now, locked until `trx` ends. */
+    async lockRow(trx: Db, row: RollupBuildRow): Promise<RollupBuildRow | undefined> {
+      return trx
+        .selectFrom('rollup_builds')
+        .selectAll()
+        .where('workspace_id', '=', row.workspace_id)
+        .where('table_name', '=', row.table_name)
+        .where('partition_start', '=', row.partition_start)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+
     async deleteRow(row: RollupBuildRow): Promise<void> {
       await db.deleteFrom('rollup_builds').where('workspace_id', '=', row.workspace_id).where('table_name', '=', row.table_name).where('partition_start', '=', row.partition_start).execute();
     },

@@ -128,6 +128,23 @@ describe.each(METADATA_STORES)('rollup builds on $name', (metadata) => {
     await deployer.stores.close();
   });
 
+  it('a deploy during the build of an on_deploy rollup makes it due again once that build ends', async () => {
+    expect(await drain()).toBe(0);
+    await builds.service.deployed(workspaceId, model);
+    const claimed = await builds.repo.claimDue(t.clock.now(), 60_000, 10);
+    const totals = claimed.find((row) => row.table_name === table('totals'))!;
+    expect(totals).toBeDefined();
+    t.clock.advance(1000);
+    // Another deploy while the build reads the source: the build's rows may predate it.
+    await builds.service.deployed(workspaceId, model);
+    for (const row of claimed) expect(await builds.service.runClaimed(row)).toBe(true);
+    const [after] = await builds.repo.listTable(workspaceId, table('totals'));
+    expect(after).toMatchObject({ state: 'ready', claimed_by: null });
+    expect(after!.next_run_at!.getTime()).toBeLessThanOrEqual(t.clock.now().getTime());
+    expect(await drain()).toBeGreaterThanOrEqual(1);
+    expect((await builds.repo.listTable(workspaceId, table('totals')))[0]!.next_run_at).toBeNull();
+  });
+
   it('a failing build keeps the last good rows, shows the error and is retried later', async () => {
     await events.change(async (run) => {
       await run('DROP TABLE events');
