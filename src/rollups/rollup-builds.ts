@@ -88,15 +88,22 @@ export class RollupBuildService {
     );
     // Older partitions go only when the plan knows where the rows start (a build range, or the source's
     // span): an unreachable source must not make a whole history look out of range.
-    if (rollup.buildRange.kind !== 'all' || span) {
-      const first = builds[0]!.start;
-      await this.deps.repo.deletePartitions(workspaceId, table, existing.filter((row) => !planned.has(row.partition_start) && row.partition_start < first).map((row) => row.partition_start));
-    }
+    if (rollup.buildRange.kind !== 'all' || span) await this.dropPartitionsBefore(workspaceId, rollup, table, existing, builds[0]!.start);
     if (deploy) {
       const due = existing.filter((row) => planned.has(row.partition_start) && dueOnDeploy(rollup, row.partition_end, row.last_built_at));
       await this.deps.repo.makeDue(workspaceId, table, due.map((row) => row.partition_start), now);
     }
     return builds.length;
+  }
+
+  /** Removes the partitions before `first` (planned no more): their rows, build records and stored rows. */
+  private async dropPartitionsBefore(workspaceId: string, rollup: Rollup, table: string, existing: readonly RollupBuildRow[], first: string): Promise<void> {
+    const gone = existing.filter((row) => row.partition_start !== WHOLE_TABLE && row.partition_start < first);
+    if (gone.length === 0) return;
+    await this.deps.repo.deletePartitions(workspaceId, table, gone.map((row) => row.partition_start));
+    const timeColumn = rollup.columns.find((c) => c.kind === 'time')?.name;
+    const store = await this.deps.stores.ifPresent(workspaceId);
+    if (timeColumn && store) await store.clear(table, { timeColumn, range: { start: parseWall(gone[0]!.partition_start), end: parseWall(first) } });
   }
 
   /** Builds one claimed row; false when nothing was recorded (the definition is gone, or the claim was taken over). */

@@ -99,6 +99,19 @@ export class RollupStore {
     }
   }
 
+  /** Deletes the rows of one time range of a stored table (partitions that left a moving build range). */
+  clear(table: string, target: PartitionTarget): Promise<void> {
+    const write = this.writing.then(async () => {
+      if ((await this.columnTypes(table)) === undefined) return;
+      await this.writer.run(`DELETE FROM ${quote(table)} WHERE ${quote(target.timeColumn)} >= CAST($1 AS TIMESTAMP) AND ${quote(target.timeColumn)} < CAST($2 AS TIMESTAMP)`, [
+        formatWall(target.range.start),
+        formatWall(target.range.end),
+      ]);
+    });
+    this.writing = write.catch(() => undefined);
+    return write;
+  }
+
   /** The stored tables. */
   async tables(): Promise<string[]> {
     const result = await this.writer.runAndReadAll("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_name");

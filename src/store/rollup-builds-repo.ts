@@ -71,10 +71,14 @@ export function rollupBuildsRepo(db: Kysely<Database>) {
       return dropped;
     },
 
-    /** Deletes the rows of one table's partitions no longer planned (out of a moving build range). */
+    /** Deletes the rows and build records of one table's partitions no longer planned (out of a moving build range). */
     async deletePartitions(workspaceId: string, table: string, partitionStarts: readonly string[]): Promise<void> {
       if (partitionStarts.length === 0) return;
-      await db.deleteFrom('rollup_builds').where('workspace_id', '=', workspaceId).where('table_name', '=', table).where('partition_start', 'in', partitionStarts).execute();
+      await db.transaction().execute(async (trx) => {
+        for (const from of ['rollup_builds', 'rollup_partitions'] as const) {
+          await trx.deleteFrom(from).where('workspace_id', '=', workspaceId).where('table_name', '=', table).where('partition_start', 'in', partitionStarts).execute();
+        }
+      });
     },
 
     /**

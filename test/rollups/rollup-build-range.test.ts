@@ -1,0 +1,76 @@
+// A rollup over a moving build range ("last 2 days"): as days pass, a refresh plans the new day's
+// partition and removes the one that left the range, with its build record and its stored rows.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileModel } from '../../src/core/cml/index.js';
+import { rollupTableName } from '../../src/core/semantic/rollup-table.js';
+import { addUnits, formatWall, startOf } from '../../src/core/semantic/time.js';
+import { RollupBuildScheduler } from '../../src/rollups/rollup-build-scheduler.js';
+import { rollupPartitionsRepo } from '../../src/store/rollup-partitions-repo.js';
+import { seedWorkspace } from '../helpers/app.js';
+import { METADATA_STORES, type StoreTestApp } from '../helpers/metadata-stores.js';
+import { buildService, EventSource, eventTimes } from './build-source.js';
+
+const DAY = 86_400_000;
+
+const RECENT_CML = `node events {
+  connection: warehouse  table: main.events
+  dimension id { type: number  primary_key: true }
+  dimension happened_at { type: timestamp }
+  measure event_count { type: count }
+  rollup recent { measures: [event_count]  time: happened_at  grain: hour  partition: day  build_range: "last 2 days"  refresh: "1 hour" }
+}
+`;
+
+describe.each(METADATA_STORES)('a moving build range on $name', (metadata) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rollup-range-'));
+  const events = new EventSource(path.join(dir, 'source.duckdb'));
+  const { model } = compileModel([{ path: 'events.cml', content: RECENT_CML }]);
+  const rollup = model!.nodes.get('events')!.rollups[0]!;
+  const table = rollupTableName(model!, rollup);
+  let t: StoreTestApp;
+  let builds: ReturnType<typeof buildService>;
+
+  beforeAll(async () => {
+    t = await metadata.start();
+    await events.create(eventTimes(t.clock.now(), 5));
+    builds = buildService(t.store, t.clock, path.join(dir, 'data'), events, () => model!);
+  }, 60_000);
+
+  afterAll(async () => {
+    await builds?.stores.close();
+    await events.close();
+    await t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the partitions of the range: the new day is built, the one out of range removed', async () => {
+    const workspaceId = (await seedWorkspace(t.services)).id;
+    const loop = new RollupBuildScheduler(builds.repo, builds.service, t.clock, 60_000, { pollMs: 60_000 });
+    const drain = async () => {
+      while ((await loop.tick()) > 0);
+    };
+    /** Day starts (UTC) `from`..0 days from the clock's day. */
+    const days = (from: number) => Array.from({ length: 1 - from }, (_, i) => formatWall(addUnits('day', startOf('day', t.clock.now()), from + i)));
+    const stored = async () => {
+      const store = await builds.stores.forWorkspace(workspaceId);
+      const result = await store.query(`SELECT strftime(MIN(happened_at__hour), '%Y-%m-%d %H:%M:%S.000') AS first, CAST(SUM(event_count) AS INTEGER) AS n FROM "${table}"`, [], 1);
+      return result.rows[0]!;
+    };
+
+    await builds.service.deployed(workspaceId, model!);
+    await drain();
+    expect((await builds.repo.listTable(workspaceId, table)).map((r) => r.partition_start)).toEqual(days(-2));
+    expect((await stored())['first']).toBe(days(-2)[0]);
+
+    t.clock.advance(DAY);
+    await events.add([t.clock.now()]);
+    await drain();
+    expect((await builds.repo.listTable(workspaceId, table)).map((r) => r.partition_start)).toEqual(days(-2));
+    expect((await rollupPartitionsRepo(t.store.db).list(workspaceId, table)).map((p) => p.partition_start)).toEqual(days(-2));
+    // The day that left the range left the file too.
+    expect((await stored())['first']).toBe(days(-2)[0]);
+  });
+});
