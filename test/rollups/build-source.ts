@@ -2,7 +2,11 @@
 // `days` days up to the test clock's current hour (UTC), and a model with a rollup partitioned by day
 // refreshed hourly and one built whole at each deploy. The warehouse opens the file read-only, so a
 // change to the table closes it first (`change`) and reopens it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll } from 'vitest';
 import { Registry } from 'prom-client';
 import { compileModel } from '../../src/core/cml/index.js';
 import type { SemanticModel } from '../../src/core/semantic/model.js';
@@ -14,6 +18,7 @@ import { RollupBuildService } from '../../src/rollups/rollup-builds.js';
 import { RollupStores } from '../../src/rollups/rollup-stores.js';
 import type { Store } from '../../src/store/db.js';
 import { rollupBuildsRepo } from '../../src/store/rollup-builds-repo.js';
+import type { MetadataStore, StoreTestApp } from '../helpers/metadata-stores.js';
 
 const HOUR = 3_600_000;
 
@@ -111,4 +116,36 @@ export function buildService(store: Store, clock: Clock, dataDir: string, events
   /** Builds started so far, as /metrics counts them. */
   const started = async () => (await registry.getSingleMetric('svc_rollup_builds_started_total')!.get()).values.reduce((sum, v) => sum + v.value, 0);
   return { service, repo, stores, registry, started };
+}
+
+export interface BuildSuite {
+  readonly dir: string;
+  readonly events: EventSource;
+  /** Events in the source table when the suite started. */
+  sourceRows: number;
+  t: StoreTestApp;
+  builds: ReturnType<typeof buildService>;
+}
+
+/**
+ * Before the enclosing describe's tests: an app on `metadata`, a source with `days` days of events and a
+ * build service over them (in a directory of the suite's own); all closed and removed after.
+ */
+export function buildSuite(metadata: MetadataStore, days: number, model: () => SemanticModel, timeoutMs?: number): BuildSuite {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rollup-builds-'));
+  const suite = { dir, events: new EventSource(path.join(dir, 'source.duckdb')), sourceRows: 0 } as BuildSuite;
+  beforeAll(async () => {
+    suite.t = await metadata.start();
+    const times = eventTimes(suite.t.clock.now(), days);
+    suite.sourceRows = times.length;
+    await suite.events.create(times);
+    suite.builds = buildService(suite.t.store, suite.t.clock, path.join(dir, 'data'), suite.events, model, timeoutMs);
+  }, 60_000);
+  afterAll(async () => {
+    await suite.builds?.stores.close();
+    await suite.events.close();
+    await suite.t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return suite;
 }

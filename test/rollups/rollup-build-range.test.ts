@@ -1,17 +1,14 @@
 // A rollup over a moving build range ("last 2 days"): as days pass, a refresh plans the new day's
 // partition and removes the one that left the range, with its build record and its stored rows.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileModel } from '../../src/core/cml/index.js';
 import { rollupTableName } from '../../src/core/semantic/rollup-table.js';
 import { addUnits, formatWall, startOf } from '../../src/core/semantic/time.js';
 import { RollupBuildScheduler } from '../../src/rollups/rollup-build-scheduler.js';
 import { rollupPartitionsRepo } from '../../src/store/rollup-partitions-repo.js';
 import { seedWorkspace } from '../helpers/app.js';
-import { METADATA_STORES, type StoreTestApp } from '../helpers/metadata-stores.js';
-import { buildService, EventSource, eventTimes } from './build-source.js';
+import { METADATA_STORES } from '../helpers/metadata-stores.js';
+import { buildSuite } from './build-source.js';
 
 const DAY = 86_400_000;
 
@@ -25,28 +22,12 @@ const RECENT_CML = `node events {
 `;
 
 describe.each(METADATA_STORES)('a moving build range on $name', (metadata) => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'rollup-range-'));
-  const events = new EventSource(path.join(dir, 'source.duckdb'));
   const { model } = compileModel([{ path: 'events.cml', content: RECENT_CML }]);
-  const rollup = model!.nodes.get('events')!.rollups[0]!;
-  const table = rollupTableName(model!, rollup);
-  let t: StoreTestApp;
-  let builds: ReturnType<typeof buildService>;
-
-  beforeAll(async () => {
-    t = await metadata.start();
-    await events.create(eventTimes(t.clock.now(), 5));
-    builds = buildService(t.store, t.clock, path.join(dir, 'data'), events, () => model!);
-  }, 60_000);
-
-  afterAll(async () => {
-    await builds?.stores.close();
-    await events.close();
-    await t?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const table = rollupTableName(model!, model!.nodes.get('events')!.rollups[0]!);
+  const suite = buildSuite(metadata, 5, () => model!);
 
   it('keeps the partitions of the range: the new day is built, the one out of range removed', async () => {
+    const { t, builds, events } = suite;
     const workspaceId = (await seedWorkspace(t.services)).id;
     const loop = new RollupBuildScheduler(builds.repo, builds.service, t.clock, 60_000, { pollMs: 60_000 });
     const drain = async () => {

@@ -1,14 +1,11 @@
 // A rollup build has a time limit of its own (SVC_ROLLUP_BUILD_TIMEOUT_MS): a build reading more than
 // it can in that time is stopped on the source and recorded as failed with the reason, to be retried.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileModel } from '../../src/core/cml/index.js';
 import { RollupBuildScheduler } from '../../src/rollups/rollup-build-scheduler.js';
 import { seedWorkspace } from '../helpers/app.js';
-import { METADATA_STORES, type StoreTestApp } from '../helpers/metadata-stores.js';
-import { buildService, EventSource, eventTimes } from './build-source.js';
+import { METADATA_STORES } from '../helpers/metadata-stores.js';
+import { buildSuite } from './build-source.js';
 
 /** The shortest limit the configuration allows. */
 const LIMIT_MS = 1000;
@@ -25,26 +22,11 @@ const SLOW_CML = `node slow {
 `;
 
 describe.each(METADATA_STORES)('the rollup build time limit on $name', (metadata) => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'rollup-limit-'));
-  const events = new EventSource(path.join(dir, 'source.duckdb'));
   const { model } = compileModel([{ path: 'slow.cml', content: SLOW_CML }]);
-  let t: StoreTestApp;
-  let builds: ReturnType<typeof buildService>;
-
-  beforeAll(async () => {
-    t = await metadata.start();
-    await events.create(eventTimes(t.clock.now(), 1));
-    builds = buildService(t.store, t.clock, path.join(dir, 'data'), events, () => model!, LIMIT_MS);
-  }, 60_000);
-
-  afterAll(async () => {
-    await builds?.stores.close();
-    await events.close();
-    await t?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = buildSuite(metadata, 1, () => model!, LIMIT_MS);
 
   it('stops a build past its limit and records it failed with the reason', async () => {
+    const { t, builds } = suite;
     const workspaceId = (await seedWorkspace(t.services)).id;
     expect((await builds.service.deployed(workspaceId, model!)).planned).toBe(1);
     const loop = new RollupBuildScheduler(builds.repo, builds.service, t.clock, LIMIT_MS, { pollMs: 60_000 });

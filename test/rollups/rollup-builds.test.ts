@@ -2,27 +2,26 @@
 // file: a deploy plans and the build loop builds; a refresh rebuilds only the partition still open; a
 // changed definition is a new table and the old one is dropped (by the instance holding the file); a
 // failing build keeps the last good rows and shows the row failed with its error, retried later.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rollupTableName } from '../../src/core/semantic/rollup-table.js';
 import { RollupBuildScheduler } from '../../src/rollups/rollup-build-scheduler.js';
 import { rollupStorePath } from '../../src/rollups/rollup-store.js';
 import { rollupPartitionsRepo } from '../../src/store/rollup-partitions-repo.js';
 import { seedWorkspace } from '../helpers/app.js';
 import { METADATA_STORES, type StoreTestApp } from '../helpers/metadata-stores.js';
-import { buildService, EventSource, eventsModel, eventTimes } from './build-source.js';
+import { buildService, buildSuite, eventsModel } from './build-source.js';
 
 const DAYS = 3;
 const HOUR = 3_600_000;
 
 describe.each(METADATA_STORES)('rollup builds on $name', (metadata) => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'rollup-builds-'));
-  const events = new EventSource(path.join(dir, 'source.duckdb'));
+  let model = eventsModel();
+  const suite = buildSuite(metadata, DAYS, () => model);
+  const { dir, events } = suite;
   let t: StoreTestApp;
   let workspaceId: string;
-  let model = eventsModel();
   let builds: ReturnType<typeof buildService>;
   let scheduler: RollupBuildScheduler;
   let sourceRows = 0;
@@ -42,20 +41,9 @@ describe.each(METADATA_STORES)('rollup builds on $name', (metadata) => {
   const status = async (name: string) => (await builds.service.list(workspaceId)).find((s) => s.rollup === name)!;
 
   beforeAll(async () => {
-    t = await metadata.start();
+    ({ t, builds, sourceRows } = suite);
     workspaceId = (await seedWorkspace(t.services)).id;
-    const times = eventTimes(t.clock.now(), DAYS);
-    sourceRows = times.length;
-    await events.create(times);
-    builds = buildService(t.store, t.clock, path.join(dir, 'data'), events, () => model);
     scheduler = new RollupBuildScheduler(builds.repo, builds.service, t.clock, 60_000, { pollMs: 60_000 });
-  }, 60_000);
-
-  afterAll(async () => {
-    await builds?.stores.close();
-    await events.close();
-    await t?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('a deploy plans each partition of the source span and the loop builds them all', async () => {
