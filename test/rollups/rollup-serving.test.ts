@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_ROWS } from '../../src/core/semantic/compile.js';
 import { addUnits, formatWall } from '../../src/core/semantic/time.js';
@@ -13,6 +14,9 @@ import { IDENTITY_GENERATION } from '../../src/identity/generations.js';
 import { principalOf, type Principal } from '../../src/identity/principal.js';
 import { GovernedQueryService } from '../../src/querying/governed-query-service.js';
 import { buildRollup } from '../../src/rollups/build-rollup.js';
+import { createLogger } from '../../src/logger.js';
+import { generateSelfSigned } from '../../src/runtime-files.js';
+import { startSqlInterface } from '../../src/sqlwire/sql-interface.js';
 import { createKey, seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, hasService } from '../helpers/services.js';
 import { factRows, loadDuckDbFacts } from './fact-table.js';
@@ -74,7 +78,7 @@ async function setUp(env: Record<string, string>, databaseUrl?: string): Promise
   await t.services.shared.bump(IDENTITY_GENERATION);
   const lum = ws.members.luminary;
   await t.services.models.deploy({ workspaceId: ws.id, userId: lum.id, email: lum.email }, 'facts', [{ path: 'facts.cml', content: MODEL }], { message: 'facts', projectName: 'Facts' });
-  return { t, ws, allKey: (await createKey(t.services, ws, 'luminary', 'structured')).value, webKey: (await createKey(t.services, ws, 'viewer', 'structured')).value };
+  return { t, ws, allKey: (await createKey(t.services, ws, 'luminary', 'structured', { scopes: ['query', 'models:read', 'sql'] })).value, webKey: (await createKey(t.services, ws, 'viewer', 'structured')).value };
 }
 
 /** Builds `years` of the monthly rollup, one partition each, and records each build as a build job would. */
@@ -172,6 +176,43 @@ function serving(name: string, databaseUrl: () => Promise<string | undefined>) {
       const result = await on.t.services.governed.query({ principal, query: { kind: 'node', query: { ...byRegion, filters: [], limit: 100 } as never }, cache: 'off', surface: 'structured_api', origin: 'structured', maxRows: 100 });
       expect(result.provenance).toMatchObject({ rollup: 'monthly', freshAsOf: latest });
       expect(result.provenance.freshAsOf).not.toBe(result.ranAt);
+    });
+
+    it('MCP: the query tool’s provenance names the rollup and is as fresh as it', async () => {
+      const response = await on.t.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${on.allKey}` },
+        payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'query', arguments: byRegion } }),
+      });
+      const result = (response.json() as { result: { structuredContent: { provenance: unknown; metadata: { rollup: { name: string } } }; content: Array<{ text: string }> } }).result;
+      expect(result.structuredContent.provenance).toMatchObject({ rollup: 'monthly', freshness: latest });
+      expect(result.structuredContent.metadata.rollup.name).toBe('monthly');
+      expect(result.content[0]!.text).toContain('from rollup monthly');
+    });
+
+    it('SQL interface: a NOTICE names the rollup that answered', async () => {
+      const pems = await generateSelfSigned();
+      const sql = await startSqlInterface({
+        services: on.t.services,
+        settings: { port: 0, explicit: true, allowPlaintext: false, maxConnectionsPerWorkspace: 5, idleSeconds: 600 },
+        host: '127.0.0.1',
+        tls: { key: pems.private, cert: pems.cert },
+        logger: createLogger('warn'),
+      });
+      const client = new pg.Client({ host: '127.0.0.1', port: sql.port, user: 'analyst', password: on.allKey, database: 'facts', ssl: { ca: pems.cert, servername: 'localhost' } });
+      try {
+        await client.connect();
+        const notices: string[] = [];
+        client.on('notice', (notice) => notices.push(notice.message ?? ''));
+        const rows = await client.query('SELECT region, MEASURE(order_count) AS order_count FROM orders GROUP BY region ORDER BY region');
+        expect(rows.rows.map((row) => Number(row.order_count)).reduce((a, b) => a + b, 0)).toBe(ROWS.length);
+        await client.query('SELECT channel, MEASURE(order_count) FROM orders GROUP BY channel');
+        expect(notices).toEqual([`answered from rollup monthly, data through ${latest}`]);
+      } finally {
+        await client.end();
+        await sql.close();
+      }
     });
 
     it('records the rollup that answered in the query history', async () => {
