@@ -31,7 +31,8 @@ export interface RollupUsed {
   readonly dataThrough: string | null;
 }
 
-export type RollupCandidateCode = RollupMissCode | 'not_built' | 'partial';
+/** A matcher's code, or why the rollup that could answer did not: never built, a partition missing, its stored table unreadable. */
+export type RollupCandidateCode = RollupMissCode | 'not_built' | 'partial' | 'unreadable';
 
 export interface RollupCandidate {
   readonly name: string;
@@ -59,9 +60,8 @@ export interface RollupRouteInput {
   readonly maxRows: number;
 }
 
-export type RollupRoute =
-  | { readonly answer: Extract<RollupAnswer, { answered: true }>; readonly report: { readonly used: RollupUsed } }
-  | { readonly answer?: undefined; readonly report: RollupReport | undefined };
+type Refused = { readonly answer?: undefined; readonly report: RollupReport | undefined; readonly failed?: { readonly error: unknown; readonly table: string } };
+export type RollupRoute = { readonly answer: Extract<RollupAnswer, { answered: true }>; readonly report: { readonly used: RollupUsed }; readonly failed?: undefined } | Refused;
 
 /** Partitions enumerated at most for one query (ten years of days): beyond, the source answers. */
 const MAX_PARTITIONS = 3660;
@@ -79,13 +79,20 @@ export async function routeToRollup(routing: RollupRouting, input: RollupRouteIn
   const rollup = match.rollup;
   if (!rollup) return { report: { used: null, candidates: misses } };
   const table = rollupTableName(input.model, rollup);
-  const refuse = (reasonCode: 'not_built' | 'partial', reason: string): RollupRoute => ({ report: { used: null, candidates: [...misses, { name: rollup.name, reasonCode, reason }] } });
+  const refuse = (reasonCode: 'not_built' | 'partial' | 'unreadable', reason: string): Refused => ({ report: { used: null, candidates: [...misses, { name: rollup.name, reasonCode, reason }] } });
   const store = await routing.existing(input.workspaceId);
   const records = store ? await routing.partitions(input.workspaceId, table) : [];
   if (!store || records.length === 0) return refuse('not_built', 'the rollup can answer the query but has not been built');
   const covered = coverage(rollup, records, rollupQuery.readsFrom.get(rollup.time?.dimension ?? ''), input.now);
   if ('missing' in covered) return refuse(covered.missing === undefined ? 'not_built' : 'partial', covered.missing === undefined ? 'the rollup has not been built whole' : `partition from ${covered.missing} of the rollup has not been built`);
-  const answer = await answerFromRollup({ ...input, store });
+  let answer: RollupAnswer;
+  try {
+    answer = await answerFromRollup({ ...input, store });
+  } catch (error) {
+    // A stored table the statement cannot read (changed under the service, a broken file): the source
+    // still answers; the failure is the caller's to record.
+    return { ...refuse('unreadable', 'the stored table of the rollup could not be read'), failed: { error, table } };
+  }
   // The matcher is pure: it picks the same rollup again; a table dropped meanwhile answers from the source.
   if (!answer.answered) return refuse('not_built', 'the rollup has no stored table');
   return { answer, report: { used: usedOf(rollup.name, table, covered.used) } };

@@ -14,6 +14,7 @@ import { IDENTITY_GENERATION } from '../../src/identity/generations.js';
 import { principalOf, type Principal } from '../../src/identity/principal.js';
 import { GovernedQueryService } from '../../src/querying/governed-query-service.js';
 import { buildRollup } from '../../src/rollups/build-rollup.js';
+import { rollupTableName } from '../../src/core/semantic/rollup-table.js';
 import { createLogger } from '../../src/logger.js';
 import { generateSelfSigned } from '../../src/runtime-files.js';
 import { startSqlInterface } from '../../src/sqlwire/sql-interface.js';
@@ -266,6 +267,22 @@ function serving(name: string, databaseUrl: () => Promise<string | undefined>) {
       expect(body.metadata.rollup).toBeUndefined();
       expect(body.sql).toMatch(/main\.orders/);
       expect(body.data).toEqual((await query(on, on.allKey, byRegion)).json().data);
+    });
+
+    it('a stored table that cannot be read: the source answers, with `unreadable`, and the failure is in the history', async () => {
+      const live = await on.t.services.models.live(on.ws.id);
+      const table = rollupTableName(live.model, live.model.nodes.get('orders')!.rollups.find((r) => r.name === 'monthly')!);
+      const store = await on.t.services.rollupStores.of(on.ws.id);
+      // The stored table changed under the service: the answer's statement reads a column no longer there.
+      // (The store's reader takes a statement without rows for a failed read: the change itself is checked below.)
+      await store.query(`ALTER TABLE "${table}" DROP COLUMN revenue`, [], 1).catch(() => undefined);
+      expect([...(await store.columnTypes(table))!.keys()]).not.toContain('revenue');
+      const body = (await query(on, on.allKey, byRegion, { 'cache-control': 'no-cache' })).json();
+      expect(body.metadata.rollup.candidates).toContainEqual({ name: 'monthly', reason_code: 'unreadable', reason: 'the stored table of the rollup could not be read' });
+      expect(body.data).toEqual(await fromSource(on, byRegion));
+      await on.t.services.rawSql.flush();
+      const failed = await on.t.store.db.selectFrom('query_history').select(['status']).where('workspace_id', '=', on.ws.id).where('sql', 'like', `/* rollup ${table}%`).execute();
+      expect(failed).toEqual([{ status: 'error' }]);
     });
 
     it('a node without rollups has no metadata.rollup', async () => {

@@ -47,7 +47,7 @@ export const rollupAnswerSchema = z
         .array(
           z.object({
             name: z.string(),
-            reason_code: z.string().describe('a matcher code (docs/cml.md, "Which rollup answers a query"), or not_built / partial when the rollup that could answer is not built for what the query reads'),
+            reason_code: z.string().describe('a matcher code (docs/cml.md, "Which rollup answers a query"), or, for the rollup that could answer: not_built, partial (a partition the query reads is not built) or unreadable (its stored table could not be read)'),
             reason: z.string(),
           }),
         )
