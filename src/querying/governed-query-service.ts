@@ -149,15 +149,15 @@ export class GovernedQueryService {
       maxRows: request.maxRows,
     });
     // The history shows which rollup answered (or failed to): its statement, led by a comment naming it.
-    const record = (table: string, text: string, params: readonly unknown[], outcome: { rowCount: number } | { error: unknown }) => {
-      const sql = `/* rollup ${table} */\n${text}`;
+    const record = (rollup: string, table: string, text: string, params: readonly unknown[], outcome: { rowCount: number } | { error: unknown }) => {
+      const sql = `/* rollup ${rollup}: ${table} */\n${text}`;
       const recorded = { workspaceId: principal.workspace.id, userId: principal.user.id, connection: { name: located.connection.name }, sql, params, runnableSql: () => sql, maxRows: request.maxRows, surface: request.surface, origin: request.origin };
       this.rawSql.recordRollupRun(recorded, located.connection, outcome, started);
     };
-    if (route.failed) record(route.failed.table, '', [], { error: route.failed.error });
+    if (route.failed) record(route.failed.rollup, route.failed.table, '', [], { error: route.failed.error });
     if (!route.answer) return route.report ? { report: route.report } : {};
     const { answer, report } = route;
-    record(`${answer.rollup.name}: ${answer.table}`, answer.sql, answer.params, { rowCount: answer.result.rowCount });
+    record(answer.rollup.name, answer.table, answer.sql, answer.params, { rowCount: answer.result.rowCount });
     const result: StoredResult = {
       ...statementOf(compiled),
       sql: answer.sql,

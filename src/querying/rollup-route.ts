@@ -60,7 +60,7 @@ export interface RollupRouteInput {
   readonly maxRows: number;
 }
 
-type Refused = { readonly answer?: undefined; readonly report: RollupReport | undefined; readonly failed?: { readonly error: unknown; readonly table: string } };
+type Refused = { readonly answer?: undefined; readonly report: RollupReport | undefined; readonly failed?: { readonly error: unknown; readonly rollup: string; readonly table: string } };
 export type RollupRoute = { readonly answer: Extract<RollupAnswer, { answered: true }>; readonly report: { readonly used: RollupUsed }; readonly failed?: undefined } | Refused;
 
 /** Partitions enumerated at most for one query (ten years of days): beyond, the source answers. */
@@ -91,7 +91,7 @@ export async function routeToRollup(routing: RollupRouting, input: RollupRouteIn
   } catch (error) {
     // A stored table the statement cannot read (changed under the service, a broken file): the source
     // still answers; the failure is the caller's to record.
-    return { ...refuse('unreadable', 'the stored table of the rollup could not be read'), failed: { error, table } };
+    return { ...refuse('unreadable', 'the stored table of the rollup could not be read'), failed: { error, rollup: rollup.name, table } };
   }
   // The matcher is pure: it picks the same rollup again; a table dropped meanwhile answers from the source.
   if (!answer.answered) return refuse('not_built', 'the rollup has no stored table');

@@ -281,7 +281,7 @@ function serving(name: string, databaseUrl: () => Promise<string | undefined>) {
       expect(body.metadata.rollup.candidates).toContainEqual({ name: 'monthly', reason_code: 'unreadable', reason: 'the stored table of the rollup could not be read' });
       expect(body.data).toEqual(await fromSource(on, byRegion));
       await on.t.services.rawSql.flush();
-      const failed = await on.t.store.db.selectFrom('query_history').select(['status']).where('workspace_id', '=', on.ws.id).where('sql', 'like', `/* rollup ${table}%`).execute();
+      const failed = await on.t.store.db.selectFrom('query_history').select(['status']).where('workspace_id', '=', on.ws.id).where('sql', 'like', `/* rollup monthly: ${table}%`).where('status', '=', 'error').execute();
       expect(failed).toEqual([{ status: 'error' }]);
     });
 
