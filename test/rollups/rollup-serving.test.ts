@@ -179,6 +179,15 @@ function serving(name: string, databaseUrl: () => Promise<string | undefined>) {
       expect(result.provenance.freshAsOf).not.toBe(result.ranAt);
     });
 
+    it('a comparison is as fresh as its least fresh statement: each read from the rollup', async () => {
+      const principal = await principalFor(on, 'luminary');
+      const compare = { dimension: 'created_at', range: ['2025-01-01', '2025-04-01'], to: 'previous_year' };
+      const payload = { node: 'orders', dimensions: ['created_at.month'], measures: ['revenue'], filters: [], sorts: [], compare, limit: 100 };
+      const result = await on.t.services.governed.query({ principal, query: { kind: 'node', query: payload as never }, cache: 'off', surface: 'structured_api', origin: 'structured', maxRows: 100 });
+      expect(result.sql).toContain('orders__monthly__');
+      expect(result.provenance.freshAsOf).toBe(latest);
+    });
+
     it('MCP: the query tool’s provenance names the rollup and is as fresh as it', async () => {
       const response = await on.t.app.inject({
         method: 'POST',
