@@ -62,6 +62,7 @@ const configSchema = z
     SVC_ADMIN_EMAIL: z.email().default('admin@example.com'),
     SVC_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
     SVC_DEMO: onOff.default('on'),
+    SVC_ROLLUPS: onOff.default('on'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SVC_SECRET_KEY: z
       .string()
@@ -128,6 +129,8 @@ export interface Config {
   readonly trustProxy: boolean | number | string;
   readonly admin: { readonly email: string; readonly password: string | undefined };
   readonly demo: boolean;
+  /** Node queries answered from built rollups when one can (SVC_ROLLUPS=off: always from the source, to compare). */
+  readonly rollups: boolean;
   readonly logLevel: RawConfig['LOG_LEVEL'];
   readonly secretKeyHex: string | undefined;
   readonly session: { readonly idleMinutes: number; readonly maxHours: number };
@@ -228,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: c.TRUST_PROXY,
     admin: Object.freeze({ email: c.SVC_ADMIN_EMAIL.toLowerCase(), password: c.SVC_ADMIN_PASSWORD }),
     demo: c.SVC_DEMO === 'on',
+    rollups: c.SVC_ROLLUPS === 'on',
     logLevel: c.LOG_LEVEL,
     secretKeyHex: c.SVC_SECRET_KEY,
     session: Object.freeze({ idleMinutes: c.SVC_SESSION_IDLE_MINUTES, maxHours: c.SVC_SESSION_MAX_HOURS }),

@@ -23,6 +23,7 @@ import { membersRepo } from './store/members-repo.js';
 import { modelsRepo } from './store/models-repo.js';
 import { GovernedQueryService } from './querying/governed-query-service.js';
 import { RawSqlService } from './querying/raw-sql-service.js';
+import { rollupPartitionsRepo } from './store/rollup-partitions-repo.js';
 import { WAREHOUSE_QUERY_TIMEOUT_MS } from './querying/query-time-limit.js';
 import { SchemaCache } from './connections/schema-cache.js';
 import { memoryResultCache, resultCacheLimits, type ResultCache } from './querying/result-cache.js';
@@ -85,7 +86,11 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const rawSql = new RawSqlService(connections, history, clock, RAW_SQL_TIMEOUT_MS, metrics);
   const schemas = new SchemaCache(SCHEMA_CACHE_MS, () => clock.now().getTime());
   const cache = resultCache ?? memoryResultCache(resultCacheLimits(config), () => clock.now().getTime());
-  const governed = new GovernedQueryService(models, connections, rawSql, cache, clock, metrics);
+  // Every workspace's rollup file, opened once; answers read them when SVC_ROLLUPS is on.
+  const rollupStores = new RollupStores(config.dataDir);
+  const partitions = rollupPartitionsRepo(store.db);
+  const rollupRouting = config.rollups ? { existing: (workspaceId: string) => rollupStores.existing(workspaceId), partitions: (workspaceId: string, table: string) => partitions.list(workspaceId, table) } : undefined;
+  const governed = new GovernedQueryService(models, connections, rawSql, cache, clock, metrics, rollupRouting);
   metrics.watch(scrapeSources(store, cache, clock, connections.registry));
   const values = { perDimension: config.values.perDimension, refreshMs: config.values.refreshSeconds * 1000, maxScopes: config.values.maxScopes, maxValues: config.values.maxTotal };
   const answers = new AnswerService({ models, connections, rawSql, governed, schemas, clock, llm: config.llm, values, ...(onNote ? { onNote } : {}), ...(onBackgroundError ? { onBackgroundError } : {}) });
@@ -94,7 +99,6 @@ export function createServices({ config, secretKey, store, shared, clock, result
     answers.modelDeployed(workspaceId);
     return {};
   });
-  const rollupStores = new RollupStores(config.dataDir);
   const rollupBuildRows = rollupBuildsRepo(store.db);
   const rollupBuilds = new RollupBuildService({
     repo: rollupBuildRows,
@@ -148,6 +152,8 @@ export function createServices({ config, secretKey, store, shared, clock, result
     metrics,
     resultCache: cache,
     governed,
+    rollupStores,
+    rollupPartitions: partitions,
     vaults,
     scenes,
     sceneRows,
@@ -160,7 +166,6 @@ export function createServices({ config, secretKey, store, shared, clock, result
     /** Another delivery worker over the same secrets (tests: other stores, shorter schedules). */
     deliveryWorker,
     jobs,
-    rollupStores,
     rollupBuildRows,
     rollupBuilds,
     mosaics,
@@ -186,10 +191,10 @@ export async function closeServices(services: Services): Promise<void> {
   await services.jobs.stop();
   await services.deliveries.stop();
   await services.answers.close();
-  await services.rollupStores.close();
   await services.lastUsed.stop();
   await services.oauth.lastUsed.stop();
   await services.rawSql.flush();
   await services.connections.close();
+  await services.rollupStores.close();
   await services.resultCache.close();
 }

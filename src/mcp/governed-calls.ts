@@ -16,8 +16,11 @@ import { presentQueryAnswer, type queryAnswerSchema } from '../surfaces/structur
 
 export const provenanceSchema = z.object({
   model_version: z.number().int(),
-  freshness: z.string().describe('when the warehouse answered these rows (for a cache hit, when the kept answer was made)'),
+  freshness: z
+    .string()
+    .describe('when the warehouse answered these rows (for a cache hit, when the kept answer was made); answered from a rollup, the latest source time the rollup holds'),
   cache: z.enum(CACHE_STATES),
+  rollup: z.string().optional().describe('the rollup that answered, when one did (metadata.rollup says more)'),
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 type QueryAnswer = z.infer<typeof queryAnswerSchema>;
@@ -26,7 +29,7 @@ type QueryAnswer = z.infer<typeof queryAnswerSchema>;
 export type LimitedQuery = SemanticQuery & { limit: number };
 
 function provenanceOf(provenance: GovernedProvenance): Provenance {
-  return { model_version: provenance.modelVersion, freshness: provenance.freshAsOf, cache: provenance.cache };
+  return { model_version: provenance.modelVersion, freshness: provenance.freshAsOf, cache: provenance.cache, ...(provenance.rollup ? { rollup: provenance.rollup } : {}) };
 }
 
 /** C's /v1/query for the same body and principal, and where its rows came from. */

@@ -43,7 +43,8 @@ export async function runComposedQuery(request: GovernedQueryRequest, runner: Co
     durationMs: Math.max(...results.map((result) => result.durationMs)),
     truncated: merged.truncated,
     ranAt,
-    provenance: { modelVersion: live.version, sql: statement.sql, cache: cacheOf(results.map((result) => result.provenance.cache)), freshAsOf: ranAt },
+    // As fresh as its least fresh statement: one answered from a rollup is as fresh as the rollup.
+    provenance: { modelVersion: live.version, sql: statement.sql, cache: cacheOf(results.map((result) => result.provenance.cache)), freshAsOf: results.map((result) => result.provenance.freshAsOf).reduce((a, b) => (b < a ? b : a)) },
   };
 }
 

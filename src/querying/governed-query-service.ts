@@ -15,6 +15,15 @@
 // A query with `compare`, `shares` or `per` takes this path once per plain statement it is made of, and
 // its rows are merged after (composed-query.ts).
 //
+// A node query of a model with rollups is answered from a rollup when one can answer it and its build
+// records cover what it reads (rollup-route.ts); the result then names the rollup (`rollup`), its
+// provenance is as fresh as the latest source time the rollup holds, and the run is recorded in the
+// history with the rollup's statement. Rollup answers are not kept in the result cache: they are as
+// cheap to read again as a kept answer, and a later build (a newer partition) would be hidden behind a
+// kept one whose freshness no longer says what the rollup holds. A source answer kept before the rollup
+// was built may still answer a hit: its rows are the same by construction, and its provenance says it
+// came from the source, as fresh as its run. SVC_ROLLUPS=off answers every query from the source.
+//
 // A request's `signal` cancels its own run only. Identical requests that arrive together are not
 // coalesced: each runs on the warehouse, so one caller's cancel never fails another's answer. A
 // cancelled run fails before anything is kept, so the cache never holds one.
@@ -29,10 +38,12 @@ import type { LiveModel, ModelService } from '../modeling/model-service.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
 import { explainComposedQuery, runComposedQuery, type ComposedRunner } from './composed-query.js';
 import { baseNodeOf, compileRequest, compiling } from './governed-compile.js';
+import type { RollupReport } from './rollup-route.js';
 import type { CacheState, GovernedExplanation, GovernedProvenance, GovernedQueryRequest, GovernedQueryResult, GovernedStatement } from './governed-query.js';
 import type { RawSqlService } from './raw-sql-service.js';
 import type { ResultCache } from './result-cache.js';
 import { resultKey } from './result-key.js';
+import { routeToRollup, type RollupRouting } from './rollup-route.js';
 
 export type { CachePolicy, CacheState, GovernedExplanation, GovernedProvenance, GovernedQueryRequest, GovernedQueryResult, SemanticRequest } from './governed-query.js';
 
@@ -59,6 +70,8 @@ export class GovernedQueryService {
     private readonly cache: ResultCache,
     private readonly clock: Clock,
     private readonly metrics?: ServiceMetrics,
+    /** Where built rollups are found; absent (SVC_ROLLUPS=off): every query reads its source. */
+    private readonly rollups?: RollupRouting,
   ) {}
 
   /** The principal's workspace's live model (for checks of definitions against it before they run). */
@@ -78,6 +91,8 @@ export class GovernedQueryService {
     }
     const compiled = compiling(request, located.live, () => compileRequest(located.live.model, request.query, located.options));
     const ranAt = this.clock.now().toISOString();
+    const routed = await this.fromRollup(request, located, compiled, ranAt);
+    if (routed.result) return withProvenance(routed.result, located.live, key === undefined ? (request.cache === 'bypass' ? 'bypass' : 'off') : 'miss');
     const run = await this.rawSql.runCompiled({
       workspaceId: request.principal.workspace.id,
       userId: request.principal.user.id,
@@ -100,6 +115,7 @@ export class GovernedQueryService {
       durationMs: run.durationMs,
       truncated: run.truncated,
       ranAt,
+      ...(routed.report ? { rollup: routed.report } : {}),
     };
     if (key === undefined) return withProvenance(result, located.live, request.cache === 'bypass' ? 'bypass' : 'off');
     const rowsJson = JSON.stringify(result.rows);
@@ -115,6 +131,46 @@ export class GovernedQueryService {
     const cache: CacheState =
       located.key !== undefined ? ((await this.cache.get(located.key)) !== undefined ? 'hit' : 'miss') : request.cache === 'bypass' ? 'bypass' : 'off';
     return { ...statementOf(compiled), modelVersion: located.live.version, engine: located.connection.engine, cache };
+  }
+
+  /** The result from a rollup when one answers (recorded in the history), else why none did (undefined for a node without rollups). */
+  private async fromRollup(request: GovernedQueryRequest, located: Located, compiled: ReturnType<typeof compileRequest>, ranAt: string): Promise<{ result?: StoredResult; report?: RollupReport }> {
+    if (!this.rollups || request.query.kind !== 'node') return {};
+    const { principal } = request;
+    const started = performance.now();
+    const route = await routeToRollup(this.rollups, {
+      workspaceId: principal.workspace.id,
+      model: located.live.model,
+      query: request.query.query,
+      sourceEngine: located.connection.engine,
+      attributes: principal.attributes,
+      now: located.options.now,
+      timezone: principal.workspace.timezone,
+      maxRows: request.maxRows,
+    });
+    // The history shows which rollup answered (or failed to): its statement, led by a comment naming it.
+    const record = (rollup: string, table: string, text: string, params: readonly unknown[], outcome: { rowCount: number } | { error: unknown }) => {
+      const sql = `/* rollup ${rollup}: ${table} */\n${text}`;
+      const recorded = { workspaceId: principal.workspace.id, userId: principal.user.id, connection: { name: located.connection.name }, sql, params, runnableSql: () => sql, maxRows: request.maxRows, surface: request.surface, origin: request.origin };
+      this.rawSql.recordRollupRun(recorded, located.connection, outcome, started);
+    };
+    if (route.failed) record(route.failed.rollup, route.failed.table, '', [], { error: route.failed.error });
+    if (!route.answer) return route.report ? { report: route.report } : {};
+    const { answer, report } = route;
+    record(answer.rollup.name, answer.table, answer.sql, answer.params, { rowCount: answer.result.rowCount });
+    const result: StoredResult = {
+      ...statementOf(compiled),
+      sql: answer.sql,
+      params: answer.params,
+      rows: answer.result.rows,
+      columns: answer.result.columns,
+      rowCount: answer.result.rowCount,
+      durationMs: answer.result.durationMs,
+      truncated: answer.result.truncated,
+      ranAt,
+      rollup: report,
+    };
+    return { result, report };
   }
 
   /** Comparisons, shares and ratios: plain statements on this same path, merged (see composed-query.ts). */
@@ -159,8 +215,11 @@ function withProvenance(result: StoredResult, live: LiveModel, cache: CacheState
   return { ...result, provenance: provenanceOf(result, live, cache) };
 }
 
-function provenanceOf(result: Pick<StoredResult, 'sql' | 'ranAt'>, live: LiveModel, cache: CacheState): GovernedProvenance {
-  return { modelVersion: live.version, sql: result.sql, cache, freshAsOf: result.ranAt };
+function provenanceOf(result: Pick<StoredResult, 'sql' | 'ranAt' | 'rollup'>, live: LiveModel, cache: CacheState): GovernedProvenance {
+  const used = result.rollup?.used;
+  // A rollup answer is as fresh as the source rows its partitions were built from, never as its read.
+  const freshAsOf = used ? (used.dataThrough ?? used.partitionsBuiltAt) : result.ranAt;
+  return { modelVersion: live.version, sql: result.sql, cache, freshAsOf, ...(used ? { rollup: used.name } : {}) };
 }
 
 // A kept result is its rows' JSON after a line of everything else's (JSON text holds no raw line

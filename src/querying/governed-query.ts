@@ -11,6 +11,7 @@ import type { RunResult } from '../core/warehouse/types.js';
 import type { Principal } from '../identity/principal.js';
 import type { LiveModel } from '../modeling/model-service.js';
 import type { HistoryOrigin, HistorySurface } from '../store/schema.js';
+import type { RollupReport } from './rollup-route.js';
 
 /**
  * A query on the semantic layer: on a node's dimensions and measures (C's body, a scene, a signal), or
@@ -70,8 +71,14 @@ export interface GovernedProvenance {
   readonly modelVersion: number;
   readonly sql: string;
   readonly cache: CacheState;
-  /** When the warehouse answered: for a cache hit, when the stored answer was made. */
+  /**
+   * When the warehouse answered: for a cache hit, when the stored answer was made; for an answer from a
+   * rollup, the latest source time the rollup's partitions used hold (as the source wrote it), or when
+   * they were built for a rollup without time.
+   */
   readonly freshAsOf: string;
+  /** The rollup that answered, by name (see GovernedQueryResult.rollup). */
+  readonly rollup?: string;
 }
 
 /** What the compiler made of a request for this principal, and where it runs. */
@@ -106,6 +113,12 @@ export interface ComparisonSummary {
 export interface GovernedQueryResult extends RunResult, GovernedStatement {
   /** When the warehouse answered (for a cache hit, when the stored answer was made). */
   readonly ranAt: string;
+  /**
+   * For a node query of a node with rollups: the rollup that answered, or (`used: null`) why each
+   * rollup could not (rollup-route.ts). Absent for a node without rollups, a reveal query, a
+   * composed query (each of its statements is routed on its own) and with SVC_ROLLUPS=off.
+   */
+  readonly rollup?: RollupReport;
   readonly provenance: GovernedProvenance;
   /**
    * The rows as JSON text, when the path already holds it (a result kept in or read from the cache):

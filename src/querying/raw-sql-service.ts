@@ -108,6 +108,14 @@ export class RawSqlService {
     }
   }
 
+  /**
+   * Records a governed run answered from a rollup (rollup-route.ts) as it records the node's own runs:
+   * the node's connection, the statement that read the rollup's table, its status and rows.
+   */
+  recordRollupRun(request: RawSqlRequest & CompiledRun, connection: ConnectionView, outcome: { rowCount: number } | { error: unknown }, started: number): void {
+    this.record(request, request, connection, 'error' in outcome ? 'error' : 'success', 'error' in outcome ? { error: messageOf(outcome.error) } : { rowCount: outcome.rowCount }, started);
+  }
+
   /** Writes the history rows still buffered: before they are listed, and at shutdown. */
   flush(): Promise<void> {
     return this.history.flush();

@@ -1,7 +1,7 @@
 // The seam between the governed query path and rollups: a node query answered from the rollup the
 // matcher picks, when one can answer it and its table has been built; otherwise the reason, so the
-// caller answers from the source. Not wired into the live path yet: a caller must also know the
-// partitions built cover what the query reads (see the build records) before trusting the answer.
+// caller answers from the source. The governed path calls it once the build records show the partitions
+// built cover what the query reads (src/querying/rollup-route.ts).
 import { matchRollup, type RollupMatch } from '../core/semantic/rollup-match.js';
 import { rollupQueryOf } from '../core/semantic/rollup-query.js';
 import { rollupAnswerStatement } from '../core/semantic/rollup-answer-sql.js';

@@ -65,7 +65,7 @@ export class RollupBuildService {
     );
     // Dropped here when this instance holds the file; otherwise by the instance that builds, at its
     // next build of a new table (dropOrphans).
-    const store = dropped.length > 0 ? await this.deps.stores.ifPresent(workspaceId) : undefined;
+    const store = dropped.length > 0 ? await this.deps.stores.existing(workspaceId) : undefined;
     for (const table of dropped) await store?.drop(table);
     return { planned, dropped };
   }
@@ -102,7 +102,7 @@ export class RollupBuildService {
     if (gone.length === 0) return;
     await this.deps.repo.deletePartitions(workspaceId, table, gone.map((row) => row.partition_start));
     const timeColumn = rollup.columns.find((c) => c.kind === 'time')?.name;
-    const store = await this.deps.stores.ifPresent(workspaceId);
+    const store = await this.deps.stores.existing(workspaceId);
     if (timeColumn && store) await store.clear(table, { timeColumn, range: { start: parseWall(gone[0]!.partition_start), end: parseWall(first) } });
   }
 
@@ -119,7 +119,7 @@ export class RollupBuildService {
     metrics.buildStarted();
     const started = performance.now();
     try {
-      const store = await this.deps.stores.forWorkspace(row.workspace_id);
+      const store = await this.deps.stores.of(row.workspace_id);
       const source = await this.deps.source(row.workspace_id, model.nodes.get(rollup.node)!.connection);
       const fresh = (await store.columnTypes(row.table_name)) === undefined;
       const partition = row.partition_start === WHOLE_TABLE ? undefined : { start: parseWall(row.partition_start), end: parseWall(row.partition_end) };
@@ -164,7 +164,7 @@ export class RollupBuildService {
 
   /** Drops the stored tables of the workspace no planned build is of (definitions deployed away). */
   async dropOrphans(workspaceId: string): Promise<string[]> {
-    const store = await this.deps.stores.forWorkspace(workspaceId);
+    const store = await this.deps.stores.of(workspaceId);
     const planned = new Set(await this.deps.repo.tables(workspaceId));
     const orphans = (await store.tables()).filter((table) => !planned.has(table));
     for (const table of orphans) await store.drop(table);

@@ -1,30 +1,29 @@
-// One RollupStore per workspace, opened on first use and kept: DuckDB allows one writer per file, so
-// every build and read of a workspace's rollups in this process goes through the same open store.
-// Closed together when the services close.
+// One open RollupStore per workspace, for the process's life: DuckDB lets one instance own a file, so
+// builds and answers of a workspace share it. Closed at shutdown (closeServices).
 import { existsSync } from 'node:fs';
-import { rollupStorePath, RollupStore } from './rollup-store.js';
+import { RollupStore, rollupStorePath } from './rollup-store.js';
 
 export class RollupStores {
   private readonly open = new Map<string, Promise<RollupStore>>();
 
   constructor(private readonly dataDir: string) {}
 
-  /** The workspace's rollup store, opened (and its file created) on first use. */
-  forWorkspace(workspaceId: string): Promise<RollupStore> {
+  /** The workspace's store, opened (and its file created) on first use. */
+  of(workspaceId: string): Promise<RollupStore> {
     let store = this.open.get(workspaceId);
     if (!store) {
       store = RollupStore.open(rollupStorePath(this.dataDir, workspaceId));
-      this.open.set(workspaceId, store);
-      // A failed open is retried by the next use.
+      // A failed open is not kept: the next use tries again.
       store.catch(() => this.open.delete(workspaceId));
+      this.open.set(workspaceId, store);
     }
     return store;
   }
 
-  /** The workspace's rollup store if this instance has its file (it built a rollup of it); never creates one. */
-  async ifPresent(workspaceId: string): Promise<RollupStore | undefined> {
+  /** The workspace's store when it has a file (nothing was ever built otherwise): answering never creates one. */
+  async existing(workspaceId: string): Promise<RollupStore | undefined> {
     if (!this.open.has(workspaceId) && !existsSync(rollupStorePath(this.dataDir, workspaceId))) return undefined;
-    return this.forWorkspace(workspaceId);
+    return this.of(workspaceId);
   }
 
   async close(): Promise<void> {

@@ -13,9 +13,11 @@ import { MAX_QUERY_LIMIT } from '../core/semantic/query.js';
 import type { Principal } from '../identity/principal.js';
 import type { LiveModel } from '../modeling/model-service.js';
 import { recordRunsAs } from '../querying/history-context.js';
+import type { GovernedProvenance } from '../querying/governed-query.js';
 import type { Services } from '../services.js';
 import { CatalogError } from './catalog/catalog-error.js';
 import type { CatalogMirrors } from './catalog/catalog-mirror.js';
+import type { ServerNotice } from './protocol/backend-messages.js';
 import { fieldsOf, rowsOf } from './governed-rows.js';
 import { outerParamTypes, outerSql, paramNumbers, partRowsJson } from './outer-query.js';
 import { showFields, type SessionSettings } from './session-settings.js';
@@ -122,12 +124,14 @@ export class SqlStatementHandler implements StatementHandler {
   }
 
   private async governed(statement: GovernedStatement, params: ReadonlyArray<string | null>, signal: AbortSignal): Promise<StatementOutcome> {
-    const { translated, rows } = await this.governedRows(await this.plan(statement), params, signal);
-    return { fields: fieldsOf(translated.columns), rows: rowsOf(translated.columns, rows), tag: `SELECT ${rows.length}` };
+    const { translated, rows, provenance } = await this.governedRows(await this.plan(statement), params, signal);
+    // A client sees which rollup answered as a NOTICE (psql prints it; drivers hand it to a listener).
+    const notices = provenance?.rollup ? [rollupNotice(provenance.rollup, provenance.freshAsOf)] : [];
+    return { fields: fieldsOf(translated.columns), rows: rowsOf(translated.columns, rows), tag: `SELECT ${rows.length}`, ...(notices.length ? { notices } : {}) };
   }
 
   /** A governed SELECT's rows, read on the governed path with the member's data keys, cache and limits. */
-  private async governedRows(plan: SelectPlan, params: ReadonlyArray<string | null>, signal: AbortSignal): Promise<{ translated: GovernedSelect; rows: readonly WarehouseRow[] }> {
+  private async governedRows(plan: SelectPlan, params: ReadonlyArray<string | null>, signal: AbortSignal): Promise<{ translated: GovernedSelect; rows: readonly WarehouseRow[]; provenance?: GovernedProvenance }> {
     const translated = bindPlan(plan, params);
     // LIMIT 0: a client learning the columns. Checked and described; nothing to read.
     if (translated.emptyResult) return { translated, rows: [] };
@@ -146,7 +150,7 @@ export class SqlStatementHandler implements StatementHandler {
       throw sqlStateOf(error);
     });
     if (!translated.limitGiven && result.rows.length > MAX_QUERY_LIMIT) throw tooManyRows();
-    return { translated, rows: result.rows };
+    return { translated, rows: result.rows, provenance: result.provenance };
   }
 
   /** Each governed part's plan, its errors placed in the part's own text. */
@@ -275,4 +279,9 @@ function cancellable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/** The NOTICE of a statement answered from a rollup: its name and how fresh its rows are. */
+function rollupNotice(rollup: string, dataThrough: string): ServerNotice {
+  return { severity: 'NOTICE', code: '00000', message: `answered from rollup ${rollup}, data through ${dataThrough}` };
 }

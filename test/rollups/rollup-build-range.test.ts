@@ -36,7 +36,7 @@ describe.each(METADATA_STORES)('a moving build range on $name', (metadata) => {
     /** Day starts (UTC) `from`..0 days from the clock's day. */
     const days = (from: number) => Array.from({ length: 1 - from }, (_, i) => formatWall(addUnits('day', startOf('day', t.clock.now()), from + i)));
     const stored = async () => {
-      const store = await builds.stores.forWorkspace(workspaceId);
+      const store = await builds.stores.of(workspaceId);
       const result = await store.query(`SELECT strftime(MIN(happened_at__hour), '%Y-%m-%d %H:%M:%S.000') AS first, CAST(SUM(event_count) AS INTEGER) AS n FROM "${table}"`, [], 1);
       return result.rows[0]!;
     };

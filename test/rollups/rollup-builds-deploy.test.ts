@@ -60,7 +60,7 @@ describe.each(METADATA_STORES)('rollup builds after a deploy on $store', (store)
 
     await deploy(a, '');
     expect(await services.rollupBuilds.list(a.ws.id)).toEqual([]);
-    const rollups = await services.rollupStores.forWorkspace(a.ws.id);
+    const rollups = await services.rollupStores.of(a.ws.id);
     expect(await rollups.columnTypes(built!.table)).toBeUndefined();
   });
 });

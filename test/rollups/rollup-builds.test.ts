@@ -34,7 +34,7 @@ describe.each(METADATA_STORES)('rollup builds on $name', (metadata) => {
     return recorded;
   };
   const stored = async (name: string) => {
-    const store = await builds.stores.forWorkspace(workspaceId);
+    const store = await builds.stores.of(workspaceId);
     const result = await store.query(`SELECT CAST(SUM(event_count) AS INTEGER) AS n FROM "${table(name)}"`, [], 1);
     return Number(result.rows[0]!['n']);
   };
@@ -92,7 +92,7 @@ describe.each(METADATA_STORES)('rollup builds on $name', (metadata) => {
     expect(table('totals')).not.toBe(oldTable);
     const { dropped } = await builds.service.deployed(workspaceId, model);
     expect(dropped).toEqual([oldTable]);
-    const store = await builds.stores.forWorkspace(workspaceId);
+    const store = await builds.stores.of(workspaceId);
     expect(await store.columnTypes(oldTable)).toBeUndefined();
     expect(await rollupPartitionsRepo(t.store.db).list(workspaceId, oldTable)).toEqual([]);
     expect(await drain()).toBeGreaterThanOrEqual(1);
@@ -108,7 +108,7 @@ describe.each(METADATA_STORES)('rollup builds on $name', (metadata) => {
     expect((await deployer.service.deployed(workspaceId, model)).dropped).toEqual([oldTable]);
     // The deploying instance never built, so it has no rollup file, and opens none.
     expect(existsSync(rollupStorePath(deployerDir, workspaceId))).toBe(false);
-    const store = await builds.stores.forWorkspace(workspaceId);
+    const store = await builds.stores.of(workspaceId);
     expect(await store.columnTypes(oldTable)).toBeDefined();
     expect(await drain()).toBeGreaterThanOrEqual(1);
     expect(await store.columnTypes(oldTable)).toBeUndefined();

@@ -23,7 +23,7 @@ export const query = defineTool({
     const preview = answer.data.slice(0, 5).map((row) => JSON.stringify(row)).join('\n');
     return {
       structured: { ...answer, truncated, provenance },
-      text: `${answer.metadata.row_count} rows from ${answer.metadata.node}${truncated ? ' (truncated)' : ''}; model v${provenance.model_version}, ran ${provenance.freshness}, cache ${provenance.cache}\n${preview}`,
+      text: `${answer.metadata.row_count} rows from ${answer.metadata.node}${truncated ? ' (truncated)' : ''}; model v${provenance.model_version}, ran ${provenance.freshness}, cache ${provenance.cache}${provenance.rollup ? `, from rollup ${provenance.rollup}` : ''}\n${preview}`,
     };
   },
 });

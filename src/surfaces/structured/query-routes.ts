@@ -8,6 +8,7 @@ import { RESULT_COLUMN_KINDS, type ResultColumn } from '../../core/semantic/comp
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT, semanticQuerySchema } from '../../core/semantic/query.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
 import type { ComparisonSummary, GovernedQueryResult } from '../../querying/governed-query.js';
+import type { RollupReport } from '../../querying/rollup-route.js';
 import { operationId, type RoutePlace } from '../route-place.js';
 
 export const DEFAULT_LIMIT = DEFAULT_QUERY_LIMIT;
@@ -31,6 +32,29 @@ export const comparisonAnswerSchema = z.object({
   comparison_range: z.array(z.string()).describe('the comparison period, [from, to)'),
   partial: z.boolean().describe('the current period ends after now'),
 });
+/** metadata.rollup: which rollup answered, or why none of the node's rollups could. */
+export const rollupAnswerSchema = z
+  .union([
+    z.object({
+      name: z.string().describe('the rollup that answered'),
+      table: z.string().describe('its stored table'),
+      partitions_built_at: z.string().describe('when the oldest partition it read was built (ISO instant)'),
+      data_through: z.string().nullable().describe('the latest source time the partitions it read hold, as the source wrote it; null without time or rows'),
+    }),
+    z.object({
+      used: z.null().describe('no rollup answered: the source did'),
+      candidates: z
+        .array(
+          z.object({
+            name: z.string(),
+            reason_code: z.string().describe('a matcher code (docs/cml.md, "Which rollup answers a query"), or, for the rollup that could answer: not_built, partial (a partition the query reads is not built) or unreadable (its stored table could not be read)'),
+            reason: z.string(),
+          }),
+        )
+        .describe("each of the node's rollups, with the first reason it could not answer"),
+    }),
+  ])
+  .describe("for a node with rollups: the rollup that answered, or why none did; absent for a node without rollups, a query with compare, shares or per, and when rollups are off");
 const metadata = z.object({
   row_count: z.number().int(),
   query_time_ms: z.number().int(),
@@ -40,6 +64,7 @@ const metadata = z.object({
   truncated: z.boolean(),
   columns: z.array(resultColumnSchema).describe("every key of the rows, in order: the query's dimensions and measures, and the columns compare, shares and per add"),
   comparison: comparisonAnswerSchema.optional().describe('with compare: the periods compared'),
+  rollup: rollupAnswerSchema.optional(),
 });
 /** The answer of POST /v1/query; scene and mosaic runs answer in the same shape. */
 export const queryAnswerSchema = z.object({
@@ -61,7 +86,14 @@ function metadataOf(result: GovernedQueryResult): Answer['metadata'] {
     truncated: result.truncated,
     columns: result.outputColumns.map(presentColumn),
     ...(result.comparison ? { comparison: comparisonOf(result.comparison) } : {}),
+    ...(result.rollup ? { rollup: rollupOf(result.rollup) } : {}),
   };
+}
+
+/** The route a node query took as the APIs show it (see RollupReport). */
+export function rollupOf(report: RollupReport): z.infer<typeof rollupAnswerSchema> {
+  if (report.used) return { name: report.used.name, table: report.used.table, partitions_built_at: report.used.partitionsBuiltAt, data_through: report.used.dataThrough };
+  return { used: null, candidates: report.candidates.map((c) => ({ name: c.name, reason_code: c.reasonCode, reason: c.reason })) };
 }
 
 /** A column of an answer as the APIs show it. */
