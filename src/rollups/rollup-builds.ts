@@ -76,7 +76,8 @@ export class RollupBuildService {
    */
   async plan(workspaceId: string, model: SemanticModel, rollup: Rollup, deploy: boolean): Promise<number> {
     const now = this.deps.clock.now();
-    const span = rollup.partition ? await this.spanOf(workspaceId, model, rollup, now) : undefined;
+    // The source's span is read only where it bounds the plan: a partitioned rollup over all its rows.
+    const span = rollup.partition && rollup.buildRange.kind === 'all' ? await this.spanOf(workspaceId, model, rollup, now) : undefined;
     const builds = plannedBuilds(model, rollup, now, span);
     const table = builds[0]?.table;
     if (!table) return 0;

@@ -1,7 +1,8 @@
 // Which builds a deployed model's rollups need, and when: pure, on an injected `now`. Each rollup is
 // one stored table (named after a hash of its definition, so a changed definition is a new table) made
-// of partitions of its partition grain over its build range, bounded by the source's time span when it
-// is known; a rollup without `partition:` is one build of the whole table. A build is due:
+// of partitions of its partition grain over its build range (without one, from the source's first
+// rows, when known) up to the current partition; a rollup without `partition:` is one build of the
+// whole table. A build is due:
 // - at once when it was never built (a new rollup, a changed definition, a new partition);
 // - on refresh, but incrementally: only a partition still open when it was last built (the current one,
 //   and the one that just closed, once more, so its last rows are read) is rebuilt on refresh; a
@@ -47,11 +48,12 @@ export function plannedBuilds(model: SemanticModel, rollup: Rollup, now: Date, s
   if (!rollup.partition) return [{ rollup, table, start: WHOLE_TABLE, end: WHOLE_TABLE }];
   const grain = rollup.partition;
   const wallNow = wallClock(now, rollup.timezone);
-  // From the build range's start (or the source's first rows, if later), to the current partition (or
-  // the source's last rows, if earlier). Without a span nor a range start: the current partition only.
-  const candidates = [rollup.buildRange.kind === 'all' ? undefined : rangeStart(rollup.buildRange, now, rollup.timezone), span?.first].filter((d): d is Date => d !== undefined);
-  const to = startOf(grain, span && span.last < wallNow ? span.last : wallNow);
-  const first = startOf(grain, candidates.length > 0 ? new Date(Math.max(...candidates.map((d) => d.getTime()))) : wallNow);
+  // Up to the current partition always: an answer from the rollup needs every partition from the first
+  // it reads to the one holding now (src/querying/rollup-route.ts), empty ones too. From the build
+  // range's start; without one, from the source's first rows, or the current partition when unknown.
+  const to = startOf(grain, wallNow);
+  const since = rollup.buildRange.kind === 'all' ? span?.first : rangeStart(rollup.buildRange, now, rollup.timezone);
+  const first = since && since < wallNow ? startOf(grain, since) : to;
   // With more partitions than allowed, the most recent ones are kept.
   const oldest = addUnits(grain, to, 1 - MAX_PARTITIONS);
   const builds: PlannedBuild[] = [];

@@ -49,8 +49,7 @@ export class RollupStore {
 
   /** Column types of a stored table, or undefined when it was never built. */
   async columnTypes(table: string): Promise<Map<string, string> | undefined> {
-    const result = await this.writer.runAndReadAll('SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [table]);
-    const rows = result.getRows();
+    const rows = await this.readCatalog('SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [table]);
     if (rows.length === 0) return undefined;
     return new Map(rows.map(([name, type]) => [String(name), String(type)]));
   }
@@ -114,8 +113,21 @@ export class RollupStore {
 
   /** The stored tables. */
   async tables(): Promise<string[]> {
-    const result = await this.writer.runAndReadAll("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_name");
-    return result.getRows().map(([name]) => String(name));
+    const rows = await this.readCatalog("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_name", []);
+    return rows.map(([name]) => String(name));
+  }
+
+  /**
+   * Reads the catalog on a connection of its own: the writer's may be in the middle of a replace (a
+   * connection runs one statement at a time), and a read there would break it.
+   */
+  private async readCatalog(sql: string, params: DuckDBValue[]): Promise<DuckDBValue[][]> {
+    const connection = await this.instance.connect();
+    try {
+      return (await connection.runAndReadAll(sql, params)).getRows();
+    } finally {
+      connection.closeSync();
+    }
   }
 
   /** Drops a stored table (a definition no longer in the model), queued after the writes under way. */

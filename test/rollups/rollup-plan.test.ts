@@ -37,15 +37,23 @@ describe('planned builds', () => {
     expect(starts).toEqual([-2, -1, 0].map((d) => formatWall(addUnits('day', today, d))));
   });
 
-  it('the source span bounds them on both sides', () => {
+  it("without a build range they start at the source's first rows, and always reach the current partition", () => {
     const { model, rollup } = rollupOf('time: happened_at  grain: day  partition: month  refresh: "1 day"');
     const thisMonth = startOf('month', today);
+    // Rows from five months ago to two months ago: the months since are planned too (empty), since an
+    // answer from the rollup needs every partition up to the one holding now.
     const span = { first: addUnits('month', thisMonth, -5), last: addUnits('month', thisMonth, -2) };
     const builds = plannedBuilds(model, rollup, TEST_NOW, span);
-    expect(builds.map((b) => b.start)).toEqual([-5, -4, -3, -2].map((m) => formatWall(addUnits('month', thisMonth, m))));
+    expect(builds.map((b) => b.start)).toEqual([-5, -4, -3, -2, -1, 0].map((m) => formatWall(addUnits('month', thisMonth, m))));
     expect(builds[0]!.end).toBe(formatWall(addUnits('month', thisMonth, -4)));
     // Without a span nor a range start, only the current partition is known.
     expect(plannedBuilds(model, rollup, TEST_NOW).map((b) => b.start)).toEqual([formatWall(thisMonth)]);
+  });
+
+  it('a build range starts them at its start, whatever the source holds', () => {
+    const { model, rollup } = rollupOf('time: happened_at  grain: hour  partition: day  build_range: "last 3 days"  refresh: "1 hour"');
+    const span = { first: addUnits('day', today, -1), last: today };
+    expect(plannedBuilds(model, rollup, TEST_NOW, span).map((b) => b.start)).toEqual([-3, -2, -1, 0].map((d) => formatWall(addUnits('day', today, d))));
   });
 
   it('partitions are planned in the rollup zone', () => {

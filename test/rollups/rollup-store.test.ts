@@ -93,6 +93,31 @@ describe('RollupStore.replace', () => {
   });
 });
 
+describe('RollupStore catalog reads', () => {
+  it('read the stored tables and columns while replaces are under way, without breaking them', async () => {
+    const store = await RollupStore.open(path.join(dir, 'catalog.duckdb'));
+    try {
+      await store.replace('t', MARCH, batches([[['east', '2024-03-05T00:00:00.000', '1.00']]]));
+      const reads: Promise<unknown>[] = [];
+      // Between batches of every replace, the catalog is read, as a query or a build checking its table does.
+      const between = async () => {
+        reads.push(store.columnTypes('t'), store.tables());
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      };
+      const replaces = Array.from({ length: 8 }, (_, i) =>
+        store.replace(`t${i}`, undefined, batches([[['east', '2024-03-05T00:00:00.000', '1.00']], [['west', '2024-03-06T00:00:00.000', '2.00']], [['north', '2024-03-07T00:00:00.000', '3.00']]], between)),
+      );
+      expect(await Promise.all(replaces)).toEqual(Array.from({ length: 8 }, () => 3));
+      const read = await Promise.all(reads);
+      expect(read.length).toBe(8 * 2 * 2);
+      expect(read[0]).toEqual(new Map(COLUMNS.map((c) => [c.name, c.type])));
+      expect(await store.tables()).toEqual(['t', ...Array.from({ length: 8 }, (_, i) => `t${i}`)]);
+    } finally {
+      store.close();
+    }
+  });
+});
+
 describe('RollupStore.query', () => {
   it('fails a read that fails after its first chunks instead of answering the rows read before', async () => {
     const store = await RollupStore.open(path.join(dir, 'read.duckdb'));
