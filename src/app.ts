@@ -101,10 +101,12 @@ export async function buildApp({ services, logger, tls, consoleDir, extraRoutes 
 
   services.lastUsed.start();
   services.oauth.lastUsed.start();
+  services.rollupAnswers.start();
   app.addHook('onClose', async () => {
     await services.rawSql.flush();
     await services.lastUsed.stop();
     await services.oauth.lastUsed.stop();
+    await services.rollupAnswers.stop();
   });
   return app;
 }

@@ -49,6 +49,10 @@ import { RollupBuildMetrics } from './observability/rollup-build-metrics.js';
 import { RollupBuildService } from './rollups/rollup-builds.js';
 import { RollupStores } from './rollups/rollup-stores.js';
 import { rollupBuildsRepo } from './store/rollup-builds-repo.js';
+import { rollupAnswersRepo } from './store/rollup-answers-repo.js';
+import { RollupAnswerCounts } from './rollups/rollup-answer-counts.js';
+import { RollupOverviews } from './rollups/rollup-overview.js';
+import type { RollupReport } from './querying/rollup-route.js';
 
 /** Time limit of a raw SQL run on a warehouse. */
 export const RAW_SQL_TIMEOUT_MS = WAREHOUSE_QUERY_TIMEOUT_MS;
@@ -89,7 +93,15 @@ export function createServices({ config, secretKey, store, shared, clock, result
   // Every workspace's rollup file, opened once; answers read them when SVC_ROLLUPS is on.
   const rollupStores = new RollupStores(config.dataDir);
   const partitions = rollupPartitionsRepo(store.db);
-  const rollupRouting = config.rollups ? { existing: (workspaceId: string) => rollupStores.existing(workspaceId), partitions: (workspaceId: string, table: string) => partitions.list(workspaceId, table) } : undefined;
+  const rollupMetrics = new RollupBuildMetrics(metrics.registry);
+  const rollupAnswers = new RollupAnswerCounts(rollupAnswersRepo(store.db), rollupMetrics, 10_000, onBackgroundError);
+  const rollupRouting = config.rollups
+    ? {
+        existing: (workspaceId: string) => rollupStores.existing(workspaceId),
+        partitions: (workspaceId: string, table: string) => partitions.list(workspaceId, table),
+        answered: (workspaceId: string, node: string, report: RollupReport) => rollupAnswers.answered(workspaceId, node, report),
+      }
+    : undefined;
   const governed = new GovernedQueryService(models, connections, rawSql, cache, clock, metrics, rollupRouting);
   metrics.watch(scrapeSources(store, cache, clock, connections.registry));
   const values = { perDimension: config.values.perDimension, refreshMs: config.values.refreshSeconds * 1000, maxScopes: config.values.maxScopes, maxValues: config.values.maxTotal };
@@ -106,7 +118,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
     source: async (workspaceId, connection) => (await connections.warehouse(workspaceId, connection, MODEL_CONNECTION)).warehouse,
     stores: rollupStores,
     clock,
-    metrics: new RollupBuildMetrics(metrics.registry),
+    metrics: rollupMetrics,
     timeoutMs: config.rollupBuildTimeoutMs,
   });
   // A deploy plans its rollups' builds (the build loop runs them) and drops the tables of removed definitions.
@@ -168,6 +180,8 @@ export function createServices({ config, secretKey, store, shared, clock, result
     jobs,
     rollupBuildRows,
     rollupBuilds,
+    rollupAnswers,
+    rollupOverviews: new RollupOverviews({ models, builds: rollupBuilds, repo: rollupBuildRows, partitions, answers: rollupAnswers, clock, dataDir: config.dataDir }),
     mosaics,
     scheduleRows,
     deliverySchedules: new DeliveryScheduleService(scheduleRows, { scenes, mosaics }, clock, config.events.consoleUrl),
@@ -193,6 +207,7 @@ export async function closeServices(services: Services): Promise<void> {
   await services.answers.close();
   await services.lastUsed.stop();
   await services.oauth.lastUsed.stop();
+  await services.rollupAnswers.stop();
   await services.rawSql.flush();
   await services.connections.close();
   await services.rollupStores.close();

@@ -148,6 +148,7 @@ export class GovernedQueryService {
       timezone: principal.workspace.timezone,
       maxRows: request.maxRows,
     });
+    if (route.report) this.rollups.answered?.(principal.workspace.id, request.query.query.node, route.report);
     // The history shows which rollup answered (or failed to): its statement, led by a comment naming it.
     const record = (rollup: string, table: string, text: string, params: readonly unknown[], outcome: { rowCount: number } | { error: unknown }) => {
       const sql = `/* rollup ${rollup}: ${table} */\n${text}`;

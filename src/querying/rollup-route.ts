@@ -47,6 +47,8 @@ export type RollupReport = { readonly used: RollupUsed } | { readonly used: null
 export interface RollupRouting {
   existing(workspaceId: string): Promise<RollupStore | undefined>;
   partitions(workspaceId: string, table: string): Promise<readonly RollupPartitionRow[]>;
+  /** Counts what routing decided for a node with rollups (rollup-answer-counts.ts). */
+  answered?(workspaceId: string, node: string, report: RollupReport): void;
 }
 
 export interface RollupRouteInput {

@@ -61,6 +61,12 @@ export function rollupBuildsRepo(db: Kysely<Database>) {
     },
 
     /** Deletes the rows (and build records) of tables no longer in the model; returns the tables they were of. */
+    /** "Build now": every row of the table due at `at`, a failed one too (its attempts stand); false when it has none. */
+    async makeTableDue(workspaceId: string, table: string, at: Date): Promise<boolean> {
+      const result = await db.updateTable('rollup_builds').set({ next_run_at: at, updated_at: at }).where('workspace_id', '=', workspaceId).where('table_name', '=', table).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
     async deleteTablesOtherThan(workspaceId: string, keep: readonly string[]): Promise<string[]> {
       let query = db.deleteFrom('rollup_builds').where('workspace_id', '=', workspaceId);
       if (keep.length > 0) query = query.where('table_name', 'not in', keep);

@@ -27,5 +27,10 @@ export function rollupPartitionsRepo(db: Kysely<Database>) {
     async list(workspaceId: string, table: string): Promise<RollupPartitionRow[]> {
       return db.selectFrom('rollup_partitions').selectAll().where('workspace_id', '=', workspaceId).where('table_name', '=', table).orderBy('partition_start').execute();
     },
+
+    /** Every built partition of the workspace's rollups. */
+    async listWorkspace(workspaceId: string): Promise<RollupPartitionRow[]> {
+      return db.selectFrom('rollup_partitions').selectAll().where('workspace_id', '=', workspaceId).execute();
+    },
   };
 }

@@ -1,4 +1,4 @@
-// Row types of the metadata store's rollup build jobs (migration 0021). schema.ts re-exports them.
+// Row types of the metadata store's rollup build jobs (migration 0021) and answer counts (0022). schema.ts re-exports them.
 import type { ColumnType } from 'kysely';
 import type { UpdatedAt } from './schema-columns.js';
 
@@ -24,4 +24,17 @@ export interface RollupBuildsTable {
   last_built_at: Defaulted<Date | null>;
   row_count: Defaulted<number | null>;
   updated_at: UpdatedAt;
+}
+
+export const ROLLUP_ANSWER_OUTCOMES = ['hit', 'miss'] as const;
+export type RollupAnswerOutcome = (typeof ROLLUP_ANSWER_OUTCOMES)[number];
+
+/** Governed answers a rollup gave (hit, reason '') or a query of its node read the source instead (miss, by reason code). */
+export interface RollupAnswersTable {
+  workspace_id: string;
+  node: string;
+  rollup: string;
+  outcome: RollupAnswerOutcome;
+  reason: string;
+  answers: number;
 }

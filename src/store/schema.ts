@@ -11,7 +11,7 @@ import type {
   WebhookDeliveriesTable,
   WebhookEndpointsTable,
 } from './schema-events.js';
-import type { RollupBuildsTable } from './schema-rollups.js';
+import type { RollupAnswersTable, RollupBuildsTable } from './schema-rollups.js';
 
 export * from './schema-events.js';
 export * from './schema-rollups.js';
@@ -288,6 +288,7 @@ export interface Database {
   scheduled_jobs: ScheduledJobsTable;
   rollup_partitions: RollupPartitionsTable;
   rollup_builds: RollupBuildsTable;
+  rollup_answers: RollupAnswersTable;
   oauth_clients: OauthClientsTable;
   oauth_grants: OauthGrantsTable;
   oauth_tokens: OauthTokensTable;

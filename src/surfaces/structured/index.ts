@@ -5,6 +5,7 @@ import type { Services } from '../../services.js';
 import { modelRoutes } from './model-routes.js';
 import { nodeRoutes } from './node-routes.js';
 import { queryRoutes } from './query-routes.js';
+import { rollupRoutes } from './rollup-routes.js';
 import { userRoutes } from './user-routes.js';
 import { structuredPlace, type ContentPlace } from '../content/content-policy.js';
 import { mosaicRoutes } from '../content/mosaic-routes.js';
@@ -12,11 +13,12 @@ import { sceneRoutes } from '../content/scene-routes.js';
 import { signalRoutes } from '../content/signal-routes.js';
 import { deliveryScheduleRoutes } from '../content/delivery-schedule-routes.js';
 
-/** Queries, nodes, the model, users and content, with the policies of the place they are mounted in. */
+/** Queries, nodes, the model and its rollups, users and content, with the policies of the place they are mounted in. */
 export const structuredRoutes: FastifyPluginAsync<ContentPlace> = async (app, place) => {
   await app.register(queryRoutes, place);
   await app.register(nodeRoutes, place);
   await app.register(modelRoutes, place);
+  await app.register(rollupRoutes, place);
   await app.register(userRoutes, place);
   await app.register(sceneRoutes, place);
   await app.register(mosaicRoutes, place);
