@@ -9,7 +9,7 @@ import { migrate, MIGRATIONS_DIR } from '../src/store/migrate.js';
 import { createTestDatabase, hasService } from './helpers/services.js';
 
 const MIGRATION_FILES = readdirSync(MIGRATIONS_DIR).filter((name) => /^\d{4}_[\w-]+\.sql$/.test(name)).sort();
-const TABLES = ['api_keys', 'cml_files', 'connections', 'delivery_schedule_runs', 'delivery_schedules', 'deployments', 'events', 'memberships', 'mosaics', 'oauth_clients', 'oauth_grants', 'oauth_tokens', 'projects', 'query_history', 'rollup_builds', 'rollup_partitions', 'scenes', 'scheduled_jobs', 'schema_migrations', 'sessions', 'signal_evaluations', 'signals', 'users', 'vault_members', 'vaults', 'webhook_deliveries', 'webhook_endpoints', 'workspaces'];
+const TABLES = ['api_keys', 'cml_files', 'connections', 'delivery_schedule_runs', 'delivery_schedules', 'deployments', 'events', 'memberships', 'mosaics', 'oauth_clients', 'oauth_grants', 'oauth_tokens', 'projects', 'query_history', 'rollup_answers', 'rollup_builds', 'rollup_partitions', 'scenes', 'scheduled_jobs', 'schema_migrations', 'sessions', 'signal_evaluations', 'signals', 'users', 'vault_members', 'vaults', 'webhook_deliveries', 'webhook_endpoints', 'workspaces'];
 const withPostgres = await hasService('postgres');
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {

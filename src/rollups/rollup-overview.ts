@@ -26,6 +26,8 @@ export interface RollupOverviewDeps {
 export interface RollupOverview extends RollupBuildStatus {
   readonly partitionsBuilt: number;
   readonly lastBuildMs: number | null;
+  /** A build is due now (queued for the build loop's next poll). */
+  readonly due: boolean;
   readonly answers: RollupAnswerTally;
 }
 
@@ -41,12 +43,13 @@ export class RollupOverviews {
     const built = new Map<string, RollupPartitionRow[]>();
     for (const row of await this.deps.partitions.listWorkspace(workspaceId)) built.set(row.table_name, [...(built.get(row.table_name) ?? []), row]);
     const tallies = await this.deps.answers.tallies(workspaceId);
+    const now = this.deps.clock.now().getTime();
     const rollups = rollupTables(model).map(({ rollup, table }): RollupOverview => {
       // Not planned (yet): a deploy whose planning failed shows it pending, with nothing built.
       const status = statuses.get(table) ?? { node: rollup.node, rollup: rollup.name, table, state: 'pending', partitions: 0, rows: 0, lastBuiltAt: null, nextRefreshAt: null, lastError: null };
       const records = built.get(table) ?? [];
       const latest = records.reduce<RollupPartitionRow | undefined>((a, b) => (a && a.built_at >= b.built_at ? a : b), undefined);
-      return { ...status, partitionsBuilt: records.length, lastBuildMs: latest ? latest.duration_ms : null, answers: tallies.get(tallyKey(rollup.node, rollup.name)) ?? NO_ANSWERS };
+      return { ...status, partitionsBuilt: records.length, lastBuildMs: latest ? latest.duration_ms : null, due: status.nextRefreshAt !== null && status.nextRefreshAt.getTime() <= now, answers: tallies.get(tallyKey(rollup.node, rollup.name)) ?? NO_ANSWERS };
     });
     return { rollups, fileBytes: await fileSize(rollupStorePath(this.deps.dataDir, workspaceId)) };
   }

@@ -107,6 +107,7 @@ describe.skipIf(!hasChromium)('accessibility of every page in Chromium', () => {
       ['/model', 'Model'],
       ['/explore', 'Explore'],
       ['/content', 'Content'],
+      ['/rollups', 'Rollups'],
       ['/users', 'Users and attributes'],
       ['/glossary', 'Glossary'],
       ['/no/such/page', 'Page not found'],

@@ -87,7 +87,7 @@ describe.each(METADATA_STORES)('rollups API on $store', (store) => {
     const listed = await consoleCall(t, editor, 'GET', '/api/rollups');
     expect(listed.statusCode).toBe(200);
     const [rollup] = listed.json().rollups;
-    expect(rollup).toMatchObject({ node: 'orders', name: 'by_status', state: 'ready', partitions_built: 1, partitions_total: 1, rows: hit.json().data.length, last_error: null, next_refresh_at: null, hits: 1, misses: 1, miss_reasons: { lacks_dimension: 1 } });
+    expect(rollup).toMatchObject({ node: 'orders', name: 'by_status', state: 'ready', partitions_built: 1, partitions_total: 1, rows: hit.json().data.length, last_error: null, next_refresh_at: null, build_due: false, hits: 1, misses: 1, miss_reasons: { lacks_dimension: 1 } });
     expect(rollup.table).toMatch(/by_status/);
     expect(Date.parse(rollup.last_built_at)).toBeGreaterThanOrEqual(buildStarted);
     expect(Date.parse(rollup.last_built_at)).toBeLessThanOrEqual(buildEnded);
@@ -116,13 +116,13 @@ describe.each(METADATA_STORES)('rollups API on $store', (store) => {
     const asked = t.clock.now().getTime();
     const built = await consoleCall(t, luminary, 'POST', '/api/rollups/orders/by_status/build', {});
     expect(built.statusCode).toBe(202);
-    expect(built.json().rollup).toMatchObject({ name: 'by_status', state: 'ready' });
+    expect(built.json().rollup).toMatchObject({ name: 'by_status', state: 'ready', build_due: true });
     const due = Date.parse(built.json().rollup.next_refresh_at);
     expect(due).toBeGreaterThanOrEqual(asked);
     expect(due).toBeLessThanOrEqual(t.clock.now().getTime());
     expect(await loop.tick()).toBe(1);
     const rebuilt = (await consoleCall(t, editor, 'GET', '/api/rollups')).json().rollups[0];
-    expect(rebuilt).toMatchObject({ state: 'ready', next_refresh_at: null });
+    expect(rebuilt).toMatchObject({ state: 'ready', next_refresh_at: null, build_due: false });
     expect(Date.parse(rebuilt.last_built_at)).toBeGreaterThanOrEqual(due);
 
     const unknown = await consoleCall(t, luminary, 'POST', '/api/rollups/orders/by_region/build', {});

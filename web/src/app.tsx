@@ -17,6 +17,7 @@ import { KeysPage } from './pages/keys';
 import { ModelPage } from './pages/model';
 import { NotFoundPage } from './pages/not-found';
 import { OauthConsentPage } from './pages/oauth-consent';
+import { RollupsPage } from './pages/rollups';
 import { SignInPage } from './pages/sign-in';
 import { SqlEditorPage } from './pages/sql-editor';
 import { TutorialPage } from './pages/tutorial';
@@ -35,6 +36,7 @@ const PAGES: Record<string, (props: { me: Me }) => preact.JSX.Element> = {
   '/model': ModelPage,
   '/explore': ExplorePage,
   '/content': ContentPage,
+  '/rollups': RollupsPage,
   '/users': UsersPage,
   '/glossary': GlossaryPage,
   '/tutorial': TutorialPage,
@@ -49,6 +51,7 @@ const STANDALONE: Record<string, (props: { me: Me }) => preact.JSX.Element> = {
 function offered(me: Me, path: string): boolean {
   if (path === '/connections' || path === '/users') return me.role === 'luminary';
   if (path === '/sql' || path === '/cml-builder') return atLeast(me, 'tracer');
+  if (path === '/rollups') return atLeast(me, 'editor');
   return true;
 }
 

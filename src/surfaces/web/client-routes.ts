@@ -11,6 +11,7 @@ export const CLIENT_ROUTES = [
   { path: '/model', title: 'Model' },
   { path: '/explore', title: 'Explore' },
   { path: '/content', title: 'Content' },
+  { path: '/rollups', title: 'Rollups' },
   { path: '/users', title: 'Users' },
   { path: '/glossary', title: 'Glossary' },
   { path: '/tutorial', title: 'Tutorial' },
