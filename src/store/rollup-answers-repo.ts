@@ -19,8 +19,12 @@ export function rollupAnswersRepo(db: Kysely<Database>) {
   return {
     /** Adds each count to its row (several instances add to the same rows: never overwritten). */
     async add(counts: readonly RollupAnswerCount[]): Promise<void> {
-      for (let i = 0; i < counts.length; i += 500) {
-        const values = counts.slice(i, i + 500).map((c) => ({ workspace_id: c.workspaceId, node: c.node, rollup: c.rollup, outcome: c.outcome, reason: c.reason, answers: c.answers }));
+      // Counts of a workspace deleted since are dropped: kept, they would fail every batch after.
+      const ids = [...new Set(counts.map((c) => c.workspaceId))];
+      const live = ids.length === 0 ? new Set<string>() : new Set((await db.selectFrom('workspaces').select('id').where('id', 'in', ids).execute()).map((w) => w.id));
+      const kept = counts.filter((c) => live.has(c.workspaceId));
+      for (let i = 0; i < kept.length; i += 500) {
+        const values = kept.slice(i, i + 500).map((c) => ({ workspace_id: c.workspaceId, node: c.node, rollup: c.rollup, outcome: c.outcome, reason: c.reason, answers: c.answers }));
         await db
           .insertInto('rollup_answers')
           .values(values)
