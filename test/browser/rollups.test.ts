@@ -1,8 +1,8 @@
-// The Rollups page in Chromium: a rollup over the demo's orders, deployed, built once by the build loop
+// The Rollups page in Chromium: with no rollups, what one is; then a rollup over the demo's orders, deployed, built once by the build loop
 // and asked two queries (one it answers, one it cannot), shows its state, rows, last build and hit rate;
 // a luminary's "Build now" queues a build and the row says so. axe and the keyboard walk find nothing on
 // the page, before and after; the harness fails the test on any Content-Security-Policy violation.
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { RollupBuildScheduler } from '../../src/rollups/rollup-build-scheduler.js';
 import { audit } from './audit.js';
 import { hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
@@ -30,8 +30,21 @@ describe.skipIf(!hasChromium)('the rollups page in Chromium', () => {
     h = harness();
   });
 
-  beforeAll(async () => {
-    h = harness();
+  it('explains what a rollup is while the model has none', async () => {
+    const { page } = h;
+    await page.goto(`${h.base}/rollups`);
+    await page.getByRole('heading', { name: 'Rollups', level: 1 }).waitFor();
+    await page.getByText('No rollups in the deployed model.').waitFor();
+    await page.getByRole('link', { name: 'rollup in the glossary' }).waitFor();
+    await audit(page, 'rollups, none yet');
+    expect(await keyboardFindings(page)).toEqual([]);
+    await h.screenshot('rollups-empty');
+    await page.getByRole('link', { name: 'rollup in the glossary' }).click();
+    await page.locator('article.glossary').getByRole('heading', { name: 'rollup', exact: true }).waitFor();
+  });
+
+  it('shows the rollup with its state and hit rate, and queues a build on "Build now"', async () => {
+    const { page } = h;
     const { services } = h.t;
     const lum = h.ws.members.luminary;
     await services.models.deploy({ workspaceId: h.ws.id, userId: lum.id, email: lum.email }, 'rollup-extra', ROLLUP_PROJECT);
@@ -45,10 +58,6 @@ describe.skipIf(!hasChromium)('the rollups page in Chromium', () => {
     };
     expect((await query('channel')).name).toBe('by_channel');
     expect((await query('status')).used).toBeNull();
-  });
-
-  it('shows the rollup with its state and hit rate, and queues a build on "Build now"', async () => {
-    const { page } = h;
     await page.goto(`${h.base}/rollups`);
     await page.getByRole('heading', { name: 'Rollups', level: 1 }).waitFor();
     const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'channel_orders.by_channel' }) });
