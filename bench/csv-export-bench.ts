@@ -16,6 +16,7 @@ import { workspaceDirectory } from '../src/connections/workspace-files.js';
 import { hashPassword } from '../src/identity/passwords.js';
 import { mysqlNumbers } from '../test/helpers/mysql-numbers.js';
 import { startBenchApp } from './bench-app.js';
+import { peakGrowth } from './rss.js';
 import { createScratchPostgres, type ScratchPostgres } from './scratch-postgres.js';
 
 const ROWS = 1_000_000;
@@ -28,21 +29,6 @@ const SQL: Record<string, string> = {
   postgres: `SELECT n, 'row ' || n AS label, n * 1.5 AS half FROM generate_series(1, ${ROWS}) AS n`,
   mysql: `SELECT n, CONCAT('row ', n) AS label, n * 1.5 AS half FROM (${mysqlNumbers(6)}) AS s`,
 };
-
-/** Samples RSS every 20 ms while `work` runs; the peak's growth over the RSS at the start. */
-async function peakGrowth<T>(work: () => Promise<T>): Promise<{ value: T; growthMiB: number; ms: number }> {
-  const start = process.memoryUsage.rss();
-  let peak = start;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
-  const began = performance.now();
-  try {
-    const value = await work();
-    peak = Math.max(peak, process.memoryUsage.rss());
-    return { value, growthMiB: (peak - start) / MiB, ms: performance.now() - began };
-  } finally {
-    clearInterval(timer);
-  }
-}
 
 /** Reads the export's body, counting bytes only (the client keeps nothing). */
 function download(port: number, cookie: string, connection: string, sql: string): Promise<{ bytes: number; trailers: NodeJS.Dict<string> }> {

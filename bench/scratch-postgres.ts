@@ -15,9 +15,13 @@ export interface ScratchPostgres {
   drop(): Promise<void>;
 }
 
-/** Creates the database; throws when PostgreSQL does not answer (callers report the row as skipped). */
-export async function createScratchPostgres(prefix = 'svc_bench'): Promise<ScratchPostgres> {
-  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+/**
+ * Creates the database (named `exactName` when given, so that a peer started beforehand can be pointed
+ * at it); throws when PostgreSQL does not answer (callers report the row as skipped).
+ */
+export async function createScratchPostgres(prefix = 'svc_bench', exactName?: string): Promise<ScratchPostgres> {
+  if (exactName !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(exactName)) throw new Error(`"${exactName}" is not a plain database name`);
+  const name = exactName ?? `${prefix}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   try {
     await admin.connect();
