@@ -34,6 +34,16 @@ export interface PartitionTarget {
 export class RollupStore {
   /** The write under way: writes share one connection, so they go one after the other. */
   private writing: Promise<unknown> = Promise.resolve();
+  /**
+   * Idle read connections, reused: opening one costs about a millisecond, a good part of a rollup
+   * answer's time. A connection goes back only after a read that left no result half-read.
+   */
+  private readonly idleReaders: DuckDBConnection[] = [];
+  /**
+   * Column types of the stored tables by name. A table's name carries a hash of its definition, so its
+   * columns never change while it exists; only a drop forgets them.
+   */
+  private readonly knownColumns = new Map<string, Map<string, string>>();
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -49,9 +59,13 @@ export class RollupStore {
 
   /** Column types of a stored table, or undefined when it was never built. */
   async columnTypes(table: string): Promise<Map<string, string> | undefined> {
+    const known = this.knownColumns.get(table);
+    if (known) return known;
     const rows = await this.readCatalog('SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [table]);
     if (rows.length === 0) return undefined;
-    return new Map(rows.map(([name, type]) => [String(name), String(type)]));
+    const types = new Map(rows.map(([name, type]) => [String(name), String(type)]));
+    this.knownColumns.set(table, types);
+    return types;
   }
 
   /**
@@ -80,7 +94,8 @@ export class RollupStore {
 
   /** Runs a read on a connection of its own (not the writer's, so it never sees an open replace). */
   async query(sql: string, params: readonly unknown[], maxRows: number): Promise<RunResult> {
-    const connection = await this.instance.connect();
+    const connection = this.idleReaders.pop() ?? (await this.instance.connect());
+    let readToEnd = false;
     try {
       const prepared = await connection.prepare(sql);
       try {
@@ -88,14 +103,19 @@ export class RollupStore {
         const result = await prepared.stream();
         // The drivers' reader: also a result that fails after its first chunks fails the read.
         return await runCollected(async (sink) => {
-          await readRows(result, maxRows + 1, sink, () => undefined);
+          readToEnd = await readRows(result, maxRows + 1, sink, () => undefined);
         }, maxRows);
       } finally {
         prepared.destroySync();
       }
     } finally {
-      connection.closeSync();
+      this.release(connection, readToEnd);
     }
+  }
+
+  private release(connection: DuckDBConnection, reusable: boolean): void {
+    if (reusable && this.idleReaders.length < MAX_IDLE_READERS) this.idleReaders.push(connection);
+    else connection.closeSync();
   }
 
   /** Deletes the rows of one time range of a stored table (partitions that left a moving build range). */
@@ -122,17 +142,21 @@ export class RollupStore {
    * connection runs one statement at a time), and a read there would break it.
    */
   private async readCatalog(sql: string, params: DuckDBValue[]): Promise<DuckDBValue[][]> {
-    const connection = await this.instance.connect();
+    const connection = this.idleReaders.pop() ?? (await this.instance.connect());
+    let done = false;
     try {
-      return (await connection.runAndReadAll(sql, params)).getRows();
+      const rows = (await connection.runAndReadAll(sql, params)).getRows();
+      done = true;
+      return rows;
     } finally {
-      connection.closeSync();
+      this.release(connection, done);
     }
   }
 
   /** Drops a stored table (a definition no longer in the model), queued after the writes under way. */
   drop(table: string): Promise<void> {
     const write = this.writing.then(async () => {
+      this.knownColumns.delete(table);
       await this.writer.run(`DROP TABLE IF EXISTS ${quote(table)}`);
     });
     this.writing = write.catch(() => undefined);
@@ -140,10 +164,14 @@ export class RollupStore {
   }
 
   close(): void {
+    for (const reader of this.idleReaders.splice(0)) reader.closeSync();
     this.writer.closeSync();
     this.instance.closeSync();
   }
 }
+
+/** Idle read connections kept for reuse; answers beyond this many at once open their own. */
+const MAX_IDLE_READERS = 4;
 
 type Appender = Awaited<ReturnType<DuckDBConnection['createAppender']>>;
 

@@ -133,6 +133,26 @@ describe('RollupStore.query', () => {
   });
 });
 
+describe('RollupStore reuse', () => {
+  it('answers whole reads after cut and failed ones (read connections are reused), and forgets a dropped table\'s columns', async () => {
+    const store = await RollupStore.open(path.join(dir, 'reuse.duckdb'));
+    try {
+      // Cut reads (a cap, a failure midway) leave results half-read: later reads must still answer whole.
+      for (let i = 0; i < 6; i++) {
+        expect(await store.query('SELECT range AS n FROM range(5000)', [], 2)).toMatchObject({ rowCount: 2, truncated: true });
+        await expect(store.query(`SELECT CASE WHEN range = 4000 THEN error('fails') ELSE range END AS v FROM range(5000)`, [], 10_000)).rejects.toThrow();
+        expect(await store.query('SELECT range AS n FROM range(3000)', [], 10_000)).toMatchObject({ rowCount: 3000, truncated: false });
+      }
+      await store.replace('t', undefined, batches([[['north', '2024-03-02T00:00:00.000', '1.50']]]));
+      expect([...(await store.columnTypes('t'))!.keys()]).toEqual(['region', 'created_at__day', 'revenue']);
+      await store.drop('t');
+      expect(await store.columnTypes('t')).toBeUndefined();
+    } finally {
+      store.close();
+    }
+  });
+});
+
 describe('buildRollup', () => {
   it('refuses a build holding more groups than allowed, and stores none of it', async () => {
     const file = path.join(dir, 'facts.duckdb');
