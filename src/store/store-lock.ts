@@ -8,7 +8,7 @@
 // PIDs, so the lock records the owner's start time as well, and a PID with another start time is not
 // the owner). A lock written on another host (a data directory shared by two containers or over the
 // network) cannot be checked from here and is never taken over.
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { randomHex } from '../identity/tokens.js';
@@ -75,18 +75,17 @@ export async function acquireStoreLock(file: string, options: AcquireOptions): P
   const me = currentOwner(options.holder, options.command);
   const content = `${JSON.stringify(me)}\n`;
   const deadline = Date.now() + (options.waitForCommandMs ?? 0);
-  let replaced: LockOwner | undefined;
   let waiting = false;
 
   for (;;) {
-    if (createExclusive(file, content)) return ownedLock(file, content, replaced);
+    if (createExclusive(file, content)) return ownedLock(file, content, undefined);
     const seen = readRaw(file);
     if (seen === undefined) continue; // released between our attempt and our read: try again
     const owner = parseOwner(seen);
     const verdict = owner ? judge(owner) : 'stale';
     if (verdict === 'stale') {
-      if (takeOver(file, seen)) replaced = owner ?? undefined;
-      else await sleep(POLL_MS);
+      if (takeOver(file, seen, content)) return ownedLock(file, content, owner ?? undefined);
+      await sleep(POLL_MS);
       continue;
     }
     if (verdict === 'running' && owner!.holder === 'command' && Date.now() < deadline) {
@@ -129,8 +128,12 @@ function createExclusive(file: string, content: string): boolean {
   }
 }
 
-/** Removes the stale lock whose content was `seen`, unless someone changed it meanwhile. */
-function takeOver(file: string, seen: string): boolean {
+/**
+ * Replaces the stale lock whose content was `seen` by ours (`content`), unless someone changed it
+ * meanwhile. The replacement is one rename: the lock never goes missing, so no other process can
+ * create one in between and hold the store while this one reports the takeover.
+ */
+function takeOver(file: string, seen: string, content: string): boolean {
   const mutex = `${file}${TAKEOVER_SUFFIX}`;
   const mine = `${JSON.stringify(currentOwner('command', 'takeover'))}\n`;
   if (!createExclusive(mutex, mine)) {
@@ -144,7 +147,14 @@ function takeOver(file: string, seen: string): boolean {
     // Under the mutex nobody else removes the lock, and its live owner never replaces it: if it is
     // still the content we judged stale, it is still stale.
     if (readRaw(file) !== seen) return false;
-    removeQuietly(file);
+    const temp = `${file}.${process.pid}.${randomHex(4)}.tmp`;
+    writeFileSync(temp, content, { mode: 0o644 });
+    try {
+      renameSync(temp, file);
+    } catch (error) {
+      removeQuietly(temp);
+      throw error;
+    }
     return true;
   } finally {
     if (readRaw(mutex) === mine) removeQuietly(mutex);
