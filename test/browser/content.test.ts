@@ -39,8 +39,10 @@ describe.skipIf(!hasChromium)('content in Chromium', () => {
     const grid = page.getByLabel('Mosaic Sales board');
     await grid.getByRole('heading', { name: 'Orders by channel' }).waitFor();
     await grid.getByRole('heading', { name: 'Orders by region' }).waitFor();
-    expect(await grid.getByLabel(/^Chart: /).count()).toBe(2);
-    expect(await grid.locator('canvas').count()).toBe(2); // uPlot draws on a canvas
+    // A tile's heading is there while it loads: its chart comes with its rows, and uPlot draws on a
+    // canvas in an effect, after the chart's figure is painted.
+    await expect.poll(() => grid.getByLabel(/^Chart: /).count()).toBe(2);
+    await expect.poll(() => grid.locator('canvas').count()).toBe(2);
     await grid.getByRole('table', { name: 'Orders by channel rows' }).getByRole('cell', { name: 'web' }).waitFor();
     await h.screenshot('content-mosaic');
   });

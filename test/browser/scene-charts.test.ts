@@ -31,6 +31,9 @@ async function drawn(within: Locator) {
   const figure = within.locator('figure.chart, figure.number');
   if ((await figure.count()) === 0) return { type: 'none', canvas: 0, slices: 0, note: '' };
   await figure.first().waitFor();
+  // uPlot draws its canvas in an effect, after the figure is painted: wait for it (a pie's slices and a
+  // number come with the figure).
+  if ((await figure.first().getAttribute('class')) === 'chart') await figure.first().locator('canvas').first().waitFor();
   return {
     type: (await figure.first().getAttribute('data-chart-type')) ?? 'unsaid',
     canvas: await figure.first().locator('canvas').count(),
