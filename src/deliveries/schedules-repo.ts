@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, DeliveryScheduleRunsTable, DeliverySchedulesTable, DeliveryStatus } from '../store/schema.js';
 import { readPage, type Page, type PageRequest } from '../store/keyset-page.js';
-import { leaseEnd, storeNow } from '../store/store-clock.js';
+import { claimable, leaseEnd } from '../store/store-clock.js';
 
 export type ScheduleRow = Selectable<DeliverySchedulesTable>;
 export type ScheduleRunRow = Selectable<DeliveryScheduleRunsTable>;
@@ -77,7 +77,7 @@ export function schedulesRepo(db: Kysely<Database>) {
           .selectFrom('delivery_schedules')
           .selectAll()
           .where('enabled', '=', true)
-          .where((eb) => eb.or([eb.and([eb('next_run_at', '<=', now), eb('claimed_until', 'is', null)]), eb('claimed_until', '<=', storeNow)]))
+          .where(claimable(now))
           .orderBy('next_run_at')
           .limit(limit)
           .forUpdate()

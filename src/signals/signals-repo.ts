@@ -4,7 +4,7 @@ import { type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { ComparedJson, Database, SignalEvaluationsTable, SignalsTable } from '../store/schema.js';
 import { memberRowOf, type MemberRow } from '../store/members.js';
 import { emptyPage, readPage, type Page, type PageRequest } from '../store/keyset-page.js';
-import { leaseEnd, readStoreNow, storeNow } from '../store/store-clock.js';
+import { claimable, leaseEnd, readStoreNow } from '../store/store-clock.js';
 
 export type SignalRow = Selectable<SignalsTable>;
 export type SignalEvaluationRow = Selectable<SignalEvaluationsTable>;
@@ -117,7 +117,7 @@ export function signalsRepo(db: Kysely<Database>) {
           .where('enabled', '=', true)
           // The lease is compared, and set, by the store's clock: an instance whose clock runs ahead does not
           // take over a run another still holds.
-          .where((eb) => eb.or([eb.and([eb('next_run_at', '<=', now), eb('claimed_until', 'is', null)]), eb('claimed_until', '<=', storeNow)]))
+          .where(claimable(now))
           .orderBy('next_run_at')
           .limit(limit)
           .forUpdate()

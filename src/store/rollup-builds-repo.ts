@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, RollupBuildsTable } from './schema.js';
-import { leaseEnd, storeNow } from './store-clock.js';
+import { claimable, leaseEnd } from './store-clock.js';
 
 export type RollupBuildRow = Selectable<RollupBuildsTable>;
 export type ClaimedRollupBuild = RollupBuildRow & { claim: string };
@@ -97,7 +97,7 @@ export function rollupBuildsRepo(db: Kysely<Database>) {
         const due = await trx
           .selectFrom('rollup_builds')
           .select(['workspace_id', 'table_name', 'partition_start'])
-          .where((eb) => eb.or([eb.and([eb('next_run_at', '<=', now), eb('claimed_until', 'is', null)]), eb('claimed_until', '<=', storeNow)]))
+          .where(claimable(now))
           .orderBy('next_run_at')
           .limit(limit)
           .forUpdate()
