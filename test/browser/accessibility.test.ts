@@ -95,6 +95,27 @@ describe.skipIf(!hasChromium)('accessibility of every page in Chromium', () => {
     expect(line).toMatch(/^error: .*inline style.*Content Security Policy directive 'style-src/);
   });
 
+  it('walks past fields that take several Tabs each to the last control', async () => {
+    const { page } = h;
+    await visit('/glossary', 'Glossary');
+    // Date, time and date-time fields stop on each of their parts: twelve of them hold over forty stops.
+    await page.evaluate(() => {
+      const main = document.querySelector('main')!;
+      ['date', 'datetime-local', 'time', 'month'].forEach((type) => {
+        for (let i = 0; i < 3; i++) {
+          const field = document.createElement('input');
+          field.type = type;
+          field.setAttribute('aria-label', `${type} ${i}`);
+          main.append(field);
+        }
+      });
+      const last = document.createElement('button');
+      last.textContent = 'The last control';
+      main.append(last);
+    });
+    expect(await keyboardFindings(page)).toEqual([]);
+  });
+
   it('the pages of the page list, as they open', async () => {
     const pages: Array<[string, string | RegExp]> = [
       ['/', /^Welcome/],

@@ -18,6 +18,9 @@ interface Walk {
 /** A walk only means something over a page that holds still: a control re-rendered mid-walk is a new element. */
 const ATTEMPTS = 3;
 
+/** The most Tabs one control can take: a datetime-local field stops on each of its five parts. */
+const TABS_PER_CONTROL = 5;
+
 /** Controls not reached by Tab or without an accessible name, one line each; empty when all is well. */
 export async function keyboardFindings(page: Page): Promise<string[]> {
   await loadAxe(page);
@@ -82,8 +85,12 @@ async function walk(page: Page): Promise<{ findings: string[]; replaced: number 
     start.focus();
     return controls.length;
   });
-  // Each stop is one Tab; the walk ends when the focus leaves the page after the last control.
-  for (let step = 0; step < count + 10; step++) {
+  // The walk ends when the focus leaves the page after the last control. A control may take several Tabs
+  // (a date field stops on its day, month and year), so the budget is generous, and running out of it is a
+  // finding of its own rather than a silent miss of the controls at the end of the page.
+  const budget = count * TABS_PER_CONTROL + 20;
+  let left = false;
+  for (let step = 0; step < budget && !left; step++) {
     await page.keyboard.press('Tab');
     const where = await page.evaluate(() => {
       const active = document.activeElement;
@@ -91,10 +98,11 @@ async function walk(page: Page): Promise<{ findings: string[]; replaced: number 
       if (active === (window as unknown as { keyboardWalk: Walk }).keyboardWalk.start) return 'start';
       return active.classList.contains('cm-content') ? 'editor' : 'control';
     });
-    if (where === 'left' && step > 0) break;
+    left = where === 'left' && step > 0;
     if (where === 'editor') await page.keyboard.press('Escape');
   }
-  return page.evaluate(() => {
+  const ending = left ? [] : [`the focus was still in the page after ${budget} Tabs`];
+  const result = await page.evaluate(() => {
     const { controls, reached, listener, start } = (window as unknown as { keyboardWalk: Walk }).keyboardWalk;
     document.removeEventListener('focusin', listener, true);
     start.remove();
@@ -114,4 +122,5 @@ async function walk(page: Page): Promise<{ findings: string[]; replaced: number 
     }
     return { findings, replaced: controls.length - present.length };
   });
+  return { findings: [...ending, ...result.findings], replaced: result.replaced };
 }
