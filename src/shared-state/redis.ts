@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { DependencyUnavailableError } from '../dependency-unavailable.js';
 import { closeRedis, command, connectRedis } from './redis-client.js';
 import type { SharedState } from './shared-state.js';
+import { WindowBatcher } from './redis-window-batch.js';
 
 // A generation is read as `name + epoch`, two counters that only ever grow, so the sum changes whenever
 // either does and never comes back to a value it had. A counter that does not exist yet (first use, or
@@ -19,34 +20,34 @@ end
 `;
 
 // Windows are computed from Redis's own clock, so instances whose clocks drift still share one window,
-// and INCR inside the script makes the count atomic: concurrent instances can never over-admit.
-// Keys: the counter, then (optionally) the epoch and the generations to read back in the same trip.
-const WINDOW_SCRIPT = `${GENERATION_LUA}
+// and INCRBY inside the script makes the counts atomic: concurrent instances can never over-admit.
+// One call serves a batch of requests (redis-window-batch.ts). ARGV: the number of counters, then each
+// counter's window and increment (0: read only). KEYS: the counters, then (when generations are read)
+// the epoch and the generations. Answers each counter's count and window end, then each generation.
+const WINDOWS_SCRIPT = `${GENERATION_LUA}
+local counters = tonumber(ARGV[1])
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local window_ms = tonumber(ARGV[1])
-local index = math.floor(now_ms / window_ms)
-local key = KEYS[1] .. ':' .. index
-local count
-if ARGV[2] == '1' then
-  count = redis.call('INCR', key)
-  if count == 1 then redis.call('PEXPIRE', key, window_ms + 1000) end
-else
-  count = tonumber(redis.call('GET', key) or '0')
-end
-local answer = {count, (index + 1) * window_ms}
-if #KEYS > 1 then
-  local epoch = current(KEYS[2])
-  for i = 3, #KEYS do answer[#answer + 1] = current(KEYS[i]) + epoch end
-end
-return answer
-`;
-
-// Keys: the epoch, then each generation to read.
-const GENERATIONS_SCRIPT = `${GENERATION_LUA}
-local epoch = current(KEYS[1])
 local answer = {}
-for i = 2, #KEYS do answer[#answer + 1] = current(KEYS[i]) + epoch end
+for i = 1, counters do
+  local window_ms = tonumber(ARGV[i * 2])
+  local increment = tonumber(ARGV[i * 2 + 1])
+  local index = math.floor(now_ms / window_ms)
+  local key = KEYS[i] .. ':' .. index
+  local count
+  if increment > 0 then
+    count = redis.call('INCRBY', key, increment)
+    if count == increment then redis.call('PEXPIRE', key, window_ms + 1000) end
+  else
+    count = tonumber(redis.call('GET', key) or '0')
+  end
+  answer[#answer + 1] = count
+  answer[#answer + 1] = (index + 1) * window_ms
+end
+if #KEYS > counters then
+  local epoch = current(KEYS[counters + 1])
+  for i = counters + 2, #KEYS do answer[#answer + 1] = current(KEYS[i]) + epoch end
+end
 return answer
 `;
 
@@ -66,8 +67,7 @@ const EPOCH = `${PREFIX}epoch`;
 export async function redisSharedState(url: string): Promise<SharedState> {
   const redis = await connectRedis(url);
   // Without numberOfKeys, the first argument of each call says how many keys follow.
-  redis.defineCommand('svcWindow', { lua: WINDOW_SCRIPT });
-  redis.defineCommand('svcGenerations', { lua: GENERATIONS_SCRIPT });
+  redis.defineCommand('svcWindows', { lua: WINDOWS_SCRIPT });
   redis.defineCommand('svcBump', { numberOfKeys: 1, lua: BUMP_SCRIPT });
   const commands = redis as unknown as SharedStateCommands;
   const generationKey = (name: string) => `${PREFIX}gen:${name}`;
@@ -95,19 +95,17 @@ export async function redisSharedState(url: string): Promise<SharedState> {
       throw error;
     });
 
-  const windowCount = (bucket: string, windowMs: number, add: boolean, generationNames: readonly string[] = []) =>
+  const batcher = new WindowBatcher((counters, generationKeys) =>
     guarded(async () => {
-      const counter = `${PREFIX}rl:${bucket}:${windowMs}`;
-      const flag = add ? '1' : '0';
-      if (generationNames.length === 0) {
-        const [count, resetAtMs] = await commands.svcWindow(1, counter, windowMs, flag);
-        return { count, resetAtMs, generations: [] };
-      }
-      await settleEpoch();
-      const keys = [counter, EPOCH, ...generationNames.map(generationKey)];
-      const [count, resetAtMs, ...generations] = await commands.svcWindow(keys.length, ...keys, windowMs, flag);
-      return { count, resetAtMs, generations };
-    });
+      if (generationKeys.length > 0) await settleEpoch();
+      const keys = [...counters.map((c) => c.key), ...(generationKeys.length > 0 ? [EPOCH, ...generationKeys] : [])];
+      const args = counters.flatMap((c) => [c.windowMs, c.increment]);
+      return commands.svcWindows(keys.length, ...keys, counters.length, ...args);
+    }),
+  );
+
+  const windowCount = (bucket: string, windowMs: number, add: boolean, generationNames: readonly string[] = []) =>
+    batcher.ask({ counter: `${PREFIX}rl:${bucket}:${windowMs}`, windowMs, add, generationKeys: generationNames.map(generationKey) });
 
   // Handed out while Redis cannot be read: negative, so never a value Redis gives, and never the same
   // twice, so no cache entry matches it and every cache reads through to the store.
@@ -115,10 +113,7 @@ export async function redisSharedState(url: string): Promise<SharedState> {
 
   async function readGenerations(names: readonly string[]): Promise<number[]> {
     try {
-      return await guarded(async () => {
-        await settleEpoch();
-        return commands.svcGenerations(names.length + 1, EPOCH, ...names.map(generationKey));
-      });
+      return (await batcher.ask({ generationKeys: names.map(generationKey) })).generations;
     } catch (error) {
       if (error instanceof DependencyUnavailableError) return names.map(() => --unknownGeneration);
       throw error;
@@ -147,7 +142,6 @@ export async function redisSharedState(url: string): Promise<SharedState> {
 }
 
 interface SharedStateCommands extends Redis {
-  svcWindow(keyCount: number, ...keysThenWindowAndFlag: Array<string | number>): Promise<[number, number, ...number[]]>;
-  svcGenerations(keyCount: number, epoch: string, ...generations: string[]): Promise<number[]>;
+  svcWindows(keyCount: number, ...keysThenCounts: Array<string | number>): Promise<number[]>;
   svcBump(generation: string): Promise<number>;
 }
