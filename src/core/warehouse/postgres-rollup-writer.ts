@@ -30,10 +30,17 @@ export class PostgresRollupWriter implements RollupWriter {
     // WITH, no second statement) or nothing.
     if ((await plainSelectText(write.select.sql)) === null) throw statementRefused(ENGINE, 'a rollup is built from one plain SELECT');
     return this.session(options, async (client, check) => {
+      // Created on the first build only, in a short transaction of its own under a lock of the schema:
+      // builds of a new schema's tables run at once, and two CREATEs of one name race in the catalog.
+      if ((await run(client, this.sql.tableExists(write.table))).length === 0) {
+        await begin(client, options.timeoutMs);
+        await run(client, this.sql.lockSchema());
+        if ((await run(client, this.sql.schemaExists())).length === 0) await run(client, this.sql.createSchema());
+        await run(client, this.sql.createTable(write));
+        await client.query('COMMIT');
+        check();
+      }
       await begin(client, options.timeoutMs);
-      if ((await run(client, this.sql.schemaExists())).length === 0) await run(client, this.sql.createSchema());
-      await run(client, this.sql.createTable(write));
-      check();
       await run(client, this.sql.deleteRows(write.table, write.target));
       check();
       const [counted] = await run(client, this.sql.insertCounted(write));

@@ -47,6 +47,11 @@ export class RollupWriteSql {
     return { sql: 'SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1', params: [this.schema] };
   }
 
+  /** PostgreSQL: a lock of the schema's creations until the transaction ends (an advisory lock on its name). */
+  lockSchema(): WriteStatement {
+    return { sql: "SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('rollup schema ' || $1))", params: [this.schema] };
+  }
+
   createSchema(): WriteStatement {
     return { sql: `CREATE SCHEMA IF NOT EXISTS ${this.q(this.schema)}`, params: [] };
   }
