@@ -3,7 +3,8 @@
 // instance over the same metadata store and no shared data directory answers from them too; a partition
 // rebuild is atomic (a reader during it sees the old rows, a cancelled or oversized build keeps them);
 // two workspaces building the same model into one shared schema never read nor drop each other's
-// table; DuckDB connections refuse a rollup_schema; the SQL editor cannot write into the schema.
+// table; DuckDB connections refuse a rollup_schema; the SQL editor cannot write into the schema, and
+// its schema browser does not list it.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,7 @@ const MODEL = `node orders {
   measure revenue { type: sum  sql: \${amount} }
   data_key region { dimension: region  attribute: region }
   rollup monthly { dimensions: [region, status]  measures: [revenue, order_count]  time: created_at  grain: month  partition: year  refresh: on_deploy }
+  rollup by_status { dimensions: [status]  measures: [order_count]  refresh: on_deploy }
 }
 `;
 
@@ -132,6 +134,8 @@ describe('rollups in a PostgreSQL rollup_schema', () => {
   let one: Instance;
   let main: { ws: SeededWorkspace; key: string };
   let table: string;
+  /** The table of by_status, built whole. */
+  let whole: string;
 
   beforeAll(async () => {
     one = await instance();
@@ -144,10 +148,13 @@ describe('rollups in a PostgreSQL rollup_schema', () => {
   it('builds inside the warehouse and answers a governed query as the source does, naming the rollup', async () => {
     const recorded = await buildAll(one);
     expect(recorded).toBeGreaterThanOrEqual(3);
-    const [status] = await one.t.services.rollupBuilds.list(main.ws.id);
-    expect(status).toMatchObject({ state: 'ready', lastError: null });
-    table = status!.table;
-    expect(await storedTables('rollups')).toEqual([warehouseTableName(main.ws.id, table)]);
+    const statuses = await one.t.services.rollupBuilds.list(main.ws.id);
+    expect(statuses).toHaveLength(2);
+    expect(statuses.find((s) => s.rollup === 'monthly')).toMatchObject({ state: 'ready', lastError: null });
+    expect(statuses.find((s) => s.rollup === 'by_status')).toMatchObject({ state: 'ready', lastError: null, rows: 2 });
+    table = statuses.find((s) => s.rollup === 'monthly')!.table;
+    whole = statuses.find((s) => s.rollup === 'by_status')!.table;
+    expect(await storedTables('rollups')).toEqual([warehouseTableName(main.ws.id, table), warehouseTableName(main.ws.id, whole)].sort());
     // Nothing went to the embedded file.
     expect(existsSync(rollupStorePath(one.dataDir, main.ws.id))).toBe(false);
 
@@ -167,6 +174,12 @@ describe('rollups in a PostgreSQL rollup_schema', () => {
     expect(listed.rollups[0]).toMatchObject({ name: 'monthly', storage: 'warehouse', table });
     expect(listed.rollups[0].table_bytes).toBeGreaterThan(0);
     expect(listed.file_bytes).toBeNull();
+
+    // A rollup without time, built whole.
+    const byStatus = { node: 'orders', dimensions: ['status'], measures: ['order_count'], sorts: [{ field: 'status', direction: 'asc' }] };
+    const counted = (await query(one, main.key, byStatus)).json();
+    expect(counted.metadata.rollup).toMatchObject({ name: 'by_status', table: whole, data_through: null });
+    expect(counted.data).toEqual([{ status: 'open', order_count: 1000 }, { status: 'paid', order_count: 1000 }]);
   });
 
   it('a second instance with no shared data directory answers from the rollup the first built', async () => {
@@ -231,13 +244,14 @@ describe('rollups in a PostgreSQL rollup_schema', () => {
     }
     const unbuilt = (await query(one, other.key)).json();
     expect(unbuilt.metadata.rollup.used).toBeNull();
-    expect(unbuilt.metadata.rollup.candidates).toEqual([expect.objectContaining({ name: 'monthly', reason_code: 'not_built' })]);
+    expect(unbuilt.metadata.rollup.candidates).toContainEqual(expect.objectContaining({ name: 'monthly', reason_code: 'not_built' }));
 
     // The source grows, the second workspace builds: the first still answers from its own rows.
     const firstBefore = (await query(one, main.key)).json().data;
     await addOrders(year - 1, 30, 200_000);
     await buildAll(one);
-    expect(await storedTables('rollups')).toEqual([warehouseTableName(main.ws.id, table), warehouseTableName(other.ws.id, table)].sort());
+    const tablesOf = (id: string) => [warehouseTableName(id, table), warehouseTableName(id, whole)];
+    expect(await storedTables('rollups')).toEqual([...tablesOf(main.ws.id), ...tablesOf(other.ws.id)].sort());
     const second = (await query(one, other.key)).json();
     expect(second.metadata.rollup.name).toBe('monthly');
     expect(second.data.reduce((sum: number, row: { order_count: number }) => sum + row.order_count, 0)).toBe(2040);
@@ -245,8 +259,8 @@ describe('rollups in a PostgreSQL rollup_schema', () => {
 
     // Orphans of the second workspace are its own tables only.
     const store = await one.t.services.rollupStores.of(other.ws.id, 'warehouse');
-    expect(await store.dropOthers(new Set())).toEqual([warehouseTableName(other.ws.id, table)]);
-    expect(await storedTables('rollups')).toEqual([warehouseTableName(main.ws.id, table)]);
+    expect(await store.dropOthers(new Set([whole]))).toEqual([warehouseTableName(other.ws.id, table)]);
+    expect(await storedTables('rollups')).toEqual([...tablesOf(main.ws.id), warehouseTableName(other.ws.id, whole)].sort());
   });
 
   it('the SQL editor cannot write into the rollup schema, whatever the role may do', async () => {
@@ -259,6 +273,11 @@ describe('rollups in a PostgreSQL rollup_schema', () => {
     }
     const { rows } = await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${stored}`);
     expect(rows[0]!.n).toBeGreaterThan(0);
+    // The schema browser shows the data, not the service's rollup tables (this workspace's or others').
+    const schema = await consoleCall(one.t, cookie, 'GET', '/api/studio/connections/warehouse/schema');
+    expect(schema.statusCode).toBe(200);
+    const tables = (schema.json().tables as Array<{ schema: string; name: string }>).map((t) => `${t.schema}.${t.name}`);
+    expect(tables).toEqual(['shop.orders']);
   });
 
   it('a rollup_schema is refused for DuckDB and MySQL connections and must be a plain identifier', async () => {
