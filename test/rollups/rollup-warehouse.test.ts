@@ -192,7 +192,7 @@ describe('rollups in a PostgreSQL rollup_schema', () => {
     expect(existsSync(rollupStorePath(two.dataDir, main.ws.id))).toBe(false);
   });
 
-  it('a partition rebuild is atomic: a reader meanwhile sees the old rows, and a cancelled build keeps them', async () => {
+  it('a partition rebuild is atomic: a reader meanwhile sees the old rows, and a cancelled, timed out or oversized build keeps them', async () => {
     const before = (await query(one, main.key)).json().data;
     const live = await one.t.services.models.live(main.ws.id);
     const rollup = live.model.nodes.get('orders')!.rollups[0]!;
@@ -215,6 +215,9 @@ describe('rollups in a PostgreSQL rollup_schema', () => {
     expect(during.data).toEqual(before);
     cancel.abort();
     await expect(rebuild).rejects.toMatchObject({ code: 'warehouse_canceled' });
+    // The build's time limit holds inside the warehouse too (statement_timeout), and keeps the rows.
+    const slow = buildRollup({ model: live.model, rollup, source: warehouse, store, now: one.t.clock.now(), partition: { start, end: addUnits('year', start, 1) }, maxRows: 10_000, timeoutMs: 1_000 });
+    await expect(slow).rejects.toMatchObject({ code: 'warehouse_timeout' });
     await locker.query('ROLLBACK');
     await locker.end();
     expect((await query(one, main.key)).json().data).toEqual(before);
