@@ -169,7 +169,14 @@ export class RollupBuildService {
   async dropOrphans(workspaceId: string): Promise<string[]> {
     const planned = new Set(await this.deps.repo.tables(workspaceId));
     const orphans: string[] = [];
-    for (const store of await this.deps.stores.every(workspaceId)) orphans.push(...(await store.dropOthers(planned)));
+    for (const store of await this.deps.stores.every(workspaceId)) {
+      try {
+        orphans.push(...(await store.dropOthers(planned)));
+      } catch {
+        // Another connection's warehouse out of reach: its orphans wait for the next new table's build,
+        // and this build, recorded already, stands.
+      }
+    }
     return orphans;
   }
 
