@@ -52,17 +52,15 @@ export class RollupOverviews {
     for (const row of await this.deps.partitions.listWorkspace(workspaceId)) built.set(row.table_name, [...(built.get(row.table_name) ?? []), row]);
     const tallies = await this.deps.answers.tallies(workspaceId);
     const now = this.deps.clock.now().getTime();
+    // Where each rollup's rows live, its storage looked up once per connection.
     const stores = new Map<string, RollupStorage | undefined>();
-    for (const { rollup } of rollupTables(model)) {
+    const placed = new Map<string, Pick<RollupOverview, 'storage' | 'tableBytes'>>();
+    for (const { rollup, table } of rollupTables(model)) {
       const connection = model.nodes.get(rollup.node)!.connection;
       if (!stores.has(connection)) stores.set(connection, await this.storageOf(workspaceId, connection));
+      const store = stores.get(connection);
+      placed.set(table, store?.kind === 'warehouse' ? { storage: 'warehouse', tableBytes: await store.tableBytes(table) } : { storage: 'embedded', tableBytes: null });
     }
-    const where = async (rollup: { node: string }, table: string) => {
-      const store = stores.get(model.nodes.get(rollup.node)!.connection);
-      return store?.kind === 'warehouse' ? { storage: store.kind, tableBytes: await store.tableBytes(table) } : { storage: 'embedded' as const, tableBytes: null };
-    };
-    const placed = new Map<string, Awaited<ReturnType<typeof where>>>();
-    for (const { rollup, table } of rollupTables(model)) placed.set(table, await where(rollup, table));
     const rollups = rollupTables(model).map(({ rollup, table }): RollupOverview => {
       // Not planned (yet): a deploy whose planning failed shows it pending, with nothing built.
       const status = statuses.get(table) ?? { node: rollup.node, rollup: rollup.name, table, state: 'pending', partitions: 0, rows: 0, lastBuiltAt: null, nextRefreshAt: null, lastError: null };
