@@ -63,8 +63,8 @@ describe('PostgreSQL', () => {
 describe('Snowflake', () => {
   const writer = new SnowflakeRollupWriter('ROLLUPS', () => Promise.reject(new Error('not connected')));
   it('builds a partition', () => {
-    const { prepare, count, replace } = writer.replaceStatements(writeOf('snowflake'));
-    const actual = text([...prepare, count, ...replace]);
+    const { tableExists, schemaExists, createSchema, createTable, prepare, count, replace } = writer.replaceStatements(writeOf('snowflake'));
+    const actual = text([tableExists, schemaExists, createSchema, createTable, ...prepare, count, ...replace]);
     expect(actual).toBe(goldenText(path.join(DIR, 'build.snowflake.sql'), actual));
   });
 

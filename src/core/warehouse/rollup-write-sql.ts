@@ -42,9 +42,10 @@ export class RollupWriteSql {
     return `${this.q(this.schema)}.${this.q(checkRollupIdentifier(table, 'rollup table'))}`;
   }
 
-  /** PostgreSQL: whether the schema exists (CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even then). */
+  /** Whether the schema exists: CREATE SCHEMA IF NOT EXISTS may need the right to create one even then. */
   schemaExists(): WriteStatement {
-    return { sql: 'SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1', params: [this.schema] };
+    if (this.engine === 'postgres') return { sql: 'SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1', params: [this.schema] };
+    return { sql: 'SELECT 1 FROM information_schema.schemata WHERE schema_name = ?', params: [this.schema] };
   }
 
   /** PostgreSQL: a lock of the schema's creations until the transaction ends (an advisory lock on its name). */

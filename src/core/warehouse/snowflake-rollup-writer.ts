@@ -25,18 +25,29 @@ export class SnowflakeRollupWriter implements RollupWriter {
     this.sql = new RollupWriteSql('snowflake', schema);
   }
 
-  /** The statements of one replace, in order (what the golden files keep). */
-  replaceStatements(write: RollupWrite): { prepare: WriteStatement[]; count: WriteStatement; replace: WriteStatement[] } {
+  /**
+   * The statements of one replace, in order (what the golden files keep): `create` only when the table
+   * does not exist yet (`tableExists` finds no row), the schema only when `schemaExists` finds none.
+   */
+  replaceStatements(write: RollupWrite) {
     return {
-      prepare: [this.sql.createSchema(), this.sql.createTable(write), this.sql.stage(write), statement('BEGIN')],
+      tableExists: this.sql.tableExists(write.table),
+      schemaExists: this.sql.schemaExists(),
+      createSchema: this.sql.createSchema(),
+      createTable: this.sql.createTable(write),
+      prepare: [this.sql.stage(write), statement('BEGIN')],
       count: this.sql.countStaged(write),
       replace: [this.sql.deleteRows(write.table, write.target), this.sql.insertStaged(write), statement('COMMIT')],
     };
   }
 
   replace(write: RollupWrite, options: RollupWriteOptions): Promise<RollupWriteResult> {
-    const { prepare, count, replace } = this.replaceStatements(write);
+    const { tableExists, schemaExists, createSchema, createTable, prepare, count, replace } = this.replaceStatements(write);
     return this.session(options, async (run) => {
+      if ((await run(tableExists)).length === 0) {
+        if ((await run(schemaExists)).length === 0) await run(createSchema);
+        await run(createTable);
+      }
       for (const step of prepare) await run(step);
       const [counted] = await run(count);
       const rows = Number(counted?.[0] ?? 0);

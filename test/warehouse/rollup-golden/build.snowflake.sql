@@ -1,3 +1,9 @@
+SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?;
+-- params: ["ROLLUPS","r0123456789_0011223344556677_orders__monthly"]
+
+SELECT 1 FROM information_schema.schemata WHERE schema_name = ?;
+-- params: ["ROLLUPS"]
+
 CREATE SCHEMA IF NOT EXISTS "ROLLUPS";
 -- params: []
 
