@@ -264,6 +264,12 @@ describe('rollups in a PostgreSQL rollup_schema', () => {
     const store = await one.t.services.rollupStores.of(other.ws.id, 'warehouse');
     expect(await store.dropOthers(new Set([whole]))).toEqual([warehouseTableName(other.ws.id, table)]);
     expect(await storedTables('rollups')).toEqual([...tablesOf(main.ws.id), warehouseTableName(other.ws.id, whole)].sort());
+
+    // A deploy without a rollup drops its table from the schema: the deploying workspace's only.
+    const lum = main.ws.members.luminary;
+    const without = MODEL.replace(/\n {2}rollup by_status[^\n]*/, '');
+    await one.t.services.models.deploy({ workspaceId: main.ws.id, userId: lum.id, email: lum.email }, 'shop', [{ path: 'orders.cml', content: without }], { message: 'no by_status', projectName: 'Shop' });
+    expect(await storedTables('rollups')).toEqual([warehouseTableName(main.ws.id, table), warehouseTableName(other.ws.id, whole)].sort());
   });
 
   it('the SQL editor cannot write into the rollup schema, whatever the role may do', async () => {
