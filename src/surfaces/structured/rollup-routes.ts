@@ -11,7 +11,7 @@ import { operationId, type RoutePlace } from '../route-place.js';
 const rollupSchema = z.object({
   node: z.string(),
   name: z.string(),
-  table: z.string().describe('its table, `<node>__<rollup>__<hash>` (in a rollup schema, stored under that name led by a token of the workspace): a changed definition is a new table'),
+  table: z.string().describe('its table, `<node>__<rollup>__<hash>` (in a rollup schema the stored table is `r<workspace token>_<hash>_<node>__<rollup>`): a changed definition is a new table'),
   state: z.enum(ROLLUP_BUILD_STATES).describe('`failed` if any partition\'s last build failed, else `building` if one is being built, else `pending` if one was never built, else `ready`'),
   partitions_built: z.number().int(),
   partitions_total: z.number().int().describe('partitions planned (1 for a rollup built whole)'),
