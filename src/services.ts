@@ -90,14 +90,22 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const rawSql = new RawSqlService(connections, history, clock, RAW_SQL_TIMEOUT_MS, metrics);
   const schemas = new SchemaCache(SCHEMA_CACHE_MS, () => clock.now().getTime());
   const cache = resultCache ?? memoryResultCache(resultCacheLimits(config), () => clock.now().getTime());
-  // Every workspace's rollup file, opened once; answers read them when SVC_ROLLUPS is on.
-  const rollupStores = new RollupStores(config.dataDir);
+  // Every workspace's rollup file, opened once, and the rollup schemas of connections that name one;
+  // answers read them when SVC_ROLLUPS is on.
+  const rollupStores = new RollupStores(config.dataDir, {
+    named: async (workspaceId, name) => {
+      const { connection, warehouse } = await connections.warehouse(workspaceId, name, MODEL_CONNECTION);
+      const schema = connection.settings['rollup_schema'];
+      return { rollupSchema: typeof schema === 'string' ? schema : undefined, warehouse };
+    },
+    withRollupSchema: async (workspaceId) => (await connections.list(workspaceId, { includeInternal: true })).filter((c) => typeof c.settings['rollup_schema'] === 'string').map((c) => c.name),
+  });
   const partitions = rollupPartitionsRepo(store.db);
   const rollupMetrics = new RollupBuildMetrics(metrics.registry);
   const rollupAnswers = new RollupAnswerCounts(rollupAnswersRepo(store.db), rollupMetrics, 10_000, onBackgroundError);
   const rollupRouting = config.rollups
     ? {
-        existing: (workspaceId: string) => rollupStores.existing(workspaceId),
+        existing: (workspaceId: string, connection: string) => rollupStores.existing(workspaceId, connection),
         partitions: (workspaceId: string, table: string) => partitions.list(workspaceId, table),
         answered: (workspaceId: string, node: string, report: RollupReport) => rollupAnswers.answered(workspaceId, node, report),
       }
@@ -181,7 +189,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
     rollupBuildRows,
     rollupBuilds,
     rollupAnswers,
-    rollupOverviews: new RollupOverviews({ models, builds: rollupBuilds, repo: rollupBuildRows, partitions, answers: rollupAnswers, clock, dataDir: config.dataDir }),
+    rollupOverviews: new RollupOverviews({ models, builds: rollupBuilds, repo: rollupBuildRows, partitions, answers: rollupAnswers, clock, dataDir: config.dataDir, stores: rollupStores }),
     mosaics,
     scheduleRows,
     deliverySchedules: new DeliveryScheduleService(scheduleRows, { scenes, mosaics }, clock, config.events.consoleUrl),

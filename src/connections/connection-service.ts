@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors.js';
 import { scrubSecrets } from '../core/warehouse/errors.js';
+import { ROLLUP_IDENTIFIER } from '../core/warehouse/rollup-writer.js';
 import { WarehouseRegistry, type ConnectionConfig, type Warehouse } from '../core/warehouse/index.js';
 import { connectionsGeneration } from '../shared-state/request-generations.js';
 import { generationIn, type GenerationSnapshot, type SharedState } from '../shared-state/shared-state.js';
@@ -27,9 +28,13 @@ const UNIQUE_VIOLATION = '23505';
 type ConnectionRow = Selectable<ConnectionsTable>;
 
 const server = { host: z.string().min(1).max(255), port: z.number().int().min(1).max(65535).optional(), database: z.string().min(1).max(255), user: z.string().min(1).max(255), ssl: z.boolean().optional() };
+/** The schema, in the connection's own warehouse, its nodes' rollups are stored in (rollup-stores.ts); used exactly as written. */
+const rollupSchema = z.string().regex(ROLLUP_IDENTIFIER, 'must be a plain identifier: a letter or "_", then letters, digits or "_", at most 63 in all').optional();
+/** Engines whose rollups can be stored in their own warehouse; the others' stay in the embedded file. */
+const ROLLUP_SCHEMA_ENGINES: readonly Engine[] = ['postgres', 'snowflake'];
 /** Non-secret settings per engine; the password travels apart and is sealed. */
 export const CONNECTION_SETTINGS = {
-  postgres: z.object(server).strict(),
+  postgres: z.object({ ...server, rollup_schema: rollupSchema }).strict(),
   mysql: z.object(server).strict(),
   duckdb: z.object({ path: z.string().min(1).max(1024) }).strict(),
   snowflake: z
@@ -41,6 +46,7 @@ export const CONNECTION_SETTINGS = {
       database: z.string().optional(),
       schema: z.string().optional(),
       role: z.string().optional(),
+      rollup_schema: rollupSchema,
     })
     .strict(),
 } satisfies Record<Engine, z.ZodType>;
@@ -314,6 +320,12 @@ export class ConnectionService {
   }
 
   private checkSettings(workspaceId: string, engine: Engine, settings: Record<string, unknown>): Record<string, unknown> {
+    if (settings['rollup_schema'] !== undefined && !ROLLUP_SCHEMA_ENGINES.includes(engine)) {
+      throw new BadRequestError(
+        `Invalid ${engine} connection settings: rollup_schema is for PostgreSQL and Snowflake connections; the rollups of ${engine === 'duckdb' ? 'DuckDB' : 'MySQL and MariaDB'} connections are stored in the service's embedded rollup file`,
+        'invalid_connection',
+      );
+    }
     const parsed = CONNECTION_SETTINGS[engine].safeParse(settings);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;

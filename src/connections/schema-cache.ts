@@ -4,6 +4,8 @@ import type { ConnectionView } from './connection-service.js';
 /**
  * Connection schemas, kept briefly: the editor and the question API's SQL fallback ask for them often
  * and they rarely change. Keyed by connection and its last update, so an edited connection reloads.
+ * The connection's rollup schema is left out: its tables are the service's (rollups of this workspace
+ * and of others sharing the schema, every row in them), not data to browse or to write questions on.
  */
 export class SchemaCache {
   private readonly entries = new Map<string, { expiresAt: number; tables: Promise<SchemaTable[]> }>();
@@ -14,7 +16,11 @@ export class SchemaCache {
   ) {}
 
   tablesOf(connection: ConnectionView, warehouse: Warehouse): Promise<SchemaTable[]> {
-    return this.get(`${connection.id}:${connection.updated_at}`, () => warehouse.schema());
+    const rollupSchema = connection.settings['rollup_schema'];
+    return this.get(`${connection.id}:${connection.updated_at}`, async () => {
+      const tables = await warehouse.schema();
+      return typeof rollupSchema === 'string' ? tables.filter((table) => table.schema !== rollupSchema) : tables;
+    });
   }
 
   get(key: string, load: () => Promise<SchemaTable[]>): Promise<SchemaTable[]> {

@@ -19,7 +19,7 @@ import type { SemanticQuery } from '../core/semantic/query.js';
 import { addUnits, formatWall, startOf, wallClock } from '../core/semantic/time.js';
 import type { WarehouseEngine } from '../core/warehouse/types.js';
 import { answerFromRollup, type RollupAnswer } from '../rollups/answer-from-rollup.js';
-import type { RollupStore } from '../rollups/rollup-store.js';
+import type { RollupStorage } from '../rollups/rollup-storage.js';
 import type { RollupPartitionRow } from '../store/rollup-partitions-repo.js';
 
 /** The rollup that answered: its stored table, when its oldest used partition was built, and the latest source time those partitions hold. */
@@ -43,9 +43,10 @@ export interface RollupCandidate {
 /** Whether a rollup answered a node query, and if none did, why each of the node's rollups was not used. */
 export type RollupReport = { readonly used: RollupUsed } | { readonly used: null; readonly candidates: readonly RollupCandidate[] };
 
-/** What routing needs of the service: the workspace's rollup file (when there is one) and its build records. */
+/** What routing needs of the service: where the node's rollups are stored (when anything is) and their build records. */
 export interface RollupRouting {
-  existing(workspaceId: string): Promise<RollupStore | undefined>;
+  /** The storage of the rollups of `connection`'s nodes: its rollup schema, else the workspace's file when there is one. */
+  existing(workspaceId: string, connection: string): Promise<RollupStorage | undefined>;
   partitions(workspaceId: string, table: string): Promise<readonly RollupPartitionRow[]>;
   /** Counts what routing decided for a node with rollups (rollup-answer-counts.ts). */
   answered?(workspaceId: string, node: string, report: RollupReport): void;
@@ -82,7 +83,7 @@ export async function routeToRollup(routing: RollupRouting, input: RollupRouteIn
   if (!rollup) return { report: { used: null, candidates: misses } };
   const table = rollupTableName(input.model, rollup);
   const refuse = (reasonCode: 'not_built' | 'partial' | 'unreadable', reason: string): Refused => ({ report: { used: null, candidates: [...misses, { name: rollup.name, reasonCode, reason }] } });
-  const store = await routing.existing(input.workspaceId);
+  const store = await routing.existing(input.workspaceId, node.connection);
   const records = store ? await routing.partitions(input.workspaceId, table) : [];
   if (!store || records.length === 0) return refuse('not_built', 'the rollup can answer the query but has not been built');
   const covered = coverage(rollup, records, rollupQuery.readsFrom.get(rollup.time?.dimension ?? ''), input.now);

@@ -11,7 +11,7 @@ import type { SemanticModel } from '../core/semantic/model.js';
 import type { SemanticQuery } from '../core/semantic/query.js';
 import type { Rollup } from '../core/semantic/rollup-model.js';
 import type { RunResult, WarehouseEngine } from '../core/warehouse/types.js';
-import type { RollupStore } from './rollup-store.js';
+import type { RollupStorage } from './rollup-storage.js';
 
 export interface RollupAnswerInput {
   readonly model: SemanticModel;
@@ -22,7 +22,8 @@ export interface RollupAnswerInput {
   readonly attributes: Readonly<Record<string, string>>;
   readonly now: Date;
   readonly timezone?: string;
-  readonly store: RollupStore;
+  /** Where the rollups of the node's connection are stored: the statement is written for its engine. */
+  readonly store: RollupStorage;
   readonly maxRows: number;
 }
 
@@ -42,7 +43,8 @@ export async function answerFromRollup(input: RollupAnswerInput): Promise<Rollup
   const table = rollupTableName(model, match.rollup);
   const columnTypes = await input.store.columnTypes(table);
   if (!columnTypes) return { answered: false, reason: 'not_built', match };
-  const statement = rollupAnswerStatement(model, match.rollup, { name: table, columnTypes }, query, { ...options, sourceEngine: input.sourceEngine });
+  const stored = { name: input.store.stored(table), ...(input.store.schema ? { schema: input.store.schema } : {}), columnTypes };
+  const statement = rollupAnswerStatement(model, match.rollup, stored, query, { ...options, sourceEngine: input.sourceEngine, storeEngine: input.store.engine });
   const result = await input.store.query(statement.sql, statement.params, input.maxRows);
   return { answered: true, rollup: match.rollup, table, sql: statement.sql, params: statement.params, outputColumns: statement.columns, result, match };
 }

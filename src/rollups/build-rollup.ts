@@ -3,20 +3,27 @@
 // each batch of groups the driver reads goes straight to the rollup file's appender (rollup-store.ts),
 // so the source is read no faster than the file is written and memory holds one batch. The partition's
 // rows are replaced atomically; a build past `maxRows` groups fails and stores none of its rows.
+// A rollup stored in its connection's `rollup_schema` is built inside the warehouse instead: the same
+// SELECT feeds an INSERT there (warehouse-rollup-store.ts), and no row passes through the process.
 import { DIALECTS } from '../core/sql/dialects.js';
 import { rollupBuildStatement, type WallRange } from '../core/semantic/rollup-build-sql.js';
 import type { SemanticModel } from '../core/semantic/model.js';
 import type { Rollup } from '../core/semantic/rollup-model.js';
 import { rollupTableName, storedColumnType } from '../core/semantic/rollup-table.js';
 import type { RowSink, Warehouse, WarehouseValue } from '../core/warehouse/types.js';
-import type { RollupStore } from './rollup-store.js';
+import { formatWall } from '../core/semantic/time.js';
+import type { CompiledQuery } from '../core/semantic/compile.js';
+import type { RollupColumn } from '../core/semantic/rollup-model.js';
+import type { PartitionTarget } from './rollup-store.js';
+import type { AnyRollupStore } from './rollup-stores.js';
+import type { WarehouseRollupStore } from './warehouse-rollup-store.js';
 
 export interface BuildRollupInput {
   readonly model: SemanticModel;
   readonly rollup: Rollup;
   /** The warehouse of the rollup's node. */
   readonly source: Warehouse;
-  readonly store: RollupStore;
+  readonly store: AnyRollupStore;
   readonly now: Date;
   /** One partition (wall times of the rollup's zone, on partition boundaries) to replace; absent: the whole table. */
   readonly partition?: WallRange;
@@ -51,6 +58,7 @@ export async function buildRollup(input: BuildRollupInput): Promise<BuiltRollup>
     ...(compiled.timezone !== 'UTC' ? { timeZone: compiled.timezone } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   };
+  if (store.kind === 'warehouse') return buildInWarehouse(input, store, table, compiled, statement.columns, target);
   const rows = await store.replace(table, target, async (file) => {
     const sink: RowSink = {
       // The source's column types decide the stored columns' (a decimal's scale, a timestamp's zone).
@@ -73,6 +81,25 @@ export async function buildRollup(input: BuildRollupInput): Promise<BuiltRollup>
     if (summary.truncated) throw tooManyGroups(input);
   });
   return { table, rows, sourceMaxTime };
+}
+
+async function buildInWarehouse(input: BuildRollupInput, store: WarehouseRollupStore, table: string, compiled: CompiledQuery, columns: readonly RollupColumn[], target: PartitionTarget | undefined): Promise<BuiltRollup> {
+  // The SELECT's output keys, in order: the stored columns, then (with a time dimension) SOURCE_MAX_TIME.
+  const keys = compiled.columns.map((c) => c.key);
+  const built = await store.build(
+    table,
+    {
+      select: compiled,
+      columns: columns.map((column, i) => ({ key: keys[i]!, name: column.name, time: column.kind === 'time' })),
+      ...(keys.length > columns.length ? { sourceMaxTimeKey: keys[columns.length]! } : {}),
+      ...(target ? { target: { timeColumn: target.timeColumn, start: formatWall(target.range.start), end: formatWall(target.range.end) } } : {}),
+      maxRows: input.maxRows,
+    },
+    { timeoutMs: input.timeoutMs, ...(input.signal ? { signal: input.signal } : {}) },
+  );
+  // Rolled back by the warehouse: the last good rows stay.
+  if (built.truncated) throw tooManyGroups(input);
+  return { table, rows: built.rows, sourceMaxTime: built.sourceMaxTime };
 }
 
 function tooManyGroups(input: BuildRollupInput): Error {

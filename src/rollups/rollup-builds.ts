@@ -1,7 +1,8 @@
 // Rollup builds as durable jobs: a deploy plans the model's builds (rollup-plan.ts) as rows of
 // rollup_builds and drops the tables of definitions no longer in it; the build loop
 // (rollup-build-scheduler.ts) claims due rows and runs each here: buildRollup from the node's source
-// into the workspace's rollup file, under a time limit of its own. A success is recorded on the row and
+// into where its connection stores rollups (the workspace's rollup file, or the connection's rollup
+// schema: rollup-stores.ts), under a time limit of its own. A success is recorded on the row and
 // in rollup_partitions and schedules the next refresh; a failure leaves the last good rows (a partition
 // is replaced atomically), marks the row failed with its error and retries it later, waiting longer
 // after each failure in a row.
@@ -63,10 +64,10 @@ export class RollupBuildService {
       workspaceId,
       tables.map((t) => t.table),
     );
-    // Dropped here when this instance holds the file; otherwise by the instance that builds, at its
-    // next build of a new table (dropOrphans).
-    const store = dropped.length > 0 ? await this.deps.stores.existing(workspaceId) : undefined;
-    for (const table of dropped) await store?.drop(table);
+    // Dropped here from every rollup schema of the workspace's connections, and from the file when this
+    // instance holds it; otherwise by the instance that builds, at its next build of a new table (dropOrphans).
+    const stores = dropped.length > 0 ? await this.deps.stores.every(workspaceId) : [];
+    for (const store of stores) for (const table of dropped) await store.drop(table);
     return { planned, dropped };
   }
 
@@ -89,7 +90,7 @@ export class RollupBuildService {
     );
     // Older partitions go only when the plan knows where the rows start (a build range, or the source's
     // span): an unreachable source must not make a whole history look out of range.
-    if (rollup.buildRange.kind !== 'all' || span) await this.dropPartitionsBefore(workspaceId, rollup, table, existing, builds[0]!.start);
+    if (rollup.buildRange.kind !== 'all' || span) await this.dropPartitionsBefore(workspaceId, model, rollup, table, existing, builds[0]!.start);
     if (deploy) {
       const due = existing.filter((row) => planned.has(row.partition_start) && dueOnDeploy(rollup, row.partition_end, row.last_built_at));
       await this.deps.repo.makeDue(workspaceId, table, due.map((row) => row.partition_start), now);
@@ -98,12 +99,12 @@ export class RollupBuildService {
   }
 
   /** Removes the partitions before `first` (planned no more): their rows, build records and stored rows. */
-  private async dropPartitionsBefore(workspaceId: string, rollup: Rollup, table: string, existing: readonly RollupBuildRow[], first: string): Promise<void> {
+  private async dropPartitionsBefore(workspaceId: string, model: SemanticModel, rollup: Rollup, table: string, existing: readonly RollupBuildRow[], first: string): Promise<void> {
     const gone = existing.filter((row) => row.partition_start !== WHOLE_TABLE && row.partition_start < first);
     if (gone.length === 0) return;
     await this.deps.repo.deletePartitions(workspaceId, table, gone.map((row) => row.partition_start));
     const timeColumn = rollup.columns.find((c) => c.kind === 'time')?.name;
-    const store = await this.deps.stores.existing(workspaceId);
+    const store = await this.deps.stores.existing(workspaceId, model.nodes.get(rollup.node)!.connection);
     if (timeColumn && store) await store.clear(table, { timeColumn, range: { start: parseWall(gone[0]!.partition_start), end: parseWall(first) } });
   }
 
@@ -120,8 +121,9 @@ export class RollupBuildService {
     metrics.buildStarted();
     const started = performance.now();
     try {
-      const store = await this.deps.stores.of(row.workspace_id);
-      const source = await this.deps.source(row.workspace_id, model.nodes.get(rollup.node)!.connection);
+      const connection = model.nodes.get(rollup.node)!.connection;
+      const store = await this.deps.stores.of(row.workspace_id, connection);
+      const source = await this.deps.source(row.workspace_id, connection);
       const fresh = (await store.columnTypes(row.table_name)) === undefined;
       const partition = row.partition_start === WHOLE_TABLE ? undefined : { start: parseWall(row.partition_start), end: parseWall(row.partition_end) };
       const built = await buildRollup({ model, rollup, source, store, now: clock.now(), maxRows: this.deps.maxRows ?? ROLLUP_BUILD_MAX_ROWS, timeoutMs: this.deps.timeoutMs, ...(partition ? { partition } : {}) });
@@ -163,12 +165,18 @@ export class RollupBuildService {
     });
   }
 
-  /** Drops the stored tables of the workspace no planned build is of (definitions deployed away). */
+  /** Drops the stored tables of the workspace no planned build is of (definitions deployed away), in each of its storages. */
   async dropOrphans(workspaceId: string): Promise<string[]> {
-    const store = await this.deps.stores.of(workspaceId);
     const planned = new Set(await this.deps.repo.tables(workspaceId));
-    const orphans = (await store.tables()).filter((table) => !planned.has(table));
-    for (const table of orphans) await store.drop(table);
+    const orphans: string[] = [];
+    for (const store of await this.deps.stores.every(workspaceId)) {
+      try {
+        orphans.push(...(await store.dropOthers(planned)));
+      } catch {
+        // Another connection's warehouse out of reach: its orphans wait for the next new table's build,
+        // and this build, recorded already, stands.
+      }
+    }
     return orphans;
   }
 

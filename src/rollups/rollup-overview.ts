@@ -1,7 +1,8 @@
 // What GET /api/rollups shows of each rollup of the deployed model (its builds taken together, its
 // built partitions and its answer counts), and "build now": every partition of a rollup made due.
 // Sizes are the workspace's rollup file as a whole: DuckDB keeps every rollup of the workspace in one
-// file, and a per-table share is not cheap to read.
+// file, and a per-table share is not cheap to read. A rollup stored in its connection's rollup schema
+// has its table's size as the warehouse reports it instead.
 import { stat } from 'node:fs/promises';
 import type { Clock } from '../clock.js';
 import { NotFoundError } from '../core/errors.js';
@@ -12,6 +13,7 @@ import { tallyKey, type RollupAnswerCounts, type RollupAnswerTally } from './rol
 import type { RollupBuildService, RollupBuildStatus } from './rollup-builds.js';
 import { rollupTables } from './rollup-plan.js';
 import { rollupStorePath } from './rollup-store.js';
+import type { RollupStorage } from './rollup-storage.js';
 
 export interface RollupOverviewDeps {
   readonly models: { live(workspaceId: string): Promise<{ readonly model: SemanticModel }> };
@@ -21,6 +23,8 @@ export interface RollupOverviewDeps {
   readonly answers: RollupAnswerCounts;
   readonly clock: Clock;
   readonly dataDir: string;
+  /** Where the rollups of a connection's nodes are stored (rollup-stores.ts). */
+  readonly stores?: { existing(workspaceId: string, connection: string): Promise<RollupStorage | undefined> };
 }
 
 export interface RollupOverview extends RollupBuildStatus {
@@ -29,6 +33,10 @@ export interface RollupOverview extends RollupBuildStatus {
   /** A build is due now (queued for the build loop's next poll). */
   readonly due: boolean;
   readonly answers: RollupAnswerTally;
+  /** Where its rows live: the workspace's embedded file, or its connection's rollup schema. */
+  readonly storage: RollupStorage['kind'];
+  /** Its table's size as the warehouse reports it (rollup schema only); null when not known. */
+  readonly tableBytes: number | null;
 }
 
 const NO_ANSWERS: RollupAnswerTally = { hits: 0, misses: 0, missReasons: {} };
@@ -44,14 +52,32 @@ export class RollupOverviews {
     for (const row of await this.deps.partitions.listWorkspace(workspaceId)) built.set(row.table_name, [...(built.get(row.table_name) ?? []), row]);
     const tallies = await this.deps.answers.tallies(workspaceId);
     const now = this.deps.clock.now().getTime();
+    // Where each rollup's rows live, its storage looked up once per connection.
+    const stores = new Map<string, RollupStorage | undefined>();
+    const placed = new Map<string, Pick<RollupOverview, 'storage' | 'tableBytes'>>();
+    for (const { rollup, table } of rollupTables(model)) {
+      const connection = model.nodes.get(rollup.node)!.connection;
+      if (!stores.has(connection)) stores.set(connection, await this.storageOf(workspaceId, connection));
+      const store = stores.get(connection);
+      placed.set(table, store?.kind === 'warehouse' ? { storage: 'warehouse', tableBytes: await store.tableBytes(table) } : { storage: 'embedded', tableBytes: null });
+    }
     const rollups = rollupTables(model).map(({ rollup, table }): RollupOverview => {
       // Not planned (yet): a deploy whose planning failed shows it pending, with nothing built.
       const status = statuses.get(table) ?? { node: rollup.node, rollup: rollup.name, table, state: 'pending', partitions: 0, rows: 0, lastBuiltAt: null, nextRefreshAt: null, lastError: null };
       const records = built.get(table) ?? [];
       const latest = records.reduce<RollupPartitionRow | undefined>((a, b) => (a && a.built_at >= b.built_at ? a : b), undefined);
-      return { ...status, partitionsBuilt: records.length, lastBuildMs: latest ? latest.duration_ms : null, due: status.nextRefreshAt !== null && status.nextRefreshAt.getTime() <= now, answers: tallies.get(tallyKey(rollup.node, rollup.name)) ?? NO_ANSWERS };
+      return { ...status, partitionsBuilt: records.length, lastBuildMs: latest ? latest.duration_ms : null, due: status.nextRefreshAt !== null && status.nextRefreshAt.getTime() <= now, answers: tallies.get(tallyKey(rollup.node, rollup.name)) ?? NO_ANSWERS, ...placed.get(table)! };
     });
     return { rollups, fileBytes: await fileSize(rollupStorePath(this.deps.dataDir, workspaceId)) };
+  }
+
+  private async storageOf(workspaceId: string, connection: string): Promise<RollupStorage | undefined> {
+    try {
+      return await this.deps.stores?.existing(workspaceId, connection);
+    } catch {
+      // A connection deleted under the model: its rollups are shown without a place.
+      return undefined;
+    }
   }
 
   /** Makes every partition of the rollup due now; its overview after. NotFoundError for a rollup the deployed model lacks. */

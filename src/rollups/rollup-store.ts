@@ -16,6 +16,7 @@ import type { ColumnInfo, RowSink, RunResult, WarehouseValue } from '../core/war
 import { checkedWorkspaceId } from '../connections/workspace-files.js';
 import type { WallRange } from '../core/semantic/rollup-build-sql.js';
 import { formatWall } from '../core/semantic/time.js';
+import type { RollupStorage } from './rollup-storage.js';
 
 /** Sub-directory of the data directory that holds one directory of rollups per workspace. */
 export const ROLLUPS_DIR = 'rollups';
@@ -31,7 +32,9 @@ export interface PartitionTarget {
   readonly range: WallRange;
 }
 
-export class RollupStore {
+export class RollupStore implements RollupStorage {
+  readonly kind = 'embedded' as const;
+  readonly engine = 'duckdb' as const;
   /** The write under way: writes share one connection, so they go one after the other. */
   private writing: Promise<unknown> = Promise.resolve();
   /**
@@ -55,6 +58,11 @@ export class RollupStore {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
     const instance = await DuckDBInstance.create(file, { enable_external_access: 'false' });
     return new RollupStore(instance, await instance.connect());
+  }
+
+  /** The file is the workspace's own: a table is stored under its rollup's name. */
+  stored(table: string): string {
+    return table;
   }
 
   /** Column types of a stored table, or undefined when it was never built. */
@@ -151,6 +159,17 @@ export class RollupStore {
     } finally {
       this.release(connection, done);
     }
+  }
+
+  async dropOthers(keep: ReadonlySet<string>): Promise<string[]> {
+    const others = (await this.tables()).filter((table) => !keep.has(table));
+    for (const table of others) await this.drop(table);
+    return others;
+  }
+
+  /** Not cheaply known per table: the overview gives the file's size (rollup-overview.ts). */
+  tableBytes(): Promise<number | null> {
+    return Promise.resolve(null);
   }
 
   /** Drops a stored table (a definition no longer in the model), queued after the writes under way. */

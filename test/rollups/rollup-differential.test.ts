@@ -5,7 +5,8 @@
 // must be the same rows: sums, counts, minima and maxima equal exactly, quotients (averages, ratios,
 // formulas) within a relative 1e-9, since a quotient of re-aggregated parts is rounded once in double
 // precision where PostgreSQL divides in NUMERIC. Row order is compared too wherever it is determined by
-// exact values (a limit keeps the same rows).
+// exact values (a limit keeps the same rows). PostgreSQL's rollups are also stored in a rollup schema of
+// the source database itself (built there, read in its dialect), and must answer the same.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,8 @@ import { randomHex } from '../../src/identity/tokens.js';
 import { answerFromRollup } from '../../src/rollups/answer-from-rollup.js';
 import { buildRollup } from '../../src/rollups/build-rollup.js';
 import { RollupStore } from '../../src/rollups/rollup-store.js';
+import type { AnyRollupStore } from '../../src/rollups/rollup-stores.js';
+import { WarehouseRollupStore } from '../../src/rollups/warehouse-rollup-store.js';
 import { rollupTableName } from '../../src/core/semantic/rollup-table.js';
 import { TEST_NOW } from '../helpers/clock.js';
 import { hasService, POSTGRES_URL } from '../helpers/services.js';
@@ -40,12 +43,14 @@ const schema = `rollup_diff_${randomHex(6)}`;
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   if (postgresUp) await dropPostgresSchema(POSTGRES_URL, schema);
+  if (postgresUp) await dropPostgresSchema(POSTGRES_URL, `${schema}_rollups`);
+  if (postgresUp) await dropPostgresSchema(POSTGRES_URL, `${schema}_rs`);
 });
 
 interface Engine {
   readonly model: SemanticModel;
   readonly source: Warehouse;
-  readonly store: RollupStore;
+  readonly store: AnyRollupStore;
 }
 
 function linked(table: string): SemanticModel {
@@ -76,7 +81,9 @@ async function buildAll({ model, source, store }: Engine): Promise<number> {
 /** The first time bucket a rollup's table holds. */
 async function firstBucket({ model, store }: Engine, name: string): Promise<unknown> {
   const rollup = model.nodes.get('orders')!.rollups.find((r) => r.name === name)!;
-  const result = await store.query(`SELECT MIN(created_at__day) AS first FROM "${rollupTableName(model, rollup)}"`, [], 1);
+  const table = rollupTableName(model, rollup);
+  const stored = store.kind === 'warehouse' ? `"${store.schema}"."${store.stored(table)}"` : `"${table}"`;
+  const result = await store.query(`SELECT MIN(created_at__day) AS first FROM ${stored}`, [], 1);
   return result.rows[0]?.['first'];
 }
 
@@ -106,7 +113,7 @@ function canonical(rows: readonly WarehouseRow[], dimensions: readonly string[])
   return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-function differential(engine: WarehouseEngine, open: () => Promise<Engine>) {
+function differential(engine: WarehouseEngine | 'postgres rollup schema', open: () => Promise<Engine>) {
   let target: Engine;
   beforeAll(async () => {
     target = await open();
@@ -115,7 +122,7 @@ function differential(engine: WarehouseEngine, open: () => Promise<Engine>) {
     expect(await firstBucket(target, 'recent_daily')).toBe('2025-01-01T00:00:00.000');
   }, 60_000);
   afterAll(async () => {
-    target?.store.close();
+    if (target?.store.kind === 'embedded') target.store.close();
     await target?.source.close();
   });
 
@@ -163,5 +170,15 @@ describe.runIf(postgresUp)('rollups answer as the PostgreSQL source does', () =>
     const url = new URL(POSTGRES_URL);
     const source = openWarehouse({ engine: 'postgres', host: url.hostname, port: Number(url.port || 5432), database: url.pathname.slice(1), user: url.username });
     return { model: linked(`${schema}.orders`), source, store: await RollupStore.open(path.join(dir, 'pg-rollups.duckdb')) };
+  });
+});
+
+describe.runIf(postgresUp)('rollups stored in a rollup schema of PostgreSQL answer as the source does', () => {
+  differential('postgres rollup schema', async () => {
+    await loadPostgresFacts(POSTGRES_URL, `${schema}_rs`, ROWS);
+    const url = new URL(POSTGRES_URL);
+    const source = openWarehouse({ engine: 'postgres', host: url.hostname, port: Number(url.port || 5432), database: url.pathname.slice(1), user: url.username });
+    const store = new WarehouseRollupStore('differential', `${schema}_rollups`, source, source.rollupWriter!(`${schema}_rollups`));
+    return { model: linked(`${schema}_rs.orders`), source, store };
   });
 });

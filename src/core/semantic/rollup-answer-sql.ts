@@ -1,5 +1,5 @@
-// A governed query answered from a rollup's stored table, in DuckDB's dialect (rollups are stored in
-// DuckDB). The statement has the governed one's shape (compile.ts): the same output names, filters
+// A governed query answered from a rollup's stored table, in the dialect of the engine that stores it
+// (DuckDB for the embedded file, the source's own for a connection's rollup schema). The statement has the governed one's shape (compile.ts): the same output names, filters
 // (filters.ts, over the stored columns), data keys, order and limit, with each value computed from
 // stored groups instead of source rows:
 // - sums, counts, minima and maxima re-aggregate their column (a count over no group is 0, as COUNT is);
@@ -24,6 +24,7 @@ import type { SemanticQuery } from './query.js';
 import type { Rollup, RollupColumn } from './rollup-model.js';
 import { TemplateExpander } from './templates.js';
 import type { WarehouseEngine } from '../warehouse/types.js';
+import type { Dialect } from '../sql/dialect.js';
 import { assertTimeZone } from './time.js';
 
 export interface RollupAnswerOptions {
@@ -34,11 +35,15 @@ export interface RollupAnswerOptions {
   readonly now: Date;
   readonly timezone?: string;
   readonly defaultLimit?: number;
+  /** The engine the table is stored in, whose dialect the statement is written in; DuckDB when absent. */
+  readonly storeEngine?: WarehouseEngine;
 }
 
-/** The stored table a rollup was built into, and the DuckDB type of each of its columns. */
+/** The stored table a rollup was built into, and the type (of the storing engine) of each of its columns. */
 export interface RollupTable {
   readonly name: string;
+  /** The schema it is in, when it must be named (a connection's rollup schema). */
+  readonly schema?: string;
   readonly columnTypes: ReadonlyMap<string, string>;
 }
 
@@ -58,7 +63,8 @@ export function rollupAnswerStatement(model: SemanticModel, rollup: Rollup, tabl
   const dims = unique(query.dimensions, 'dimension').map((id) => resolver.dimension(id));
   const measures = unique(query.measures, 'measure').map((id) => resolver.measure(id));
   if (dims.length + measures.length === 0) throw new BadRequestError('A query needs at least one dimension or measure', 'empty_query');
-  const reader = new StoredReader(model, rollup, table);
+  const dialect = DIALECTS[options.storeEngine ?? 'duckdb'];
+  const reader = new StoredReader(model, rollup, table, dialect);
 
   const filters = query.filters.map((filter) => resolveFilter(filter, resolver));
   const context: FilterRenderContext = {
@@ -80,7 +86,7 @@ export function rollupAnswerStatement(model: SemanticModel, rollup: Rollup, tabl
   const aggregated = measures.length + having.length > 0;
   const select: Select = {
     items: [...dims.map((d) => ({ expr: asSourceWrites(reader.dimension(d, timezone), d, options.sourceEngine), alias: d.id })), ...measures.map((m) => ({ expr: reader.measure(m.measure), alias: m.id }))],
-    from: { kind: 'table', name: DIALECTS.duckdb.quoteIdentifier(table.name), alias: 'r' },
+    from: { kind: 'table', name: [...(table.schema ? [table.schema] : []), table.name].map((part) => dialect.quoteIdentifier(part)).join('.'), alias: 'r' },
     ...(where ? { where } : {}),
     ...(dims.length && aggregated ? { groupBy: dims.map((_, i) => i + 1) } : {}),
     ...(dims.length && !aggregated ? { distinct: true } : {}),
@@ -88,7 +94,7 @@ export function rollupAnswerStatement(model: SemanticModel, rollup: Rollup, tabl
     orderBy: ordering(query, dims, measures, []),
     limit: query.limit ?? options.defaultLimit ?? 5000,
   };
-  const { sql, params } = DIALECTS.duckdb.render(select);
+  const { sql, params } = dialect.render(select);
   return { sql, params, columns: outputColumns(dims, measures) };
 }
 
@@ -112,6 +118,7 @@ class StoredReader {
     private readonly model: SemanticModel,
     private readonly rollup: Rollup,
     private readonly table: RollupTable,
+    private readonly dialect: Dialect,
   ) {
     this.columns = new Map(rollup.columns.map((c) => [c.name, c]));
     this.expander = new TemplateExpander(model, (measure) => this.measure(measure));
@@ -137,7 +144,7 @@ class StoredReader {
       if (!time || time.kind !== 'time') throw new Error(`Rollup ${this.rollup.name} does not store dimension ${name}`);
       expr = col('r', time.name);
       // A raw date grouped by is its day, a DATE as on the source.
-      if (!ref.granularity && !ref.part && ref.dimension.type === 'date') return raw(`CAST(${DIALECTS.duckdb.quoteIdentifier('r')}.${DIALECTS.duckdb.quoteIdentifier(time.name)} AS DATE)`);
+      if (!ref.granularity && !ref.part && ref.dimension.type === 'date') return raw(`CAST(${this.dialect.quoteIdentifier('r')}.${this.dialect.quoteIdentifier(time.name)} AS DATE)`);
       if (ref.granularity === time.grain) return expr;
     }
     if (ref.granularity) expr = { kind: 'truncate', granularity: ref.granularity, expr };
@@ -164,7 +171,7 @@ class StoredReader {
   private reaggregated(name: string): Expr {
     const column = this.columns.get(name);
     if (column?.kind !== 'measure') throw new Error(`Rollup ${this.rollup.name} has no measure column ${name}`);
-    const quote = (text: string) => DIALECTS.duckdb.quoteIdentifier(text);
+    const quote = (text: string) => this.dialect.quoteIdentifier(text);
     const ref = `${quote('r')}.${quote(name)}`;
     const type = this.table.columnTypes.get(name);
     if (!type) throw new Error(`The table of rollup ${this.rollup.name} lacks column ${name}`);

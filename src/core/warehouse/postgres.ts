@@ -25,6 +25,8 @@ import { cappedSelect, plainSelectText } from './postgres-capped-select.js';
 import { describeStatement } from './postgres-describe.js';
 import { runInOneTrip, type Field } from './postgres-one-trip.js';
 import { POSTGRES_PRIVILEGES_SQL, postgresPrivileges } from './postgres-privileges.js';
+import { PostgresRollupWriter } from './postgres-rollup-writer.js';
+import type { RollupWriter } from './rollup-writer.js';
 import { DEFAULT_MAX_CONNECTIONS, type PoolOptions } from './pool-options.js';
 import { pgTypes } from './postgres-values.js';
 import { buildResult, CappedSink, checkRunOptions, RunStop, SCHEMA_RUN_OPTIONS, STREAM_BATCH_ROWS, stoppedError, uniqueNames, WATCHDOG_SLACK_MS, type StopReason } from './run-support.js';
@@ -197,6 +199,16 @@ export class PostgresWarehouse implements Warehouse {
       for (const row of batch) rows.push(row);
     });
     return { rows, fields };
+  }
+
+  /**
+   * The writer of the rollup tables of `schema` (rollup-writer.ts): its own READ WRITE transactions,
+   * with the time limit, the cancel and the wiping of the connection every run has.
+   */
+  rollupWriter(schema: string): RollupWriter {
+    return new PostgresRollupWriter(schema, (options, body) =>
+      this.withClient({ maxRows: 0, ...options }, async (client, stop) => ({ value: await body(client, () => stop.check(ENGINE, options.timeoutMs)), clean: false })),
+    );
   }
 
   async schema(): Promise<SchemaTable[]> {

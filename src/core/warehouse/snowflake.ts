@@ -12,6 +12,8 @@ import { checkRunOptions, RunStop, runCollected, SCHEMA_RUN_OPTIONS, STREAM_BATC
 import { groupSchemaRows } from './schema-rows.js';
 import { snowflakeConnectionOptions, snowflakeSessionSql, type SnowflakeConfig } from './snowflake-options.js';
 import { snowflakeGrantsSql, snowflakePrivileges } from './snowflake-privileges.js';
+import { SnowflakeRollupWriter, type SnowflakeWriteRun } from './snowflake-rollup-writer.js';
+import type { RollupWriteOptions, RollupWriter } from './rollup-writer.js';
 import { snowflakeConverter, snowflakeTypeName } from './snowflake-values.js';
 import type { ColumnInfo, ConnectionInspection, PoolStats, RowSink, RunOptions, RunResult, SchemaTable, StreamSummary, Warehouse, WarehouseValue } from './types.js';
 
@@ -88,6 +90,42 @@ export class SnowflakeWarehouse implements Warehouse {
     }
   }
 
+  /** The writer of the rollup tables of `schema` (rollup-writer.ts), each write in a session of its own. */
+  rollupWriter(schema: string): RollupWriter {
+    return new SnowflakeRollupWriter(schema, (options, body) => this.writeSession(options, body));
+  }
+
+  private async writeSession<T>(options: RollupWriteOptions, body: (run: SnowflakeWriteRun) => Promise<T>): Promise<T> {
+    this.sessions++;
+    let connection: Connection;
+    try {
+      connection = await this.connect();
+    } catch (error) {
+      this.sessions--;
+      throw error;
+    }
+    let running: RowStatement | undefined;
+    const stop = new RunStop(options.timeoutMs + WATCHDOG_SLACK_MS, options.signal, () => running?.cancel());
+    const run: SnowflakeWriteRun = async (statement) => {
+      stop.check(ENGINE, options.timeoutMs);
+      return executeRows(connection, statement.sql, statement.params, (s) => (running = s));
+    };
+    try {
+      await run({ sql: snowflakeSessionSql(options.timeoutMs), params: [] });
+      const value = await body(run);
+      // Stopped after the last statement: what it committed stays, but the caller is told it was stopped.
+      stop.check(ENGINE, options.timeoutMs);
+      return value;
+    } catch (error) {
+      throw this.translate(error, options.timeoutMs, stop.reason);
+    } finally {
+      stop.end();
+      this.sessions--;
+      // What the session did not commit is rolled back as it ends.
+      connection.destroy(() => undefined);
+    }
+  }
+
   async schema(): Promise<SchemaTable[]> {
     const result = await this.run(SCHEMA_SQL, [], SCHEMA_RUN_OPTIONS);
     return groupSchemaRows(result.rows);
@@ -144,6 +182,23 @@ function execute(connection: Connection, sqlText: string, binds: readonly unknow
       parameters: { MULTI_STATEMENT_COUNT: 1 },
       complete: (error, statement) => (error ? reject(error) : resolve(statement)),
     });
+  });
+}
+
+/** Runs one statement and reads its (few) rows, converted as streamed rows are. */
+function executeRows(connection: Connection, sqlText: string, binds: readonly unknown[], started: (statement: RowStatement) => void): Promise<WarehouseValue[][]> {
+  return new Promise((resolve, reject) => {
+    const statement = connection.execute({
+      sqlText,
+      binds: binds as never,
+      parameters: { MULTI_STATEMENT_COUNT: 1 },
+      complete: (error, stmt, rows) => {
+        if (error) return reject(error);
+        const converters = (stmt.getColumns() ?? []).map((c) => snowflakeConverter(c.getType()));
+        resolve(((rows ?? []) as unknown[][]).map((row) => row.map((v, i) => converters[i]!(v))));
+      },
+    });
+    started(statement);
   });
 }
 

@@ -1,6 +1,8 @@
 // The one interface every warehouse driver implements. Every run is read-only whatever the SQL, bounded
 // in time (server-side limit plus a client-side watchdog) and in rows (enforced while reading, never by
-// rewriting the SQL), and can be cancelled by its caller (RunOptions.signal).
+// rewriting the SQL), and can be cancelled by its caller (RunOptions.signal). The one exception is the
+// rollup writer of PostgreSQL and Snowflake (rollup-writer.ts), which only the rollup builds use.
+import type { RollupWriter } from './rollup-writer.js';
 
 export const WAREHOUSE_ENGINES = ['postgres', 'mysql', 'snowflake', 'duckdb'] as const;
 export type WarehouseEngine = (typeof WAREHOUSE_ENGINES)[number];
@@ -130,6 +132,11 @@ export interface Warehouse {
   inspect(options: { timeoutMs: number; timeZone?: string }): Promise<ConnectionInspection>;
   close(): Promise<void>;
   /**
+   * The writer of a connection's `rollup_schema` (PostgreSQL and Snowflake only): the rollup builds'
+   * narrow way to create, fill and drop their own tables there, which nothing a user sends reaches.
+   */
+  rollupWriter?(schema: string): RollupWriter;
+  /**
    * Connections of the driver's pool, where the driver keeps one it can count (for GET /metrics);
    * undefined when the count cannot be read (the engine is then left out rather than shown as zeros).
    */
@@ -145,7 +152,7 @@ export interface PoolStats {
 }
 
 export type ConnectionConfig =
-  | { engine: 'postgres'; host: string; port?: number; database: string; user: string; password?: string; ssl?: boolean }
+  | { engine: 'postgres'; host: string; port?: number; database: string; user: string; password?: string; ssl?: boolean; rollup_schema?: string }
   | { engine: 'mysql'; host: string; port?: number; database: string; user: string; password?: string; ssl?: boolean }
   | {
       engine: 'duckdb';
@@ -172,4 +179,6 @@ export type ConnectionConfig =
       database?: string;
       schema?: string;
       role?: string;
+      /** The schema the rollups of this connection's nodes are stored in (see rollup-writer.ts). */
+      rollup_schema?: string;
     };

@@ -11,7 +11,7 @@ import { operationId, type RoutePlace } from '../route-place.js';
 const rollupSchema = z.object({
   node: z.string(),
   name: z.string(),
-  table: z.string().describe("its table in the workspace's rollup file: a changed definition is a new table"),
+  table: z.string().describe('its table, `<node>__<rollup>__<hash>` (in a rollup schema the stored table is `r<workspace token>_<hash>_<node>__<rollup>`): a changed definition is a new table'),
   state: z.enum(ROLLUP_BUILD_STATES).describe('`failed` if any partition\'s last build failed, else `building` if one is being built, else `pending` if one was never built, else `ready`'),
   partitions_built: z.number().int(),
   partitions_total: z.number().int().describe('partitions planned (1 for a rollup built whole)'),
@@ -24,6 +24,8 @@ const rollupSchema = z.object({
   hits: z.number().int().describe('governed queries it answered'),
   misses: z.number().int().describe('governed queries of its node answered from the source instead'),
   miss_reasons: z.record(z.string(), z.number().int()).describe("misses by the reason code an answer's metadata.rollup gives (`not_built`, `partial`, `lacks_dimension`…)"),
+  storage: z.enum(['embedded', 'warehouse']).describe("where its rows live: the workspace's embedded rollup file, or the `rollup_schema` of its node's connection"),
+  table_bytes: z.number().int().nullable().describe('size of its table as the warehouse reports it (`warehouse` storage; null otherwise, or when not known)'),
 });
 
 const params = z.object({ node: z.string().min(1).max(200).describe("the rollup's node"), name: z.string().min(1).max(200).describe("the rollup's name") });
@@ -45,6 +47,8 @@ function present(rollup: RollupOverview): z.infer<typeof rollupSchema> {
     hits: rollup.answers.hits,
     misses: rollup.answers.misses,
     miss_reasons: { ...rollup.answers.missReasons },
+    storage: rollup.storage,
+    table_bytes: rollup.tableBytes,
   };
 }
 

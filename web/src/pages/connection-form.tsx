@@ -12,6 +12,10 @@ export interface Connection {
   has_password: boolean;
 }
 
+// rollup_schema: a schema of this warehouse that stores its nodes' rollups instead of the service's file.
+// The label shares no word with the other fields' (tests and screen readers find fields by label).
+const ROLLUP_SCHEMA_LABEL = 'Store rollups in (optional)';
+
 const FIELDS: Record<Engine, Array<{ key: string; label: string; required?: boolean; number?: boolean }>> = {
   duckdb: [{ key: 'path', label: "File path (relative to the workspace's directory)", required: true }],
   postgres: [
@@ -19,6 +23,7 @@ const FIELDS: Record<Engine, Array<{ key: string; label: string; required?: bool
     { key: 'port', label: 'Port', number: true },
     { key: 'database', label: 'Database', required: true },
     { key: 'user', label: 'User', required: true },
+    { key: 'rollup_schema', label: ROLLUP_SCHEMA_LABEL },
   ],
   mysql: [
     { key: 'host', label: 'Host', required: true },
@@ -33,6 +38,7 @@ const FIELDS: Record<Engine, Array<{ key: string; label: string; required?: bool
     { key: 'database', label: 'Database' },
     { key: 'schema', label: 'Schema' },
     { key: 'role', label: 'Role' },
+    { key: 'rollup_schema', label: ROLLUP_SCHEMA_LABEL },
   ],
 };
 
