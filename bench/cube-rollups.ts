@@ -8,7 +8,8 @@
 // - PostgreSQL's statistics count the scans of the source table and of those tables while Cube is
 //   measured: Cube keeps each answer in its in-memory result cache, in front of the pre-aggregation, and
 //   its REST API has no way to turn that off (its `forceNoCache` is internal), so most measured requests
-//   read no table at all (the figures say how many did: scans_while_loaded).
+//   read no table at all (the figures say how many did: scans_while_loaded). A variant of each query Cube
+//   has not seen before (`uncached`) is timed as well: that one reads the pre-aggregation table.
 // Cube's rows come with numbers as strings and times as `YYYY-MM-DDTHH:mm:ss.SSS`: `sameRows` compares
 // them with ours as numbers and instants.
 import pg from 'pg';
@@ -19,7 +20,7 @@ import { cubeOrdersModel, type DashboardQuery } from './rollup-facts.js';
 export const PRE_AGGREGATION_SCHEMA = 'prod_pre_aggregations';
 
 export const CUBE_CACHE_NOTE =
-  "Cube's in-memory result cache answers a repeated query in front of its pre-aggregation (as it does in production); its REST API cannot turn it off (forceNoCache is internal to its SQL API), so cube_rps and cube_p50_ms are Cube's pre-aggregation queries as served from that cache once warm; cube.scans_while_loaded counts the scans of the source table and of the pre-aggregation tables PostgreSQL saw while both sides were loaded";
+  "Cube's in-memory result cache answers a repeated query in front of its pre-aggregation (as it does in production); its REST API cannot turn it off (forceNoCache is internal to its SQL API), so cube_rps and cube_p50_ms are Cube's pre-aggregation queries as served from that cache once warm; cube_uncached_p50_ms is the same question made new to Cube each time (a filter excluding a value that never occurs, or another row limit), which reads the pre-aggregation table; cube.scans_while_loaded counts the scans of the source table and of the pre-aggregation tables PostgreSQL saw while both sides were loaded";
 
 export interface RollupsCube {
   readonly client: CubeLoad;
@@ -86,7 +87,7 @@ export interface CubeRun {
   readonly client: CubeLoad;
   readonly started: RollupsCube | undefined;
   /** Per dashboard query: the pre-aggregation that answers it (planned by /v1/sql and built), and Cube's rows. */
-  readonly answers: Map<string, { preAggregation: string | null; data: Array<Record<string, unknown>> }>;
+  readonly answers: Map<string, { preAggregation: string | null; data: Array<Record<string, unknown>>; uncachedSame: boolean }>;
   readonly tables: string[];
   readonly buildSeconds: number;
 }
@@ -104,9 +105,29 @@ export async function warmCube(client: CubeLoad, started: RollupsCube | undefine
     // A pre-aggregation `orders.monthly` is stored as orders_monthly (whole) or orders_monthly<partition>, each with version suffixes.
     const built = planned.find((id) => tables.some((table) => table.startsWith(`${id.replace('.', '_')}`)));
     if (!built) notes.push(`postgres ${name}: Cube plans ${planned.length > 0 ? `${planned.join(', ')}, not built` : 'no pre-aggregation'} (tables: ${tables.join(', ') || 'none'})`);
-    answers.set(name, { preAggregation: built ?? null, data: loaded.get(name)! });
+    // The variant past the result cache must be the same question on the same pre-aggregation.
+    const variant = uncached(cube, 0);
+    const sameVariant = JSON.stringify(await plannedPreAggregations(client, variant)) === JSON.stringify(planned) && JSON.stringify((await client.load(variant)).data) === JSON.stringify(loaded.get(name));
+    if (!sameVariant) notes.push(`postgres ${name}: Cube's query past its result cache plans or answers otherwise; cube_uncached_p50_ms is null`);
+    answers.set(name, { preAggregation: built ?? null, data: loaded.get(name)!, uncachedSame: sameVariant });
   }
   return { client, started, answers, tables, buildSeconds };
+}
+
+/**
+ * The same question as `query`, but a query Cube has not answered before (the `n`-th such): a filter
+ * excluding a value that never occurs on the query's first dimension, else a row limit above its rows,
+ * both fields the pre-aggregation holds, so Cube reads its pre-aggregation table instead of its result
+ * cache. Same rows; the same pre-aggregation (checked against /v1/sql before it is timed).
+ */
+export function uncached(query: Record<string, unknown>, n: number): Record<string, unknown> {
+  const dimensions = (query.dimensions as string[] | undefined) ?? [];
+  if (dimensions.length > 0) {
+    const filters = (query.filters as unknown[] | undefined) ?? [];
+    return { ...query, filters: [...filters, { member: dimensions[0], operator: 'notEquals', values: [`~never ${n}`] }] };
+  }
+  if (query.limit !== undefined) throw new Error('a query without dimensions has no limit to vary');
+  return { ...query, limit: 10_000 - (n % 5_000) };
 }
 
 /** A value as a comparable text: numbers (Cube sends them as strings) by value, times as instants. */

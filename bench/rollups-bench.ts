@@ -21,7 +21,7 @@ import { benchWorkspace, startBenchApp, type BenchApp } from './bench-app.js';
 import { interleavedLoad, type LoadTarget } from './autocannon-load.js';
 import { cubeFromEnv, type CubeLoad } from './cube-load.js';
 import { installedCube } from './cube-peer.js';
-import { CUBE_CACHE_NOTE, sameRows, startRollupsCube, tableScans, warmCube, type CubeRun, type TableScans } from './cube-rollups.js';
+import { CUBE_CACHE_NOTE, sameRows, startRollupsCube, tableScans, uncached, warmCube, type CubeRun, type TableScans } from './cube-rollups.js';
 import { keepAlivePost } from './http-post.js';
 import { interleaved } from './interleave.js';
 import { DASHBOARD, loadDuckDbOrders, loadPostgresOrders, ordersModel, type DashboardQuery } from './rollup-facts.js';
@@ -55,6 +55,8 @@ interface QueryFigures {
   source_p50_ms: number;
   rollup_p50_ms: number;
   cube_p50_ms: number | null;
+  /** Cube's p50 for the same question new to it each time (cube-rollups.ts `uncached`): read from the pre-aggregation table, past its result cache. */
+  cube_uncached_p50_ms: number | null;
   /** Requests per second at CONNECTIONS connections: ours from the rollup, Cube's from its pre-aggregation (through its result cache). */
   rollup_rps: number;
   cube_rps: number | null;
@@ -225,6 +227,8 @@ async function engineFigures(engine: Engine, apps: Apps, cubeSource: CubeSource,
         // Without no-cache: after the warm-up stored it, every one is a hit.
         variants[`${name}/cache-hit`] = ask(offClient, query, { authorization: headers.authorization });
         if (cube) variants[`${name}/cube`] = () => cube.load(cubeQuery);
+        let asked = 0;
+        if (cube && cubeRun?.answers.get(name)?.uncachedSame) variants[`${name}/cube-uncached`] = () => cube.load(uncached(cubeQuery, ++asked));
       }
       const timed = await interleaved(variants, { rounds: ROUNDS, perRound: PER_ROUND, warmUp: 1 });
       const loaded = await requestsPerSecond(apps.onPort, headers, cube, scratch?.url, table);
@@ -240,6 +244,7 @@ async function engineFigures(engine: Engine, apps: Apps, cubeSource: CubeSource,
           source_p50_ms: round(source.p50),
           rollup_p50_ms: round(rollup.p50),
           cube_p50_ms: cubeTimed ? round(cubeTimed.p50) : null,
+          cube_uncached_p50_ms: timed[`${name}/cube-uncached`] ? round(timed[`${name}/cube-uncached`]!.p50) : null,
           rollup_rps: Math.round(ours.rps),
           cube_rps: theirs ? Math.round(theirs.rps) : null,
           vs_cube: vsCube === null ? null : round(vsCube),
@@ -314,7 +319,7 @@ function describe(engine: string, figures: Awaited<ReturnType<typeof engineFigur
     lines.push(`    build ${b.rollup.padEnd(26)} ${b.partitions} part., ${b.stored_rows} groups, ${b.seconds} s, ${b.rows_per_second.toLocaleString('en-US')} rows/s, RSS +${b.rss_growth_mb} MB ${rss}`);
   }
   for (const q of figures.queries) {
-    const cube = q.cube_p50_ms === null ? '' : `, Cube ${q.cube_p50_ms} ms`;
+    const cube = q.cube_p50_ms === null ? '' : `, Cube ${q.cube_p50_ms} ms (past its result cache ${q.cube_uncached_p50_ms ?? '?'} ms)`;
     lines.push(`    ${q.name.padEnd(22)} source ${q.source_p50_ms} ms, rollup ${q.rollup_p50_ms} ms (${q.rollup ?? 'NO ROLLUP'})${cube}, cache hit ${q.cache_hit_p50_ms} ms; identical: ${q.identical}; target: ${q.target}`);
     const vsCube =
       q.cube_rps === null
