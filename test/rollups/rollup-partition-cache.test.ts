@@ -11,6 +11,8 @@ import { createTestDatabase, hasService, REDIS_URL } from '../helpers/services.j
 import { factRows, loadDuckDbFacts } from './fact-table.js';
 
 const ROWS = factRows(500, 5);
+/** Each test starts its own app(s), store included: PGlite's start alone can take seconds on a busy machine. */
+const SETUP_MS = 120_000;
 const withPostgres = await hasService('postgres');
 const withRedis = withPostgres && (await hasService('redis'));
 const cleanups: Array<() => Promise<void>> = [];
@@ -79,7 +81,7 @@ function afterABuild(name: string, databaseUrl: () => Promise<string | undefined
     for (let i = 0; i < 2; i++) expect((await rollupOf(t, key)).candidates).toEqual([expect.objectContaining({ name: 'yearly', reason_code: 'partial' })]);
     expect(await t.services.rollupBuilds.runClaimed(latest)).toBe(true);
     expect(await rollupOf(t, key)).toMatchObject({ name: 'yearly' });
-  });
+  }, SETUP_MS);
 }
 
 describe('rollup build records kept for routing', () => {
@@ -105,6 +107,6 @@ describe('rollup build records kept for routing', () => {
       for (let i = 0; i < 2; i++) expect((await rollupOf(two, key)).candidates).toEqual([expect.objectContaining({ name: 'yearly', reason_code: 'partial' })]);
       expect(await one.services.rollupBuilds.runClaimed(latest)).toBe(true);
       expect(await rollupOf(two, key)).toMatchObject({ name: 'yearly' });
-    });
+    }, SETUP_MS);
   });
 });
