@@ -1,6 +1,8 @@
-// Cube Core as the peer of the structured API's cache hit: installed outside this repository (its
-// directory in BENCH_CUBE_DIR, see docs/operations.md), started here as a child process in production
-// mode with its in-memory cache and queue, over a cube of the same table as the demo model's `orders`.
+// Cube Core as a benchmark's peer: installed outside this repository (its directory in BENCH_CUBE_DIR,
+// see docs/operations.md), started here as a child process in production mode with its in-memory cache
+// and queue, over a cube given by the caller: by default one of the same table as the demo model's
+// `orders` (the structured API's cache hit, `npm run bench peers`); the rollups benchmark gives its own,
+// with pre-aggregations (cube-rollups.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +12,7 @@ import { firstJsonLine } from './child-ready.js';
 
 // The same table and fields as demo/model/orders.cml. The refresh key matches the service's cache
 // lifetime in the benchmark (an hour), so that each request within a run is a plain hit.
-const SCHEMA = `cube('orders', {
+export const CACHE_HIT_SCHEMA = `cube('orders', {
   sql_table: 'shop.orders',
   refresh_key: { every: '1 hour' },
   dimensions: {
@@ -63,10 +65,14 @@ export function signToken(secret: string, issuedAt = Math.floor(Date.now() / 100
   return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
 }
 
-export async function startCube(cubeDir: string, database: URL, port: number): Promise<CubePeer> {
+/**
+ * Starts Cube on `port` over the PostgreSQL database at `database` with `schema` as its model's
+ * orders.js; `env` adds to (or overrides) its settings.
+ */
+export async function startCube(cubeDir: string, database: URL, port: number, schema = CACHE_HIT_SCHEMA, env: Record<string, string> = {}): Promise<CubePeer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'cube-peer-'));
   mkdirSync(path.join(dir, 'model'));
-  writeFileSync(path.join(dir, 'model/orders.js'), SCHEMA);
+  writeFileSync(path.join(dir, 'model/orders.js'), schema);
   writeFileSync(path.join(dir, 'launch.cjs'), LAUNCHER);
   const secret = 'bench-cube-secret';
   const child = spawn(process.execPath, ['launch.cjs'], {
@@ -85,6 +91,7 @@ export async function startCube(cubeDir: string, database: URL, port: number): P
       CUBEJS_DB_PORT: database.port || '5432',
       CUBEJS_DB_NAME: database.pathname.slice(1),
       CUBEJS_DB_USER: database.username,
+      ...env,
     },
   });
   let errors = '';

@@ -6,8 +6,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
+import { loadRound, medianRound, type LoadRound as Round, type LoadTarget as Target } from './autocannon-load.js';
 import { firstJsonLine } from './child-ready.js';
 import { installedCube, procCpuMicros, startCube, type CubePeer } from './cube-peer.js';
 import { createScratchPostgres, type ScratchPostgres } from './scratch-postgres.js';
@@ -26,42 +26,13 @@ const STATS_FLUSH_MS = 11_000;
 const OURS = { node: 'orders', dimensions: ['status', 'channel'], measures: ['order_count', 'gross_revenue'] };
 const CUBES = { query: { dimensions: ['orders.status', 'orders.channel'], measures: ['orders.order_count', 'orders.gross_revenue'] } };
 
-interface Target {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-  /** CPU microseconds the serving process has used so far. */
-  cpu(): Promise<number | undefined>;
-}
-interface Round {
-  rps: number;
-  p50: number;
-  p99: number;
-  cpuUsPerHit: number | undefined;
-  requests: number;
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
 async function post(target: Target): Promise<Response> {
   const response = await fetch(target.url, { method: 'POST', headers: target.headers, body: target.body });
   if (response.status !== 200) throw new Error(`${target.url}: ${response.status} ${await response.text()}`);
   return response;
 }
 
-async function load(target: Target, connections: number, seconds = SECONDS): Promise<Round> {
-  const before = await target.cpu();
-  const result = await autocannon({ url: target.url, method: 'POST', headers: target.headers, body: target.body, connections, duration: seconds });
-  const after = await target.cpu();
-  if (result.non2xx || result.errors) throw new Error(`${target.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  const hits = result.requests.total;
-  const cpuUsPerHit = before !== undefined && after !== undefined && hits ? (after - before) / hits : undefined;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerHit, requests: hits };
-}
+const load = (target: Target, connections: number, seconds = SECONDS) => loadRound(target, connections, seconds);
 
 function startOurs(warehouseUrl: string): Promise<{ child: ChildProcess; port: number; key: string }> {
   const child = fork(path.join(ROOT, 'bench/peer-server.ts'), {
@@ -146,16 +117,7 @@ export async function benchPeers(): Promise<string[]> {
         if (cubeTarget) rounds.cube.push(await load(cubeTarget, connections));
       }
       requests += [...rounds.ours, ...rounds.cube].reduce((sum, r) => sum + r.requests, 0);
-      const summary = (list: Round[]): Round | undefined =>
-        list.length
-          ? {
-              rps: median(list.map((r) => r.rps)),
-              p50: median(list.map((r) => r.p50)),
-              p99: median(list.map((r) => r.p99)),
-              cpuUsPerHit: list.every((r) => r.cpuUsPerHit !== undefined) ? median(list.map((r) => r.cpuUsPerHit!)) : undefined,
-              requests: list.reduce((sum, r) => sum + r.requests, 0),
-            }
-          : undefined;
+      const summary = (list: Round[]): Round | undefined => (list.length ? medianRound(list) : undefined);
       const mine = summary(rounds.ours)!;
       const theirs = summary(rounds.cube);
       const ratio = theirs ? mine.rps / theirs.rps : undefined;

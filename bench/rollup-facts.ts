@@ -72,10 +72,30 @@ export async function loadPostgresOrders(url: string, rows: number): Promise<voi
   }
 }
 
-export const ROLLUP_NAMES = ['monthly', 'monthly_by_region', 'monthly_by_product', 'monthly_by_channel_status'] as const;
+interface BenchRollup {
+  readonly name: string;
+  readonly dimensions: readonly string[];
+  readonly measures: readonly string[];
+  /** Partitioned by year when set; built whole otherwise. */
+  readonly byYear?: true;
+}
+
+/** The rollups, all by month of created_at: the CML model's and, the same, Cube's pre-aggregations. */
+export const ROLLUPS: readonly BenchRollup[] = [
+  { name: 'monthly', dimensions: [], measures: ['revenue', 'order_count', 'units'] },
+  { name: 'monthly_by_region', dimensions: ['region'], measures: ['revenue', 'order_count'], byYear: true },
+  { name: 'monthly_by_product', dimensions: ['product'], measures: ['revenue', 'order_count'] },
+  { name: 'monthly_by_channel_status', dimensions: ['channel', 'status'], measures: ['revenue', 'order_count'] },
+];
+
+export const ROLLUP_NAMES = ROLLUPS.map((r) => r.name);
 
 /** The model over `table`; monthly_by_region is partitioned by year, the others built whole. */
 export function ordersModel(table: string): string {
+  const rollups = ROLLUPS.map((r) => {
+    const dimensions = r.dimensions.length > 0 ? `dimensions: [${r.dimensions.join(', ')}]  ` : '';
+    return `  rollup ${r.name} { ${dimensions}measures: [${r.measures.join(', ')}]  time: created_at  grain: month  ${r.byYear ? 'partition: year  ' : ''}refresh: on_deploy }`;
+  });
   return `node orders {
   connection: warehouse  table: ${table}
   dimension id { type: number  primary_key: true }
@@ -89,11 +109,47 @@ export function ordersModel(table: string): string {
   measure order_count { type: count }
   measure revenue { type: sum  sql: \${amount} }
   measure units { type: sum  sql: \${quantity} }
-  rollup monthly { measures: [revenue, order_count, units]  time: created_at  grain: month  refresh: on_deploy }
-  rollup monthly_by_region { dimensions: [region]  measures: [revenue, order_count]  time: created_at  grain: month  partition: year  refresh: on_deploy }
-  rollup monthly_by_product { dimensions: [product]  measures: [revenue, order_count]  time: created_at  grain: month  refresh: on_deploy }
-  rollup monthly_by_channel_status { dimensions: [channel, status]  measures: [revenue, order_count]  time: created_at  grain: month  refresh: on_deploy }
+${rollups.join('\n')}
 }
+`;
+}
+
+/**
+ * Cube's model of the same table (Cube 0.35, JavaScript): a cube `orders` with the same fields, and one
+ * pre-aggregation per rollup, kept in the source database (`external: false`: no Cube Store), UTC.
+ */
+export function cubeOrdersModel(table: string): string {
+  const preAggregations = ROLLUPS.map((r) => {
+    const members = (names: readonly string[]) => `[${names.map((n) => `CUBE.${n}`).join(', ')}]`;
+    return `    ${r.name}: {
+      type: 'rollup',
+      external: false,
+      measures: ${members(r.measures)},
+      dimensions: ${members(r.dimensions)},
+      time_dimension: CUBE.created_at,
+      granularity: 'month',${r.byYear ? "\n      partition_granularity: 'year'," : ''}
+      refresh_key: { every: '1 hour' },
+    },`;
+  });
+  return `cube('orders', {
+  sql_table: '${table}',
+  dimensions: {
+    id: { sql: 'id', type: 'number', primary_key: true },
+    created_at: { sql: 'created_at', type: 'time' },
+    region: { sql: 'region', type: 'string' },
+    channel: { sql: 'channel', type: 'string' },
+    status: { sql: 'status', type: 'string' },
+    product: { sql: 'product', type: 'string' },
+  },
+  measures: {
+    order_count: { type: 'count' },
+    revenue: { sql: 'amount', type: 'sum' },
+    units: { sql: 'quantity', type: 'sum' },
+  },
+  pre_aggregations: {
+${preAggregations.join('\n')}
+  },
+});
 `;
 }
 

@@ -1,23 +1,30 @@
 // `npm run bench rollups`: a dashboard's grouped queries through C's POST /v1/query (loopback HTTP,
 // keep-alive, past the result cache) answered from rollups, beside the same queries answered from the
 // source by a second instance of the app with SVC_ROLLUPS=off (same metadata store, same data
-// directory, same workspace and key), and beside Cube's pre-aggregations when CUBE_URL names a running
-// Cube; interleaved rounds, medians of per-round medians. On a generated fact table of BENCH_ROWS rows
+// directory, same workspace and key), and, on PostgreSQL, beside Cube 0.35's pre-aggregations of the same
+// table (kept in that database): a Cube this benchmark starts when BENCH_CUBE_DIR holds one
+// (cube-rollups.ts), or one at CUBE_URL; interleaved rounds, medians of per-round medians. Requests per
+// second at BENCH_CONNECTIONS connections too, ours and Cube's in interleaved rounds of BENCH_RPS_SECONDS.
+// On a generated fact table of BENCH_ROWS rows
 // (default 30,000,000) in DuckDB and in a scratch PostgreSQL database, each queried through its own
 // workspace. Before the queries, the cold build of every rollup through the build service's own path
 // (claim a due build, run it), timed one build at a time with the process's RSS sampled meanwhile.
 // Targets: a rollup answer's p50 ≤ 10 ms where the source's is ≥ 1 s, with the same rows; a build's RSS
-// growth ≤ 256 MB. Writes bench/results/rollups.json.
+// growth ≤ 256 MB; requests per second on rollup hits ≥ 5× Cube's on its pre-aggregation hits, same
+// queries, same rows. Writes bench/results/rollups.json.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { workspaceDirectory } from '../src/connections/workspace-files.js';
 import { benchWorkspace, startBenchApp, type BenchApp } from './bench-app.js';
+import { interleavedLoad, type LoadTarget } from './autocannon-load.js';
 import { cubeFromEnv, type CubeLoad } from './cube-load.js';
+import { installedCube } from './cube-peer.js';
+import { CUBE_CACHE_NOTE, sameRows, startRollupsCube, tableScans, uncached, warmCube, type CubeRun, type TableScans } from './cube-rollups.js';
 import { keepAlivePost } from './http-post.js';
 import { interleaved } from './interleave.js';
-import { DASHBOARD, loadDuckDbOrders, loadPostgresOrders, ordersModel } from './rollup-facts.js';
+import { DASHBOARD, loadDuckDbOrders, loadPostgresOrders, ordersModel, type DashboardQuery } from './rollup-facts.js';
 import { peakGrowth } from './rss.js';
 import { createScratchPostgres, type ScratchPostgres } from './scratch-postgres.js';
 
@@ -28,6 +35,12 @@ const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 3);
 const TARGET_ROLLUP_P50_MS = 10;
 const SOURCE_FLOOR_MS = 1000;
 const TARGET_RSS_MB = 256;
+const TARGET_VS_CUBE = 5;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const RPS_SECONDS = Number(process.env.BENCH_RPS_SECONDS ?? 3);
+const CUBE_PORT = Number(process.env.BENCH_CUBE_PORT ?? 4011);
+// An idle backend sends its statistics at least every 10 s (PostgreSQL 15 and later).
+const STATS_FLUSH_MS = 11_000;
 const MiB = 1024 * 1024;
 const MB = 1_000_000;
 const RESULTS = fileURLToPath(new URL('./results/rollups.json', import.meta.url));
@@ -42,6 +55,21 @@ interface QueryFigures {
   source_p50_ms: number;
   rollup_p50_ms: number;
   cube_p50_ms: number | null;
+  /** Cube's p50 for the same question new to it each time (cube-rollups.ts `uncached`): read from the pre-aggregation table, past its result cache. */
+  cube_uncached_p50_ms: number | null;
+  /** Requests per second at CONNECTIONS connections: ours from the rollup, Cube's from its pre-aggregation (through its result cache). */
+  rollup_rps: number;
+  cube_rps: number | null;
+  /** rollup_rps / cube_rps. */
+  vs_cube: number | null;
+  /** Latency p50 under that load, ms. */
+  rollup_loaded_p50_ms: number;
+  cube_loaded_p50_ms: number | null;
+  /** The pre-aggregation Cube's /v1/sql plans for the query, when its table is built; null otherwise. */
+  cube_pre_aggregation: string | null;
+  /** Cube's rows are ours (numbers and times normalised), and not empty. */
+  cube_identical: boolean | null;
+  cube_target: 'met' | 'not met' | null;
   /** The same query as a result-cache hit of the SVC_ROLLUPS=off instance: what /v1/query costs on this machine before any answer is read. */
   cache_hit_p50_ms: number;
   source_p99_ms: number;
@@ -119,11 +147,23 @@ async function coldBuilds(app: BenchApp, workspaceId: string): Promise<BuildFigu
   });
 }
 
-async function engineFigures(engine: Engine, apps: Apps, cube: CubeLoad | undefined, notes: string[]) {
+/** Where Cube comes from: CUBE_URL (started by hand), else BENCH_CUBE_DIR (started here, per run). */
+interface CubeSource {
+  readonly fromEnv: CubeLoad | undefined;
+  readonly dir: string | undefined;
+  readonly version: string | undefined;
+}
+
+function loadTarget(url: string, headers: Record<string, string>, body: object): LoadTarget {
+  return { url, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), cpu: async () => undefined };
+}
+
+async function engineFigures(engine: Engine, apps: Apps, cubeSource: CubeSource, notes: string[]) {
   const { on } = apps;
   const { services } = on;
   const { ws, user, key } = await benchWorkspace(services, `Rollups${engine}`, 'structured');
   let scratch: ScratchPostgres | undefined;
+  let cubeRun: CubeRun | undefined;
   try {
     const loadStarted = performance.now();
     let table: string;
@@ -149,19 +189,36 @@ async function engineFigures(engine: Engine, apps: Apps, cube: CubeLoad | undefi
     await services.models.deploy({ workspaceId: ws.id, userId: user.id, email: user.email }, 'rollups', [{ path: 'orders.cml', content: ordersModel(table) }], { message: 'rollups bench', projectName: 'Rollups bench' });
     const builds = await coldBuilds(on, ws.id);
 
+    if (scratch && (cubeSource.fromEnv || cubeSource.dir)) {
+      const started = cubeSource.fromEnv ? undefined : await startRollupsCube(cubeSource.dir!, scratch.url, table, CUBE_PORT);
+      try {
+        cubeRun = await warmCube(cubeSource.fromEnv ?? started!.client, started, scratch.url, DASHBOARD, notes);
+      } catch (error) {
+        started?.close();
+        throw error;
+      }
+    }
+    const cube = cubeRun?.client;
+
     const headers = { authorization: `Bearer ${key}`, 'cache-control': 'no-cache' };
     const onClient = keepAlivePost(apps.onPort);
     const offClient = keepAlivePost(apps.offPort);
     try {
       const ask = (client: typeof onClient, query: object, sent: Record<string, string> = headers) => async () => JSON.parse(await client.post('/v1/query', sent, query)) as QueryBody;
-      const checks = new Map<string, { rollup: string | null; identical: boolean }>();
+      const checks = new Map<string, { rollup: string | null; identical: boolean; cubeIdentical: boolean | null }>();
       for (const { name, query } of DASHBOARD) {
         const fromRollup = await ask(onClient, query)();
         const fromSource = await ask(offClient, query)();
         const used = fromRollup.metadata.rollup?.name ?? null;
         if (!used) notes.push(`${engine} ${name}: answered from the source (${JSON.stringify(fromRollup.metadata.rollup?.candidates ?? fromRollup.metadata.rollup)})`);
         if (fromSource.metadata.rollup !== undefined) throw new Error(`${engine} ${name}: the SVC_ROLLUPS=off instance reported a rollup`);
-        checks.set(name, { rollup: used, identical: JSON.stringify(fromRollup.data) === JSON.stringify(fromSource.data) && fromRollup.data.length > 0 });
+        const cubeData = cubeRun?.answers.get(name)?.data;
+        const query_ = DASHBOARD.find((q) => q.name === name)!;
+        checks.set(name, {
+          rollup: used,
+          identical: JSON.stringify(fromRollup.data) === JSON.stringify(fromSource.data) && fromRollup.data.length > 0,
+          cubeIdentical: cubeData ? sameRows(fromRollup.data as Array<Record<string, unknown>>, cubeData, query_) : null,
+        });
       }
       const variants: Record<string, () => Promise<unknown>> = {};
       for (const { name, query, cube: cubeQuery } of DASHBOARD) {
@@ -169,19 +226,33 @@ async function engineFigures(engine: Engine, apps: Apps, cube: CubeLoad | undefi
         variants[`${name}/rollup`] = ask(onClient, query);
         // Without no-cache: after the warm-up stored it, every one is a hit.
         variants[`${name}/cache-hit`] = ask(offClient, query, { authorization: headers.authorization });
-        if (cube && engine === 'postgres') variants[`${name}/cube`] = () => cube.load(cubeQuery);
+        if (cube) variants[`${name}/cube`] = () => cube.load(cubeQuery);
+        let asked = 0;
+        if (cube && cubeRun?.answers.get(name)?.uncachedSame) variants[`${name}/cube-uncached`] = () => cube.load(uncached(cubeQuery, ++asked));
       }
       const timed = await interleaved(variants, { rounds: ROUNDS, perRound: PER_ROUND, warmUp: 1 });
+      const loaded = await requestsPerSecond(apps.onPort, headers, cube, scratch?.url, table);
       const queries: QueryFigures[] = DASHBOARD.map(({ name }) => {
         const source = timed[`${name}/source`]!;
         const rollup = timed[`${name}/rollup`]!;
         const cubeTimed = timed[`${name}/cube`];
+        const { ours, cube: theirs } = loaded.byQuery.get(name)!;
+        const vsCube = theirs ? ours.rps / theirs.rps : null;
         return {
           name,
           rollup: checks.get(name)!.rollup,
           source_p50_ms: round(source.p50),
           rollup_p50_ms: round(rollup.p50),
           cube_p50_ms: cubeTimed ? round(cubeTimed.p50) : null,
+          cube_uncached_p50_ms: timed[`${name}/cube-uncached`] ? round(timed[`${name}/cube-uncached`]!.p50) : null,
+          rollup_rps: Math.round(ours.rps),
+          cube_rps: theirs ? Math.round(theirs.rps) : null,
+          vs_cube: vsCube === null ? null : round(vsCube),
+          rollup_loaded_p50_ms: ours.p50,
+          cube_loaded_p50_ms: theirs ? theirs.p50 : null,
+          cube_pre_aggregation: cubeRun?.answers.get(name)?.preAggregation ?? null,
+          cube_identical: checks.get(name)!.cubeIdentical,
+          cube_target: vsCube === null ? null : vsCube >= TARGET_VS_CUBE ? 'met' : 'not met',
           cache_hit_p50_ms: round(timed[`${name}/cache-hit`]!.p50),
           source_p99_ms: round(source.p99),
           rollup_p99_ms: round(rollup.p99),
@@ -189,14 +260,56 @@ async function engineFigures(engine: Engine, apps: Apps, cube: CubeLoad | undefi
           target: source.p50 < SOURCE_FLOOR_MS ? 'source under 1 s' : rollup.p50 <= TARGET_ROLLUP_P50_MS ? 'met' : 'not met',
         };
       });
-      return { table, load_seconds: round(loadSeconds), queries, builds };
+      const cubeFigures = cubeRun
+        ? {
+            url: cubeRun.client.url,
+            version: cubeRun.started?.version ?? cubeSource.version ?? null,
+            started_by_bench: cubeRun.started !== undefined,
+            pre_aggregation_tables: cubeRun.tables,
+            build_seconds: round(cubeRun.buildSeconds),
+            cube_cache: CUBE_CACHE_NOTE,
+            scans_while_loaded: loaded.scans,
+          }
+        : null;
+      return { table, load_seconds: round(loadSeconds), queries, builds, cube: cubeFigures };
     } finally {
       onClient.close();
       offClient.close();
     }
   } finally {
+    cubeRun?.started?.close();
     await scratch?.drop();
   }
+}
+
+/**
+ * Requests per second of each query at CONNECTIONS connections: ours from the rollup (no-cache: never
+ * from the result cache, and rollup answers are never kept there), Cube's from its pre-aggregation, in
+ * interleaved rounds. With Cube, the scans PostgreSQL counted meanwhile (source table; pre-aggregation
+ * tables): read after its statistics have been sent, before and after.
+ */
+async function requestsPerSecond(port: number, headers: Record<string, string>, cube: CubeLoad | undefined, databaseUrl: string | undefined, table: string) {
+  const scansAt = async () => {
+    await new Promise((resolve) => setTimeout(resolve, STATS_FLUSH_MS));
+    return tableScans(databaseUrl!, table);
+  };
+  const before = cube && databaseUrl ? await scansAt() : undefined;
+  const byQuery = new Map<string, Awaited<ReturnType<typeof loadQuery>>>();
+  const loadQuery = async ({ query, cube: cubeQuery }: DashboardQuery) => {
+    const ours = loadTarget(`http://127.0.0.1:${port}/v1/query`, headers, query);
+    const targets: Record<string, LoadTarget> = { ours };
+    if (cube) targets.cube = loadTarget(`${cube.url}/cubejs-api/v1/load`, { authorization: cube.token }, { query: cubeQuery });
+    // autocannon in a thread of its own: this process's event loop serves our side only.
+    const measured = await interleavedLoad(targets, { rounds: ROUNDS, seconds: RPS_SECONDS, connections: CONNECTIONS, workers: 1 });
+    return { ours: measured.ours!, cube: measured.cube };
+  };
+  for (const q of DASHBOARD) byQuery.set(q.name, await loadQuery(q));
+  let scans: TableScans | null = null;
+  if (before) {
+    const after = await scansAt();
+    scans = { source: after.source - before.source, preAggregations: after.preAggregations - before.preAggregations };
+  }
+  return { byQuery, scans };
 }
 
 function describe(engine: string, figures: Awaited<ReturnType<typeof engineFigures>>): string[] {
@@ -206,8 +319,17 @@ function describe(engine: string, figures: Awaited<ReturnType<typeof engineFigur
     lines.push(`    build ${b.rollup.padEnd(26)} ${b.partitions} part., ${b.stored_rows} groups, ${b.seconds} s, ${b.rows_per_second.toLocaleString('en-US')} rows/s, RSS +${b.rss_growth_mb} MB ${rss}`);
   }
   for (const q of figures.queries) {
-    const cube = q.cube_p50_ms === null ? '' : `, Cube ${q.cube_p50_ms} ms`;
+    const cube = q.cube_p50_ms === null ? '' : `, Cube ${q.cube_p50_ms} ms (past its result cache ${q.cube_uncached_p50_ms ?? '?'} ms)`;
     lines.push(`    ${q.name.padEnd(22)} source ${q.source_p50_ms} ms, rollup ${q.rollup_p50_ms} ms (${q.rollup ?? 'NO ROLLUP'})${cube}, cache hit ${q.cache_hit_p50_ms} ms; identical: ${q.identical}; target: ${q.target}`);
+    const vsCube =
+      q.cube_rps === null
+        ? ''
+        : ` vs Cube ${q.cube_rps.toLocaleString('en-US')} req/s (p50 ${q.cube_loaded_p50_ms} ms, ${q.cube_pre_aggregation ?? 'NO PRE-AGGREGATION'}): ${q.vs_cube}× (target ≥ ${TARGET_VS_CUBE}×: ${q.cube_target}); same rows as Cube: ${q.cube_identical}`;
+    lines.push(`    ${''.padEnd(22)} ${CONNECTIONS} connections: rollup ${q.rollup_rps.toLocaleString('en-US')} req/s (p50 ${q.rollup_loaded_p50_ms} ms)${vsCube}`);
+  }
+  if (figures.cube) {
+    const scans = figures.cube.scans_while_loaded;
+    lines.push(`    Cube ${figures.cube.version ?? '?'}: pre-aggregations built in ${figures.cube.build_seconds} s (${figures.cube.pre_aggregation_tables.length} tables); scans while loaded: source ${scans?.source ?? '?'}, pre-aggregation tables ${scans?.preAggregations ?? '?'}`);
   }
   return lines;
 }
@@ -222,12 +344,17 @@ export async function benchRollups(): Promise<string[]> {
     'builds: cold (no rollup built yet), one claimed build at a time through RollupBuildService.runClaimed, after one count(*) of the table through the workspace\'s warehouse has paid the engine\'s one-time costs (on PostgreSQL the SQL parser\'s WebAssembly: without it the first build showed a passing RSS spike of about 280 MB that is not the build\'s) and the RSS has settled; rows is the source rows the rollup\'s builds read, stored_rows the groups stored; rss_growth_mb is the process RSS peak (sampled every 20 ms) over its value when the build began, the largest of the rollup\'s builds',
     'postgres: UNLOGGED table loaded by one INSERT … SELECT from generate_series, VACUUM ANALYZE, no index (every query reads all rows or a year of them, where a sequential scan is the plan anyway); duckdb: one INSERT … SELECT from range()',
   ];
-  const cube = cubeFromEnv();
+  const cubeDir = process.env.BENCH_CUBE_DIR;
+  const cube: CubeSource = { fromEnv: cubeFromEnv(), dir: installedCube(cubeDir) ? cubeDir : undefined, version: installedCube(cubeDir) };
   notes.push(
-    cube
-      ? `cube: ${cube.url}, the same queries on /cubejs-api/v1/load (PostgreSQL only; its cube orders must read the bench's table, BENCH_PG_DATABASE names the database)`
-      : 'cube: cube_p50_ms is null: CUBE_URL is unset (Cube 0.35 is not installed on this machine); set CUBE_URL (and CUBE_TOKEN or CUBE_API_SECRET) to a running Cube whose cube orders, with its pre-aggregations, reads the PostgreSQL table, and BENCH_PG_DATABASE to the database name it reads',
+    `requests per second: autocannon (in a worker thread) at ${CONNECTIONS} connections for ${RPS_SECONDS} s a round, ${ROUNDS} rounds per query alternating ours and Cube's, medians; rollup_rps from the app with SVC_ROLLUPS on (cache-control: no-cache; a rollup answer is never kept in the result cache either), on both engines; cube_rps, vs_cube (rollup_rps / cube_rps, target ≥ ${TARGET_VS_CUBE}×) and cube_loaded_p50_ms on PostgreSQL when Cube runs`,
+    cube.fromEnv
+      ? `cube: ${cube.fromEnv.url} (CUBE_URL), the same queries on /cubejs-api/v1/load (PostgreSQL only; its cube orders must read the bench's table, BENCH_PG_DATABASE names the database)`
+      : cube.dir
+        ? `cube: Cube ${cube.version} from ${cube.dir}, started for the PostgreSQL table (cube orders with a pre-aggregation per rollup, external: false, built on demand by the loads before measuring); cube_pre_aggregation is the one /cubejs-api/v1/sql plans for the query, when its table is built; cube_identical compares Cube's rows with ours (numbers and times normalised)`
+        : 'cube: cube_* are null: neither BENCH_CUBE_DIR (an installed Cube 0.35, see docs/operations.md) nor CUBE_URL (a running Cube whose cube orders, with its pre-aggregations, reads the PostgreSQL table; with CUBE_TOKEN or CUBE_API_SECRET, and BENCH_PG_DATABASE the database it reads) is set',
   );
+  if (cube.fromEnv || cube.dir) notes.push(`cube cache: ${CUBE_CACHE_NOTE}`);
   const store = await createScratchPostgres('svc_rollup_store');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-rollup-bench-'));
   const started: BenchApp[] = [];

@@ -12,7 +12,7 @@ import { createOauthServices } from './identity/oauth/oauth-services.js';
 import { SessionService } from './identity/session-service.js';
 import { TenancyService } from './identity/tenancy-service.js';
 import { ModelService } from './modeling/model-service.js';
-import type { SharedState } from './shared-state/shared-state.js';
+import type { GenerationSnapshot, SharedState } from './shared-state/shared-state.js';
 import { apiKeysRepo } from './store/api-keys.js';
 import type { Store } from './store/db.js';
 import { historyRepo } from './store/history-repo.js';
@@ -23,7 +23,7 @@ import { membersRepo } from './store/members-repo.js';
 import { modelsRepo } from './store/models-repo.js';
 import { GovernedQueryService } from './querying/governed-query-service.js';
 import { RawSqlService } from './querying/raw-sql-service.js';
-import { rollupPartitionsRepo } from './store/rollup-partitions-repo.js';
+import { rollupPartitionsRepo, type RollupPartitionRow } from './store/rollup-partitions-repo.js';
 import { WAREHOUSE_QUERY_TIMEOUT_MS } from './querying/query-time-limit.js';
 import { SchemaCache } from './connections/schema-cache.js';
 import { memoryResultCache, resultCacheLimits, type ResultCache } from './querying/result-cache.js';
@@ -48,6 +48,7 @@ import { MODEL_CONNECTION } from './connections/connection-service.js';
 import { RollupBuildMetrics } from './observability/rollup-build-metrics.js';
 import { RollupBuildService } from './rollups/rollup-builds.js';
 import { RollupStores } from './rollups/rollup-stores.js';
+import { RollupPartitionCache } from './rollups/rollup-partition-cache.js';
 import { rollupBuildsRepo } from './store/rollup-builds-repo.js';
 import { rollupAnswersRepo } from './store/rollup-answers-repo.js';
 import { RollupAnswerCounts } from './rollups/rollup-answer-counts.js';
@@ -101,12 +102,14 @@ export function createServices({ config, secretKey, store, shared, clock, result
     withRollupSchema: async (workspaceId) => (await connections.list(workspaceId, { includeInternal: true })).filter((c) => typeof c.settings['rollup_schema'] === 'string').map((c) => c.name),
   });
   const partitions = rollupPartitionsRepo(store.db);
+  // What routing reads of the build records on each query, kept in process until a build record changes.
+  const partitionCache = new RollupPartitionCache(partitions, shared);
   const rollupMetrics = new RollupBuildMetrics(metrics.registry);
   const rollupAnswers = new RollupAnswerCounts(rollupAnswersRepo(store.db), rollupMetrics, 10_000, onBackgroundError);
   const rollupRouting = config.rollups
     ? {
         existing: (workspaceId: string, connection: string) => rollupStores.existing(workspaceId, connection),
-        partitions: (workspaceId: string, table: string) => partitions.list(workspaceId, table),
+        partitions: (workspaceId: string, table: string, generations?: GenerationSnapshot) => partitionCache.list(workspaceId, table, generations),
         answered: (workspaceId: string, node: string, report: RollupReport) => rollupAnswers.answered(workspaceId, node, report),
       }
     : undefined;
@@ -128,6 +131,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
     clock,
     metrics: rollupMetrics,
     timeoutMs: config.rollupBuildTimeoutMs,
+    partitionsChanged: (workspaceId) => partitionCache.changed(workspaceId),
   });
   // A deploy plans its rollups' builds (the build loop runs them) and drops the tables of removed definitions.
   models.onDeploy(async ({ workspaceId, live }) => {
@@ -173,7 +177,8 @@ export function createServices({ config, secretKey, store, shared, clock, result
     resultCache: cache,
     governed,
     rollupStores,
-    rollupPartitions: partitions,
+    /** The build records; `record` also tells every instance's routing (tests and tools record builds here). */
+    rollupPartitions: { ...partitions, record: (row: RollupPartitionRow) => partitionCache.record(row) },
     vaults,
     scenes,
     sceneRows,

@@ -54,6 +54,17 @@ function countRoundTrips() {
 
 const LOOKUP = { node: 'orders', dimensions: ['id', 'status', 'channel'], measures: ['gross_revenue'], filters: [{ field: 'id', operator: 'equals', value: 42 }] };
 const ONE_ROW_SQL = 'SELECT id, status, channel, amount FROM shop.orders WHERE id = 42';
+// A node of the same table with a rollup, built in the set-up: its query is answered from the rollup.
+const ROLLED = `node rolled_orders {
+  connection: warehouse
+  table: shop.orders
+  dimension id { type: number  primary_key: true }
+  dimension status { type: string }
+  measure order_count { type: count }
+  rollup by_status { dimensions: [status]  measures: [order_count]  refresh: on_deploy }
+}
+`;
+const ROLLED_QUERY = { node: 'rolled_orders', dimensions: ['status'], measures: ['order_count'], sorts: [{ field: 'status', direction: 'asc' }] };
 
 describe.skipIf(!shared)('round trips of one authenticated request, PostgreSQL store and Redis', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-roundtrips-'));
@@ -71,6 +82,8 @@ describe.skipIf(!shared)('round trips of one authenticated request, PostgreSQL s
     const lum = ws.members.luminary;
     await setUpDemo(t.services, { workspaceId: ws.id, userId: lum.id, email: lum.email }, { orders: 200 });
     connectionId = (await t.services.connections.list(ws.id))[0]!.id;
+    await t.services.models.deploy({ workspaceId: ws.id, userId: lum.id, email: lum.email }, 'rolled', [{ path: 'rolled.cml', content: ROLLED }]);
+    for (const row of await t.services.rollupBuildRows.claimDue(t.clock.now(), 60_000, 10)) expect(await t.services.rollupBuilds.runClaimed(row)).toBe(true);
     keys.question = (await createKey(t.services, ws, 'luminary', 'question', { rateLimit: 1_000_000 })).value;
     keys.workspace = (await createKey(t.services, ws, 'luminary', 'workspace', { rateLimit: 1_000_000 })).value;
     keys.structured = (await createKey(t.services, ws, 'luminary', 'structured')).value;
@@ -124,6 +137,14 @@ describe.skipIf(!shared)('round trips of one authenticated request, PostgreSQL s
     const counts = await steadyState(() =>
       t.app.inject({ method: 'POST', url: '/v1/query', headers: { authorization: `Bearer ${keys.structured}`, 'cache-control': 'no-cache' }, payload: LOOKUP }),
     );
+    expect({ store: counts.store, redis: counts.redis }, JSON.stringify(counts.samples)).toEqual({ store: 0, redis: 1 });
+  });
+
+  it('C, a query answered from a rollup: one Redis round trip (its build records are kept in process), no store round trip', async () => {
+    const send = () => t.app.inject({ method: 'POST', url: '/v1/query', headers: { authorization: `Bearer ${keys.structured}`, 'cache-control': 'no-cache' }, payload: ROLLED_QUERY });
+    const answer = await send();
+    expect(answer.json().metadata.rollup, answer.body).toMatchObject({ name: 'by_status' });
+    const counts = await steadyState(send);
     expect({ store: counts.store, redis: counts.redis }, JSON.stringify(counts.samples)).toEqual({ store: 0, redis: 1 });
   });
 

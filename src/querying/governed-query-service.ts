@@ -147,6 +147,7 @@ export class GovernedQueryService {
       now: located.options.now,
       timezone: principal.workspace.timezone,
       maxRows: request.maxRows,
+      ...(principal.generations ? { generations: principal.generations } : {}),
     });
     if (route.report) this.rollups.answered?.(principal.workspace.id, request.query.query.node, route.report);
     // The history shows which rollup answered (or failed to): its statement, led by a comment naming it.

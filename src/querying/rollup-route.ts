@@ -20,6 +20,7 @@ import { addUnits, formatWall, startOf, wallClock } from '../core/semantic/time.
 import type { WarehouseEngine } from '../core/warehouse/types.js';
 import { answerFromRollup, type RollupAnswer } from '../rollups/answer-from-rollup.js';
 import type { RollupStorage } from '../rollups/rollup-storage.js';
+import type { GenerationSnapshot } from '../shared-state/shared-state.js';
 import type { RollupPartitionRow } from '../store/rollup-partitions-repo.js';
 
 /** The rollup that answered: its stored table, when its oldest used partition was built, and the latest source time those partitions hold. */
@@ -47,7 +48,8 @@ export type RollupReport = { readonly used: RollupUsed } | { readonly used: null
 export interface RollupRouting {
   /** The storage of the rollups of `connection`'s nodes: its rollup schema, else the workspace's file when there is one. */
   existing(workspaceId: string, connection: string): Promise<RollupStorage | undefined>;
-  partitions(workspaceId: string, table: string): Promise<readonly RollupPartitionRow[]>;
+  /** `generations`: the request's admission snapshot, for records kept in process (rollup-partition-cache.ts). */
+  partitions(workspaceId: string, table: string, generations?: GenerationSnapshot): Promise<readonly RollupPartitionRow[]>;
   /** Counts what routing decided for a node with rollups (rollup-answer-counts.ts). */
   answered?(workspaceId: string, node: string, report: RollupReport): void;
 }
@@ -61,6 +63,7 @@ export interface RollupRouteInput {
   readonly now: Date;
   readonly timezone: string;
   readonly maxRows: number;
+  readonly generations?: GenerationSnapshot;
 }
 
 type Refused = { readonly answer?: undefined; readonly report: RollupReport | undefined; readonly failed?: { readonly error: unknown; readonly rollup: string; readonly table: string } };
@@ -84,7 +87,7 @@ export async function routeToRollup(routing: RollupRouting, input: RollupRouteIn
   const table = rollupTableName(input.model, rollup);
   const refuse = (reasonCode: 'not_built' | 'partial' | 'unreadable', reason: string): Refused => ({ report: { used: null, candidates: [...misses, { name: rollup.name, reasonCode, reason }] } });
   const store = await routing.existing(input.workspaceId, node.connection);
-  const records = store ? await routing.partitions(input.workspaceId, table) : [];
+  const records = store ? await routing.partitions(input.workspaceId, table, input.generations) : [];
   if (!store || records.length === 0) return refuse('not_built', 'the rollup can answer the query but has not been built');
   const covered = coverage(rollup, records, rollupQuery.readsFrom.get(rollup.time?.dimension ?? ''), input.now);
   if ('missing' in covered) return refuse(covered.missing === undefined ? 'not_built' : 'partial', covered.missing === undefined ? 'the rollup has not been built whole' : `partition from ${covered.missing} of the rollup has not been built`);

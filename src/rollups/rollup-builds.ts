@@ -34,6 +34,8 @@ export interface RollupBuildDeps {
   /** Time limit of one build (SVC_ROLLUP_BUILD_TIMEOUT_MS). */
   readonly timeoutMs: number;
   readonly maxRows?: number;
+  /** Tells every instance's routing that the workspace's build records changed (rollup-partition-cache.ts). */
+  readonly partitionsChanged?: (workspaceId: string) => Promise<void>;
 }
 
 /** What the console and the API show of one rollup: its builds taken together. */
@@ -68,6 +70,7 @@ export class RollupBuildService {
     // instance holds it; otherwise by the instance that builds, at its next build of a new table (dropOrphans).
     const stores = dropped.length > 0 ? await this.deps.stores.every(workspaceId) : [];
     for (const store of stores) for (const table of dropped) await store.drop(table);
+    if (dropped.length > 0) await this.announce(workspaceId);
     return { planned, dropped };
   }
 
@@ -103,6 +106,7 @@ export class RollupBuildService {
     const gone = existing.filter((row) => row.partition_start !== WHOLE_TABLE && row.partition_start < first);
     if (gone.length === 0) return;
     await this.deps.repo.deletePartitions(workspaceId, table, gone.map((row) => row.partition_start));
+    await this.announce(workspaceId);
     const timeColumn = rollup.columns.find((c) => c.kind === 'time')?.name;
     const store = await this.deps.stores.existing(workspaceId, model.nodes.get(rollup.node)!.connection);
     if (timeColumn && store) await store.clear(table, { timeColumn, range: { start: parseWall(gone[0]!.partition_start), end: parseWall(first) } });
@@ -130,6 +134,7 @@ export class RollupBuildService {
       const seconds = (performance.now() - started) / 1000;
       metrics.buildFinished('success', seconds);
       const recorded = await this.recordSuccess(row, rollup, built.rows, built.sourceMaxTime, seconds);
+      if (recorded) await this.announce(row.workspace_id);
       // A new table is often a changed definition deployed on another instance: drop what it replaced.
       if (recorded && fresh) await this.dropOrphans(row.workspace_id);
       // A refresh of a partition that was open may find time has moved into a new one: plan it.
@@ -141,6 +146,18 @@ export class RollupBuildService {
       const attempts = row.attempts + 1;
       const message = error instanceof Error ? error.message : String(error);
       return this.deps.repo.transaction((trx) => this.deps.repo.finish(trx, row, { state: 'failed', attempts, last_error: message, next_run_at: retryAfter(attempts, now) }, now));
+    }
+  }
+
+  /**
+   * Tells routing the build records changed, after they are committed. A failure to tell is not the
+   * build's: the shared state then owes an epoch bump that makes every cache read through (shared-state.ts).
+   */
+  private async announce(workspaceId: string): Promise<void> {
+    try {
+      await this.deps.partitionsChanged?.(workspaceId);
+    } catch {
+      // See above: nothing cached survives the epoch bump owed.
     }
   }
 

@@ -1,5 +1,5 @@
 // The generations a request of a workspace may consult: who may do what (identity), the workspace's
-// live model, and its connections. They are read in the request's first round trip to the shared
+// live model, its connections, and its rollups' build records. They are read in the request's first round trip to the shared
 // state (with its rate limit, or with its session's generation), so that the caches keyed by them
 // answer the rest of the request without another (see GenerationSnapshot).
 import { IDENTITY_GENERATION } from '../identity/generations.js';
@@ -14,9 +14,13 @@ export function connectionsGeneration(workspaceId: string): string {
   return `connections:${workspaceId}`;
 }
 
+export function rollupsGeneration(workspaceId: string): string {
+  return `rollups:${workspaceId}`;
+}
+
 /** The names read at admission, identity first (the key and session caches read it from there). */
 export function requestGenerations(workspaceId: string): readonly string[] {
-  return [IDENTITY_GENERATION, modelGeneration(workspaceId), connectionsGeneration(workspaceId)];
+  return [IDENTITY_GENERATION, modelGeneration(workspaceId), connectionsGeneration(workspaceId), rollupsGeneration(workspaceId)];
 }
 
 /**

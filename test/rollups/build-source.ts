@@ -15,9 +15,12 @@ import type { Warehouse } from '../../src/core/warehouse/types.js';
 import type { Clock } from '../../src/clock.js';
 import { RollupBuildMetrics } from '../../src/observability/rollup-build-metrics.js';
 import { RollupBuildService } from '../../src/rollups/rollup-builds.js';
+import { RollupPartitionCache } from '../../src/rollups/rollup-partition-cache.js';
 import { RollupStores } from '../../src/rollups/rollup-stores.js';
+import type { SharedState } from '../../src/shared-state/shared-state.js';
 import type { Store } from '../../src/store/db.js';
 import { rollupBuildsRepo } from '../../src/store/rollup-builds-repo.js';
+import { rollupPartitionsRepo } from '../../src/store/rollup-partitions-repo.js';
 import type { MetadataStore, StoreTestApp } from '../helpers/metadata-stores.js';
 
 const HOUR = 3_600_000;
@@ -99,11 +102,16 @@ export class EventSource {
   }
 }
 
-/** A build service (builds limited to `timeoutMs`) over `store` whose workspaces' live model is `model()` and whose source is `events`. */
-export function buildService(store: Store, clock: Clock, dataDir: string, events: EventSource, model: () => SemanticModel, timeoutMs = 60_000) {
+/**
+ * A build service (builds limited to `timeoutMs`) over `store` whose workspaces' live model is `model()`
+ * and whose source is `events`; with `shared`, its changes to build records are announced to the
+ * returned `partitionCache`, as the service's are to routing.
+ */
+export function buildService(store: Store, clock: Clock, dataDir: string, events: EventSource, model: () => SemanticModel, timeoutMs = 60_000, shared?: SharedState) {
   const registry = new Registry();
   const stores = new RollupStores(dataDir);
   const repo = rollupBuildsRepo(store.db);
+  const partitionCache = shared ? new RollupPartitionCache(rollupPartitionsRepo(store.db), shared) : undefined;
   const service = new RollupBuildService({
     repo,
     models: { live: async () => ({ model: model() }) },
@@ -112,10 +120,11 @@ export function buildService(store: Store, clock: Clock, dataDir: string, events
     clock,
     metrics: new RollupBuildMetrics(registry),
     timeoutMs,
+    ...(partitionCache ? { partitionsChanged: (workspaceId: string) => partitionCache.changed(workspaceId) } : {}),
   });
   /** Builds started so far, as /metrics counts them. */
   const started = async () => (await registry.getSingleMetric('svc_rollup_builds_started_total')!.get()).values.reduce((sum, v) => sum + v.value, 0);
-  return { service, repo, stores, registry, started };
+  return { service, repo, stores, registry, started, partitionCache };
 }
 
 export interface BuildSuite {
@@ -139,7 +148,7 @@ export function buildSuite(metadata: MetadataStore, days: number, model: () => S
     const times = eventTimes(suite.t.clock.now(), days);
     suite.sourceRows = times.length;
     await suite.events.create(times);
-    suite.builds = buildService(suite.t.store, suite.t.clock, path.join(dir, 'data'), suite.events, model, timeoutMs);
+    suite.builds = buildService(suite.t.store, suite.t.clock, path.join(dir, 'data'), suite.events, model, timeoutMs, suite.t.services.shared);
   }, 60_000);
   afterAll(async () => {
     await suite.builds?.stores.close();

@@ -1,5 +1,6 @@
 // A rollup over a moving build range ("last 2 days"): as days pass, a refresh plans the new day's
-// partition and removes the one that left the range, with its build record and its stored rows.
+// partition and removes the one that left the range, with its build record and its stored rows; the
+// build records routing keeps in process (rollup-partition-cache.ts) forget it, and a dropped rollup's.
 import { describe, expect, it } from 'vitest';
 import { compileModel } from '../../src/core/cml/index.js';
 import { rollupTableName } from '../../src/core/semantic/rollup-table.js';
@@ -53,5 +54,27 @@ describe.each(METADATA_STORES)('a moving build range on $name', (metadata) => {
     expect((await rollupPartitionsRepo(t.store.db).list(workspaceId, table)).map((p) => p.partition_start)).toEqual(days(-2));
     // The day that left the range left the file too.
     expect((await stored())['first']).toBe(days(-2)[0]);
+  });
+
+  it('routing no longer counts a partition that left the range, or a dropped rollup, though their records were kept before', async () => {
+    const { t, builds } = suite;
+    const workspaceId = (await seedWorkspace(t.services)).id;
+    const loop = new RollupBuildScheduler(builds.repo, builds.service, t.clock, 60_000, { pollMs: 60_000 });
+    // The earlier test's workspace first: what is due there now is not this test's.
+    while ((await loop.tick()) > 0);
+    await builds.service.deployed(workspaceId, model!);
+    while ((await loop.tick()) > 0);
+    const kept = async () => (await builds.partitionCache!.list(workspaceId, table)).map((p) => p.partition_start);
+    const before = await kept();
+    expect(before).toHaveLength(3);
+    t.clock.advance(DAY);
+    // Planning alone (no build) moves the range: the oldest day's records go.
+    await builds.service.plan(workspaceId, model!, model!.nodes.get('events')!.rollups[0]!, false);
+    expect(await kept()).toEqual(before.slice(1));
+    // A deploy without the rollup drops its table, and its records with it.
+    const { model: without } = compileModel([{ path: 'events.cml', content: RECENT_CML.replace(/^ {2}rollup .*\n/m, '') }]);
+    expect(without!.nodes.get('events')!.rollups).toEqual([]);
+    await builds.service.deployed(workspaceId, without!);
+    expect(await kept()).toEqual([]);
   });
 });
