@@ -8,7 +8,7 @@ import { rollupBuildStatement, type WallRange } from '../core/semantic/rollup-bu
 import type { SemanticModel } from '../core/semantic/model.js';
 import type { Rollup } from '../core/semantic/rollup-model.js';
 import { rollupTableName, storedColumnType } from '../core/semantic/rollup-table.js';
-import type { RowSink, Warehouse, WarehouseValue } from '../core/warehouse/types.js';
+import type { RowSink, Warehouse } from '../core/warehouse/types.js';
 import type { RollupStore } from './rollup-store.js';
 
 export interface BuildRollupInput {
@@ -43,7 +43,7 @@ export async function buildRollup(input: BuildRollupInput): Promise<BuiltRollup>
   const table = rollupTableName(model, rollup);
   const timeColumn = rollup.columns.find((c) => c.kind === 'time')?.name;
   const target = partition && timeColumn ? { timeColumn, range: partition } : undefined;
-  const stored = statement.columns.length;
+  const latestAt = statement.columns.findIndex((c) => c.kind === 'latest');
   let sourceMaxTime: string | null = null;
   const options = {
     maxRows: input.maxRows,
@@ -56,16 +56,13 @@ export async function buildRollup(input: BuildRollupInput): Promise<BuiltRollup>
       // The source's column types decide the stored columns' (a decimal's scale, a timestamp's zone).
       columns: (columns) => file.columns(statement.columns.map((column, i) => ({ name: column.name, type: storedColumnType(column, columns[i]?.type ?? 'VARCHAR') }))),
       rows: (batch) => {
-        if (batch[0]?.length === stored) return file.rows(batch);
-        // The column after the stored ones is each group's latest source time (SOURCE_MAX_TIME): the
-        // drivers write times so that their text orders as they do.
-        const kept: (readonly WarehouseValue[])[] = [];
-        for (const row of batch) {
-          const time = row[stored];
+        // Each group's latest source time is stored too (RollupColumn `latest`); the partition's is the
+        // greatest of them: the drivers write times so that their text orders as they do.
+        for (const row of latestAt < 0 ? [] : batch) {
+          const time = row[latestAt];
           if (typeof time === 'string' && (sourceMaxTime === null || time > sourceMaxTime)) sourceMaxTime = time;
-          kept.push(row.slice(0, stored));
         }
-        return file.rows(kept);
+        return file.rows(batch);
       },
     };
     const summary = await source.stream(compiled.sql, compiled.params, options, sink);
