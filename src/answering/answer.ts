@@ -3,7 +3,11 @@
 // fallback answered.
 import { noMatchProse } from '../core/answer/prose.js';
 import type { NoMatch } from '../core/answer/plan.js';
+import type { PresentedRollup } from '../querying/rollup-presented.js';
 import type { Assumption } from './assumptions.js';
+
+/** The statements of a governed answer: the headline (its value and freshness) and the breakdown (its rows). */
+export type AnswerStatement = 'headline' | 'breakdown';
 
 export interface Answer {
   answer: string;
@@ -16,6 +20,11 @@ export interface Answer {
     confidence: 'high' | 'medium';
     /** What the answer took for granted; empty when nothing. */
     assumptions: Assumption[];
+    /**
+     * For a reveal whose base node has rollups: each statement of the answer (the headline, the
+     * breakdown when it is another query) with the rollup that answered it, or why none did.
+     */
+    rollups?: Array<{ statement: AnswerStatement } & PresentedRollup>;
   };
   usage: { tokens_used: number; latency_ms: number };
   /** Only when nothing answers: why, and what comes closest. */
