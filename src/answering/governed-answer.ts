@@ -107,7 +107,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
   // Which rollup answered each statement, or why none did (absent for a base node without rollups).
   const statements: Array<[AnswerStatement, RollupReport | undefined]> = [['headline', headline.result.rollup], ...(breakdown === headline ? [] : [['breakdown', breakdown.result.rollup] as [AnswerStatement, RollupReport | undefined]])];
   const rollups = statements.flatMap(([statement, report]) => (report ? [{ statement, ...presentRollup(report) }] : []));
-  const provenance = (assumptions: readonly Assumption[]): Answer['provenance'] => ({
+  const provenance = (assumptions: readonly Assumption[], more: Answer['provenance']['rollups'] = []): Answer['provenance'] => ({
     source: 'semantic layer',
     reveal: reveal.name,
     reveal_backed: true,
@@ -119,7 +119,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
       ...(approximate.length > 0 ? [valuesMatchedApproximately(approximate)] : []),
       ...assumptions,
     ],
-    ...(rollups.length > 0 ? { rollups } : {}),
+    ...(rollups.length + more.length > 0 ? { rollups: [...rollups, ...more] } : {}),
   });
   const period = coverage.kind === 'period' ? coverage.period.token : coverage.kind === 'all_time' ? ALL_TIME : AS_OF_NOW;
 
@@ -140,7 +140,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
       result: {
         answer: figures.prose,
         data: { rows: figures.rows, columns: figures.columns, metric: figures.metric, ...(figures.value !== undefined ? { value: figures.value } : {}), period },
-        provenance: provenance(visible ? [] : [noRows()]),
+        provenance: provenance(visible ? [] : [noRows()], figures.rollups.map(({ role, rollup }) => ({ statement: role, ...presentRollup(rollup) }))),
       },
       facts: { template: figures.prose, rows: figures.facts },
       sql: [...sql, ...figures.sql],

@@ -188,6 +188,17 @@ function questions(name: string, warehouse: 'duckdb' | 'postgres', databaseUrl: 
       }
     });
 
+    it('a comparison of two years reads each period from the rollup, and says so per statement', async () => {
+      const question = 'revenue by region in 2025 compared with 2024';
+      const [fromRollup, fromSource] = [await ask(on, on.key, question), await ask(off, off.key, question)];
+      expect(figures(fromRollup)).toEqual(figures(fromSource));
+      expect(fromRollup.provenance.rollups.map((entry: { statement: string; name?: string }) => [entry.statement, entry.name])).toEqual([
+        ['headline', 'daily'],
+        ['current', 'daily'],
+        ['comparison', 'daily'],
+      ]);
+    });
+
     it('a ranking leaves out the empty region from the stored groups as from the source', async () => {
       const body = await ask(on, on.key, 'top 2 regions by revenue in 2025');
       expect(body.provenance.assumptions.map((a: { code: string }) => a.code)).toContain('null_group_excluded');

@@ -39,7 +39,7 @@ export const answerSchema = z.object({
           '`question_translated` (the question was in another language: the message gives the English it was answered as).',
       ),
     rollups: z
-      .array(z.intersection(z.object({ statement: z.enum(['headline', 'breakdown']).describe('headline: the value and freshness; breakdown: the rows, when another query') }), rollupAnswerSchema))
+      .array(z.intersection(z.object({ statement: z.enum(['headline', 'breakdown', 'current', 'comparison', 'total']).describe('headline: the value and freshness; breakdown: the rows, when another query; current, comparison, total: the statements of a comparison, a share or a ratio') }), rollupAnswerSchema))
       .optional()
       .describe("For a reveal whose base node has rollups: each statement with the rollup that answered it (as C's metadata.rollup), or why none did; absent otherwise and with rollups off"),
   }),
