@@ -15,8 +15,10 @@
 // A query with `compare`, `shares` or `per` takes this path once per plain statement it is made of, and
 // its rows are merged after (composed-query.ts).
 //
-// A node query of a model with rollups is answered from a rollup when one can answer it and its build
-// records cover what it reads (rollup-route.ts); the result then names the rollup (`rollup`), its
+// A node query of a model with rollups, and a reveal query read as the query of its base node it
+// compiles to (its metrics and a question's facts of the rows as derived outputs), is answered from a
+// rollup when one can answer it and its build records cover what it reads (rollup-route.ts); `explain`
+// says which rollup would, without reading it. The result then names the rollup (`rollup`), its
 // provenance is as fresh as the latest source time the rollup holds, and the run is recorded in the
 // history with the rollup's statement. Rollup answers are not kept in the result cache: they are as
 // cheap to read again as a kept answer, and a later build (a newer partition) would be hidden behind a
