@@ -1,4 +1,5 @@
-// Node queries answered from a rollup on the governed path, when one can answer and its build records
+// Node queries (a reveal query as its base node's, with derived outputs) answered from a rollup on the
+// governed path, when one can answer and its build records
 // cover what the query reads; otherwise the reason each rollup was not used, so the answer says why it
 // came from the source. The matcher (rollup-match.ts) decides which rollup could answer; this module
 // adds what only the build records know:
