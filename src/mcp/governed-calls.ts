@@ -47,6 +47,10 @@ export const explanationSchema = z.object({
   model_version: z.number().int(),
   cached: z.boolean().describe('whether the result cache holds an answer now: query would not reach the warehouse'),
   rollup: rollupAnswerSchema.optional().describe("for a node with rollups: the rollup that would answer now (its partitions built for what the query reads), or why none would, as query's metadata.rollup"),
+  statements: z
+    .array(z.intersection(z.object({ role: z.enum(['current', 'comparison', 'total']) }), rollupAnswerSchema))
+    .optional()
+    .describe('with compare, shares or per, for a node with rollups: each statement the query would run, with the rollup that would answer it or why none would'),
 });
 
 /** What `query` would run and what would serve it, without running anything. */
@@ -61,6 +65,7 @@ export async function explainQuery(services: Services, principal: Principal, que
     model_version: explanation.modelVersion,
     cached: explanation.cache === 'hit',
     ...(explanation.rollup ? { rollup: rollupOf(explanation.rollup) } : {}),
+    ...(explanation.statementRollups ? { statements: explanation.statementRollups.map((s) => ({ role: s.role, ...rollupOf(s.rollup) })) } : {}),
   };
 }
 

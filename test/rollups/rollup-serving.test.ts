@@ -225,6 +225,11 @@ function serving(name: string, databaseUrl: () => Promise<string | undefined>) {
       const compare = { dimension: 'created_at', range: ['2025-01-01', '2025-04-01'], to: 'previous_year' };
       const composed = { node: 'orders', dimensions: ['created_at.month'], measures: ['revenue'], filters: [], sorts: [], compare, limit: 100 };
       const plan = await on.t.services.governed.explain({ principal, query: { kind: 'node', query: composed as never }, cache: 'off', maxRows: 100 });
+      const viaMcp = (await call(composed)) as { statements?: Array<{ role: string; name?: string }> };
+      expect(viaMcp.statements?.map((s) => [s.role, s.name])).toEqual([
+        ['current', 'monthly'],
+        ['comparison', 'monthly'],
+      ]);
       expect(plan.statementRollups?.map((s) => [s.role, s.rollup.used?.name])).toEqual([
         ['current', 'monthly'],
         ['comparison', 'monthly'],
