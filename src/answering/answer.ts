@@ -3,7 +3,16 @@
 // fallback answered.
 import { noMatchProse } from '../core/answer/prose.js';
 import type { NoMatch } from '../core/answer/plan.js';
+import type { StatementRole } from '../core/semantic/composed-plan.js';
+import type { PresentedRollup } from '../querying/rollup-presented.js';
 import type { Assumption } from './assumptions.js';
+
+/**
+ * The statements of a governed answer: the headline (its value and freshness), the breakdown (its rows),
+ * and for a comparison, a share or a ratio the statements of its composed query (the current period,
+ * the comparison period, the shares' totals).
+ */
+export type AnswerStatement = 'headline' | 'breakdown' | StatementRole;
 
 export interface Answer {
   answer: string;
@@ -16,6 +25,12 @@ export interface Answer {
     confidence: 'high' | 'medium';
     /** What the answer took for granted; empty when nothing. */
     assumptions: Assumption[];
+    /**
+     * For a reveal whose base node has rollups: each statement of the answer (the headline, the
+     * breakdown when it is another query, a composed query's statements) with the rollup that
+     * answered it, or why none did.
+     */
+    rollups?: Array<{ statement: AnswerStatement } & PresentedRollup>;
   };
   usage: { tokens_used: number; latency_ms: number };
   /** Only when nothing answers: why, and what comes closest. */

@@ -12,6 +12,7 @@ import type { Metric, Reveal } from '../core/semantic/model.js';
 import type { Principal } from '../identity/principal.js';
 import type { LiveModel } from '../modeling/model-service.js';
 import type { GovernedQueryService } from '../querying/governed-query-service.js';
+import type { GovernedQueryResult } from '../querying/governed-query.js';
 import { comparisonSentences } from './comparison-prose.js';
 import { fieldWords } from './field-words.js';
 import { COUNT_UNITS, countsThings, nodeMeasureId } from './metric-facts.js';
@@ -42,6 +43,8 @@ export interface ComposedFigures {
   /** The figures as the prose formats them, for a language model to reword. */
   readonly facts: string[];
   readonly sql: string[];
+  /** Each plain statement of the composed query with the rollup that answered it, or why none did (for a base node with rollups). */
+  readonly rollups: NonNullable<GovernedQueryResult['statementRollups']>;
 }
 
 /** Whether the plan needs the semantic layer's `per`, `shares` or `compare`. */
@@ -118,6 +121,7 @@ export async function composedFigures(governed: GovernedQueryService, run: Compo
   const rows = result.rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [rename(key), value])));
   const columns = result.outputColumns.map((column) => rename(column.key));
   const sql = [result.sql];
+  const rollups = result.statementRollups ?? [];
   const unit = metric.unit;
   const subject = (label: string) => `${label}${coverageWords(run.coverage)}${whereClause(run.proseFilters)}`;
 
@@ -132,11 +136,11 @@ export async function composedFigures(governed: GovernedQueryService, run: Compo
       const value = numberOf(row[key]);
       const parts = `${formatValue(row[metric.name], unit)} over ${formatValue(row[divisor.name], divisor.unit)}${perThing ? ` ${lower(divisor.label)}` : ''}`;
       const prose = value === undefined ? `${subject(label)} had no value (${parts}).` : `${subject(label)} was ${ratio(value)}: ${parts}.`;
-      return { rows, columns, metric: key, ...(value !== undefined ? { value } : {}), prose, facts: [prose], sql };
+      return { rows, columns, metric: key, ...(value !== undefined ? { value } : {}), prose, facts: [prose], sql, rollups };
     }
     const groups = rows.map((row) => `${plan.dimensions.map((d) => String(row[d] ?? '(none)')).join(' / ')} ${ratio(row[key])}`);
     const prose = `${subject(label)}, by ${plan.dimensions.map((d) => fieldWords(d, run.live.model)).join(' and ')}: ${groups.slice(0, 5).join(', ')}${groups.length > 5 ? `, and ${groups.length - 5} more` : ''}.`;
-    return { rows, columns, metric: key, prose, facts: groups, sql };
+    return { rows, columns, metric: key, prose, facts: groups, sql, rollups };
   }
 
   if (plan.share) {
@@ -151,11 +155,11 @@ export async function composedFigures(governed: GovernedQueryService, run: Compo
         value === undefined
           ? `${subject(`The share of ${partLabel}`)} had no value.`
           : `${subject(`The share of ${partLabel}`)} was ${formatValue(value, 'percent')}: ${formatValue(row?.[metric.name] ?? 0, unit)} of ${formatValue(run.total, unit)}.`;
-      return { rows, columns, metric: metric.name, ...(value !== undefined ? { value } : {}), prose, facts: [prose], sql };
+      return { rows, columns, metric: metric.name, ...(value !== undefined ? { value } : {}), prose, facts: [prose], sql, rollups };
     }
     const groups = rows.map((row) => `${plan.dimensions.map((d) => String(row[d] ?? '(none)')).join(' / ')} ${formatValue(row[key], 'percent')} (${formatValue(row[metric.name], unit)})`);
     const prose = `${subject(`The share of each ${plan.dimensions.map((d) => fieldWords(d, run.live.model)).join(' and ')} in ${lower(metric.label)}`)}: ${groups.slice(0, 5).join(', ')}${groups.length > 5 ? `, and ${groups.length - 5} more` : ''}.`;
-    return { rows, columns, metric: metric.name, prose, facts: groups, sql };
+    return { rows, columns, metric: metric.name, prose, facts: groups, sql, rollups };
   }
 
   // A comparison: each metric's value in the current period, in the comparison period, and the change.
@@ -170,5 +174,5 @@ export async function composedFigures(governed: GovernedQueryService, run: Compo
     ...(partial && run.comparison ? { underWay: periodWords(run.comparison.current) } : {}),
   });
   const current = plan.dimensions.length === 0 ? numberOf(rows[0]?.[metric.name]) : undefined;
-  return { rows, columns, metric: metric.name, ...(current !== undefined ? { value: current } : {}), prose: sentences.join(' '), facts: sentences, sql };
+  return { rows, columns, metric: metric.name, ...(current !== undefined ? { value: current } : {}), prose: sentences.join(' '), facts: sentences, sql, rollups };
 }

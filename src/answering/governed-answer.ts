@@ -13,10 +13,13 @@ import type { ProseFacts } from '../core/answer/llm-prose.js';
 import { answerProse, formatValue, noRowsVisibleProse, NULL_GROUP_LABEL, type Coverage, type ProseFilter } from '../core/answer/prose.js';
 import { FieldResolver } from '../core/semantic/fields.js';
 import type { RevealQuery } from '../core/semantic/reveal.js';
-import type { Reveal, SemanticNode, SqlPart, SqlTemplate } from '../core/semantic/model.js';
+import type { Reveal } from '../core/semantic/model.js';
+import { anyNullOf, latestOf, rowMarkerOf, type DimensionPart } from '../core/semantic/row-facts.js';
 import type { LiveModel } from '../modeling/model-service.js';
 import type { GovernedQueryService } from '../querying/governed-query-service.js';
-import type { Answer } from './answer.js';
+import { presentRollup } from '../querying/rollup-presented.js';
+import type { RollupReport } from '../querying/rollup-route.js';
+import type { Answer, AnswerStatement } from './answer.js';
 import { ALL_TIME, AS_OF_NOW } from './answer.js';
 import { dataKeyRestrictions, matchedByDescription, noRows, noRowsVisible, nullGroupExcluded, valuesMatchedApproximately, type Assumption } from './assumptions.js';
 import { composedFigures, isComposedPlan } from './composed-answer.js';
@@ -61,12 +64,9 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
   const ranked = plan.dimensions.length > 0 && plan.sort !== undefined && plan.limit !== undefined;
   const resolver = new FieldResolver(model, base);
   const rankedDimensions = ranked ? plan.dimensions.map((field) => dimensionPart(field, resolver)) : [];
-  const marker = rowMarker(base);
-  const extras = [
-    ...(time ? [{ key: FRESHNESS, template: aggregateOf('MAX(', [dimensionPart(time, resolver)], ')') }] : []),
-    ...(marker ? [{ key: VISIBLE, template: marker }] : []),
-    ...(ranked ? [{ key: NULL_GROUP, template: anyNull(rankedDimensions) }] : []),
-  ];
+  const marker = rowMarkerOf(VISIBLE, base);
+  // Facts of the rows (row-facts.ts): a rollup that can answer the headline gives them from its groups.
+  const extras = [...(time ? [latestOf(FRESHNESS, dimensionPart(time, resolver))] : []), ...(marker ? [marker] : []), ...(ranked ? [anyNullOf(NULL_GROUP, rankedDimensions)] : [])];
   const runQuery = async (query: RevealQuery, derived: typeof extras, maxRows: number) => {
     // A question reads with its asker's data keys and answers as of now: never from or into the cache.
     const result = await governed.query({ principal, query: { kind: 'reveal', query, derived, now: run.now }, cache: 'off', surface: 'question_api', origin: 'question', maxRows, live: run.live });
@@ -104,7 +104,10 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
     ...(f.operator === 'notEquals' || f.operator === 'notIn' ? { negated: true } : {}),
   }));
   const approximate = plan.filters.filter((f) => f.near).flatMap((f) => (typeof f.value === 'string' ? [f.value] : [...f.value]));
-  const provenance = (assumptions: readonly Assumption[]): Answer['provenance'] => ({
+  // Which rollup answered each statement, or why none did (absent for a base node without rollups).
+  const statements: Array<[AnswerStatement, RollupReport | undefined]> = [['headline', headline.result.rollup], ...(breakdown === headline ? [] : [['breakdown', breakdown.result.rollup] as [AnswerStatement, RollupReport | undefined]])];
+  const rollups = statements.flatMap(([statement, report]) => (report ? [{ statement, ...presentRollup(report) }] : []));
+  const provenance = (assumptions: readonly Assumption[], more: Answer['provenance']['rollups'] = []): Answer['provenance'] => ({
     source: 'semantic layer',
     reveal: reveal.name,
     reveal_backed: true,
@@ -116,6 +119,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
       ...(approximate.length > 0 ? [valuesMatchedApproximately(approximate)] : []),
       ...assumptions,
     ],
+    ...(rollups.length + more.length > 0 ? { rollups: [...rollups, ...more] } : {}),
   });
   const period = coverage.kind === 'period' ? coverage.period.token : coverage.kind === 'all_time' ? ALL_TIME : AS_OF_NOW;
 
@@ -136,7 +140,7 @@ export async function answerGoverned(governed: GovernedQueryService, run: Govern
       result: {
         answer: figures.prose,
         data: { rows: figures.rows, columns: figures.columns, metric: figures.metric, ...(figures.value !== undefined ? { value: figures.value } : {}), period },
-        provenance: provenance(visible ? [] : [noRows()]),
+        provenance: provenance(visible ? [] : [noRows()], figures.rollups.map(({ role, rollup }) => ({ statement: role, ...presentRollup(rollup) }))),
       },
       facts: { template: figures.prose, rows: figures.facts },
       sql: [...sql, ...figures.sql],
@@ -184,33 +188,7 @@ function timeField(reveal: Reveal): string | undefined {
 }
 
 /** A dimension as a template part, read through its role when the field names one (`ship_to.name`). */
-function dimensionPart(field: string, resolver: FieldResolver): SqlPart & { kind: 'dimension' } {
+function dimensionPart(field: string, resolver: FieldResolver): DimensionPart {
   const { dimension, instance } = resolver.dimension(field);
   return { kind: 'dimension', node: dimension.node, name: dimension.name, ...(instance !== dimension.node ? { role: instance } : {}) };
-}
-
-function aggregateOf(open: string, parts: readonly SqlPart[], close: string): SqlTemplate {
-  return [{ kind: 'text', text: open }, ...parts, { kind: 'text', text: close }];
-}
-
-/**
- * 1 when at least one row is aggregated, NULL when none is. It reads a column of the base (its primary
- * key, or its first dimension) because the compiler computes column aggregates over the joined rows
- * even when a one-to-many join makes it aggregate each node apart; MAX is immune to the duplicates.
- */
-function rowMarker(base: SemanticNode): SqlTemplate | undefined {
-  const dimensions = [...base.dimensions.values()];
-  const column = dimensions.find((d) => d.primaryKey) ?? dimensions[0];
-  if (!column) return undefined;
-  return aggregateOf('MAX(CASE WHEN ', [{ kind: 'dimension', node: column.node, name: column.name }], ' IS NULL THEN 1 ELSE 1 END)');
-}
-
-/** 1 when a row has an empty value in one of `dimensions`, 0 when none has, NULL without rows. */
-function anyNull(dimensions: ReadonlyArray<SqlPart & { kind: 'dimension' }>): SqlTemplate {
-  const parts: SqlPart[] = dimensions.flatMap((d, i) => [
-    ...(i ? [{ kind: 'text' as const, text: ' OR ' }] : []),
-    d,
-    { kind: 'text' as const, text: ' IS NULL' },
-  ]);
-  return aggregateOf('MAX(CASE WHEN ', parts, ' THEN 1 ELSE 0 END)');
 }

@@ -12,7 +12,7 @@ import type { Principal } from '../identity/principal.js';
 import { CACHE_STATES, type GovernedProvenance } from '../querying/governed-query.js';
 import type { Services } from '../services.js';
 import { presentSceneRun } from '../surfaces/content/scene-schema.js';
-import { presentQueryAnswer, type queryAnswerSchema } from '../surfaces/structured/query-routes.js';
+import { presentQueryAnswer, rollupAnswerSchema, rollupOf, type queryAnswerSchema } from '../surfaces/structured/query-routes.js';
 
 export const provenanceSchema = z.object({
   model_version: z.number().int(),
@@ -46,6 +46,11 @@ export const explanationSchema = z.object({
   engine: z.string(),
   model_version: z.number().int(),
   cached: z.boolean().describe('whether the result cache holds an answer now: query would not reach the warehouse'),
+  rollup: rollupAnswerSchema.optional().describe("for a node with rollups: the rollup that would answer now (its partitions built for what the query reads), or why none would, as query's metadata.rollup"),
+  statements: z
+    .array(z.intersection(z.object({ role: z.enum(['current', 'comparison', 'total']) }), rollupAnswerSchema))
+    .optional()
+    .describe('with compare, shares or per, for a node with rollups: each statement the query would run, with the rollup that would answer it or why none would'),
 });
 
 /** What `query` would run and what would serve it, without running anything. */
@@ -59,6 +64,8 @@ export async function explainQuery(services: Services, principal: Principal, que
     engine: explanation.engine,
     model_version: explanation.modelVersion,
     cached: explanation.cache === 'hit',
+    ...(explanation.rollup ? { rollup: rollupOf(explanation.rollup) } : {}),
+    ...(explanation.statementRollups ? { statements: explanation.statementRollups.map((s) => ({ role: s.role, ...rollupOf(s.rollup) })) } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import type { ColumnInfo } from '../core/warehouse/types.js';
 import type { Principal } from '../identity/principal.js';
 import type { LiveModel } from '../modeling/model-service.js';
 import { compiling } from './governed-compile.js';
+import type { RollupReport } from './rollup-route.js';
 import type { CacheState, ComparisonSummary, GovernedExplanation, GovernedQueryRequest, GovernedQueryResult, GovernedStatement } from './governed-query.js';
 
 /** `explain`'s request: a governed request without where a run would be recorded. */
@@ -75,8 +76,12 @@ function tooManyRows(statement: ComposedStatement): BadRequestError {
   );
 }
 
-function statementOf(plan: ComposedPlan, live: LiveModel, parts: readonly GovernedStatement[]): GovernedStatement {
+function statementOf(plan: ComposedPlan, live: LiveModel, parts: ReadonlyArray<GovernedStatement & { readonly rollup?: RollupReport }>): GovernedStatement {
   const first = parts[0]!;
+  const statementRollups = plan.statements.flatMap((statement, i) => {
+    const rollup = parts[i]?.rollup;
+    return rollup ? [{ role: statement.role, rollup }] : [];
+  });
   return {
     sql: parts.map((part) => part.sql).join(';\n\n'),
     params: first.params,
@@ -85,6 +90,7 @@ function statementOf(plan: ComposedPlan, live: LiveModel, parts: readonly Govern
     outputColumns: plan.columns,
     nodesRead: [...new Set(parts.flatMap((part) => part.nodesRead))],
     ...(plan.comparison ? { comparison: comparisonSummary(plan) } : {}),
+    ...(statementRollups.length > 0 ? { statementRollups } : {}),
   };
 }
 

@@ -7,7 +7,8 @@ import { NotFoundError } from '../core/errors.js';
 import type { CompileOptions, CompiledQuery } from '../core/semantic/compile.js';
 import { compileQueryMemoized } from '../core/semantic/compile-memo.js';
 import type { Reveal, SemanticModel, SemanticNode } from '../core/semantic/model.js';
-import { compileRevealQuery, findReveal } from '../core/semantic/reveal.js';
+import type { SemanticQuery } from '../core/semantic/query.js';
+import { compileRevealQuery, findReveal, revealNodeQuery } from '../core/semantic/reveal.js';
 import type { LiveModel } from '../modeling/model-service.js';
 import type { GovernedQueryRequest, SemanticRequest } from './governed-query.js';
 
@@ -22,6 +23,16 @@ export function baseNodeOf(model: SemanticModel, request: SemanticRequest): Sema
 export function compileRequest(model: SemanticModel, request: SemanticRequest, options: CompileOptions): CompiledQuery & { reveal?: Reveal } {
   if (request.kind === 'node') return compileQueryMemoized(model, request.query, options);
   return compileRevealQuery(model, request.query, { ...options, ...(request.now ? { now: request.now } : {}), ...(request.derived ? { derived: request.derived } : {}) });
+}
+
+/**
+ * The node query a request is answered as, for rollup routing: a node query as it is; a reveal query as
+ * the query of its base node with its metrics and extra outputs derived (the same mapping it compiles by).
+ */
+export function nodeQueryOf(model: SemanticModel, request: SemanticRequest, now: Date): { query: SemanticQuery; derived?: CompileOptions['derived']; now: Date } {
+  if (request.kind === 'node') return { query: request.query, now };
+  const { query, derived } = revealNodeQuery(model, request.query, request.derived);
+  return { query, derived, now: request.now ?? now };
 }
 
 /** Runs a compile step, letting the request's owner give its own verdict on a failure (see onCompileError). */

@@ -15,8 +15,10 @@
 // A query with `compare`, `shares` or `per` takes this path once per plain statement it is made of, and
 // its rows are merged after (composed-query.ts).
 //
-// A node query of a model with rollups is answered from a rollup when one can answer it and its build
-// records cover what it reads (rollup-route.ts); the result then names the rollup (`rollup`), its
+// A node query of a model with rollups, and a reveal query read as the query of its base node it
+// compiles to (its metrics and a question's facts of the rows as derived outputs), is answered from a
+// rollup when one can answer it and its build records cover what it reads (rollup-route.ts); `explain`
+// says which rollup would, without reading it. The result then names the rollup (`rollup`), its
 // provenance is as fresh as the latest source time the rollup holds, and the run is recorded in the
 // history with the rollup's statement. Rollup answers are not kept in the result cache: they are as
 // cheap to read again as a kept answer, and a later build (a newer partition) would be hidden behind a
@@ -37,13 +39,13 @@ import type { Principal } from '../identity/principal.js';
 import type { LiveModel, ModelService } from '../modeling/model-service.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
 import { explainComposedQuery, runComposedQuery, type ComposedRunner } from './composed-query.js';
-import { baseNodeOf, compileRequest, compiling } from './governed-compile.js';
+import { baseNodeOf, compileRequest, compiling, nodeQueryOf } from './governed-compile.js';
 import type { RollupReport } from './rollup-route.js';
 import type { CacheState, GovernedExplanation, GovernedProvenance, GovernedQueryRequest, GovernedQueryResult, GovernedStatement } from './governed-query.js';
 import type { RawSqlService } from './raw-sql-service.js';
 import type { ResultCache } from './result-cache.js';
 import { resultKey } from './result-key.js';
-import { routeToRollup, type RollupRouting } from './rollup-route.js';
+import { rollupRouteOf, routeToRollup, type RollupRouteInput, type RollupRouting } from './rollup-route.js';
 
 export type { CachePolicy, CacheState, GovernedExplanation, GovernedProvenance, GovernedQueryRequest, GovernedQueryResult, SemanticRequest } from './governed-query.js';
 
@@ -130,26 +132,37 @@ export class GovernedQueryService {
     const compiled = compiling(request, located.live, () => compileRequest(located.live.model, request.query, located.options));
     const cache: CacheState =
       located.key !== undefined ? ((await this.cache.get(located.key)) !== undefined ? 'hit' : 'miss') : request.cache === 'bypass' ? 'bypass' : 'off';
-    return { ...statementOf(compiled), modelVersion: located.live.version, engine: located.connection.engine, cache };
+    // Which rollup would answer now, by the matcher and the build records; its stored table is not read.
+    const rollup = this.rollups ? await rollupRouteOf(this.rollups, this.routeInput(request, located)) : undefined;
+    return { ...statementOf(compiled), modelVersion: located.live.version, engine: located.connection.engine, cache, ...(rollup ? { rollup } : {}) };
+  }
+
+  /** What routing to a rollup reads of a request: its node query (a reveal's base node's), with the principal's keys and zone. */
+  private routeInput(request: ExplainRequest, located: Located): RollupRouteInput {
+    const { principal } = request;
+    const { query, derived, now } = compiling(request, located.live, () => nodeQueryOf(located.live.model, request.query, located.options.now));
+    return {
+      workspaceId: principal.workspace.id,
+      model: located.live.model,
+      query,
+      ...(derived ? { derived } : {}),
+      sourceEngine: located.connection.engine,
+      attributes: principal.attributes,
+      now,
+      timezone: principal.workspace.timezone,
+      maxRows: request.maxRows,
+      ...(principal.generations ? { generations: principal.generations } : {}),
+    };
   }
 
   /** The result from a rollup when one answers (recorded in the history), else why none did (undefined for a node without rollups). */
   private async fromRollup(request: GovernedQueryRequest, located: Located, compiled: ReturnType<typeof compileRequest>, ranAt: string): Promise<{ result?: StoredResult; report?: RollupReport }> {
-    if (!this.rollups || request.query.kind !== 'node') return {};
+    if (!this.rollups) return {};
     const { principal } = request;
     const started = performance.now();
-    const route = await routeToRollup(this.rollups, {
-      workspaceId: principal.workspace.id,
-      model: located.live.model,
-      query: request.query.query,
-      sourceEngine: located.connection.engine,
-      attributes: principal.attributes,
-      now: located.options.now,
-      timezone: principal.workspace.timezone,
-      maxRows: request.maxRows,
-      ...(principal.generations ? { generations: principal.generations } : {}),
-    });
-    if (route.report) this.rollups.answered?.(principal.workspace.id, request.query.query.node, route.report);
+    const input = this.routeInput(request, located);
+    const route = await routeToRollup(this.rollups, input);
+    if (route.report) this.rollups.answered?.(principal.workspace.id, input.query.node, route.report);
     // The history shows which rollup answered (or failed to): its statement, led by a comment naming it.
     const record = (rollup: string, table: string, text: string, params: readonly unknown[], outcome: { rowCount: number } | { error: unknown }) => {
       const sql = `/* rollup ${rollup}: ${table} */\n${text}`;

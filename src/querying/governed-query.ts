@@ -3,7 +3,7 @@
 // (which model, which SQL, whether the cache answered, and as of when). Every entry point speaks these
 // words, whatever its own answer looks like; see governed-query-service.ts for the path itself.
 import type { CompileOptions } from '../core/semantic/compile.js';
-import type { ResultColumn } from '../core/semantic/composed-plan.js';
+import type { ResultColumn, StatementRole } from '../core/semantic/composed-plan.js';
 import type { SemanticModel } from '../core/semantic/model.js';
 import type { SemanticQuery } from '../core/semantic/query.js';
 import type { RevealQuery } from '../core/semantic/reveal.js';
@@ -96,6 +96,11 @@ export interface GovernedStatement {
   readonly reveal?: { readonly name: string; readonly domain: string };
   /** For a query with `compare`: the periods it compares. */
   readonly comparison?: ComparisonSummary;
+  /**
+   * For a query with `compare`, `shares` or `per` of a node with rollups: each plain statement it is
+   * made of (in the plan's order) with the rollup that answered it (or would, for `explain`), or why none did.
+   */
+  readonly statementRollups?: ReadonlyArray<{ readonly role: StatementRole; readonly rollup: RollupReport }>;
 }
 
 /**
@@ -114,8 +119,8 @@ export interface GovernedQueryResult extends RunResult, GovernedStatement {
   /** When the warehouse answered (for a cache hit, when the stored answer was made). */
   readonly ranAt: string;
   /**
-   * For a node query of a node with rollups: the rollup that answered, or (`used: null`) why each
-   * rollup could not (rollup-route.ts). Absent for a node without rollups, a reveal query, a
+   * For a query of a node with rollups (a reveal query: of its base node): the rollup that answered,
+   * or (`used: null`) why each rollup could not (rollup-route.ts). Absent for a node without rollups, a
    * composed query (each of its statements is routed on its own) and with SVC_ROLLUPS=off.
    */
   readonly rollup?: RollupReport;
@@ -134,4 +139,6 @@ export interface GovernedExplanation extends GovernedStatement {
   readonly engine: string;
   /** `hit` when a stored answer would be returned now, `miss` when not; `bypass` or `off` as the policy says. */
   readonly cache: CacheState;
+  /** As GovernedQueryResult's: the rollup that would answer now (its partitions built for what the query reads), or why none would. */
+  readonly rollup?: RollupReport;
 }

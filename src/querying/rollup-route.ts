@@ -1,4 +1,5 @@
-// Node queries answered from a rollup on the governed path, when one can answer and its build records
+// Node queries (a reveal query as its base node's, with derived outputs) answered from a rollup on the
+// governed path, when one can answer and its build records
 // cover what the query reads; otherwise the reason each rollup was not used, so the answer says why it
 // came from the source. The matcher (rollup-match.ts) decides which rollup could answer; this module
 // adds what only the build records know:
@@ -10,6 +11,7 @@
 //   an answer short of rows.
 // The caller's data keys are applied by the rollup's own statement (rollup-answer-sql.ts); the matcher
 // refuses a rollup lacking a data key's field (`lacks_data_key_field`).
+import type { CompileOptions } from '../core/semantic/compile.js';
 import { rangeStart, matchRollup, type RollupMissCode } from '../core/semantic/rollup-match.js';
 import type { Rollup } from '../core/semantic/rollup-model.js';
 import { rollupQueryOf } from '../core/semantic/rollup-query.js';
@@ -64,6 +66,8 @@ export interface RollupRouteInput {
   readonly timezone: string;
   readonly maxRows: number;
   readonly generations?: GenerationSnapshot;
+  /** Extra outputs after the measures: a reveal's metrics and the facts a question reads (row-facts.ts). */
+  readonly derived?: CompileOptions['derived'];
 }
 
 type Refused = { readonly answer?: undefined; readonly report: RollupReport | undefined; readonly failed?: { readonly error: unknown; readonly rollup: string; readonly table: string } };
@@ -72,13 +76,39 @@ export type RollupRoute = { readonly answer: Extract<RollupAnswer, { answered: t
 /** Partitions enumerated at most for one query (ten years of days): beyond, the source answers. */
 const MAX_PARTITIONS = 3660;
 
+/** The rollup chosen with its build records covering the query, or why none can answer. */
+type Choice = { readonly rollup: Rollup; readonly table: string; readonly store: RollupStorage; readonly used: readonly RollupPartitionRow[]; readonly refuse: (reasonCode: 'not_built' | 'unreadable', reason: string) => Refused } | Refused;
+
 /** Answers `input.query` from a rollup when one can and is built for what it reads; `report` undefined when the node has no rollups. */
 export async function routeToRollup(routing: RollupRouting, input: RollupRouteInput): Promise<RollupRoute> {
+  const choice = await chooseRollup(routing, input);
+  if (!('rollup' in choice)) return choice;
+  const { rollup, table, store, refuse } = choice;
+  let answer: RollupAnswer;
+  try {
+    answer = await answerFromRollup({ ...input, store });
+  } catch (error) {
+    // A stored table the statement cannot read (changed under the service, a broken file): the source
+    // still answers; the failure is the caller's to record.
+    return { ...refuse('unreadable', 'the stored table of the rollup could not be read'), failed: { error, rollup: rollup.name, table } };
+  }
+  // The matcher is pure: it picks the same rollup again; a table dropped meanwhile answers from the source.
+  if (!answer.answered) return refuse('not_built', 'the rollup has no stored table');
+  return { answer, report: { used: usedOf(rollup.name, table, choice.used) } };
+}
+
+/** What routing would decide for `input.query` now, without reading the stored table (`explain`). */
+export async function rollupRouteOf(routing: RollupRouting, input: RollupRouteInput): Promise<RollupReport | undefined> {
+  const choice = await chooseRollup(routing, input);
+  return 'rollup' in choice ? { used: usedOf(choice.rollup.name, choice.table, choice.used) } : choice.report;
+}
+
+async function chooseRollup(routing: RollupRouting, input: RollupRouteInput): Promise<Choice> {
   const node = input.model.nodes.get(input.query.node);
   if (!node || node.rollups.length === 0) return { report: undefined };
   // Comparisons, shares and ratios come here once per plain statement (composed-query.ts).
   if (input.query.compare || input.query.shares?.length || input.query.per?.length) return { report: undefined };
-  const options = { attributes: input.attributes, now: input.now, timezone: input.timezone };
+  const options = { attributes: input.attributes, now: input.now, timezone: input.timezone, ...(input.derived ? { derived: input.derived } : {}) };
   const rollupQuery = rollupQueryOf(input.model, input.query, options);
   const match = matchRollup(node.rollups, rollupQuery);
   const misses: RollupCandidate[] = match.misses.map((miss) => ({ name: miss.rollup, reasonCode: miss.code, reason: miss.reason }));
@@ -91,17 +121,7 @@ export async function routeToRollup(routing: RollupRouting, input: RollupRouteIn
   if (!store || records.length === 0) return refuse('not_built', 'the rollup can answer the query but has not been built');
   const covered = coverage(rollup, records, rollupQuery.readsFrom.get(rollup.time?.dimension ?? ''), input.now);
   if ('missing' in covered) return refuse(covered.missing === undefined ? 'not_built' : 'partial', covered.missing === undefined ? 'the rollup has not been built whole' : `partition from ${covered.missing} of the rollup has not been built`);
-  let answer: RollupAnswer;
-  try {
-    answer = await answerFromRollup({ ...input, store });
-  } catch (error) {
-    // A stored table the statement cannot read (changed under the service, a broken file): the source
-    // still answers; the failure is the caller's to record.
-    return { ...refuse('unreadable', 'the stored table of the rollup could not be read'), failed: { error, rollup: rollup.name, table } };
-  }
-  // The matcher is pure: it picks the same rollup again; a table dropped meanwhile answers from the source.
-  if (!answer.answered) return refuse('not_built', 'the rollup has no stored table');
-  return { answer, report: { used: usedOf(rollup.name, table, covered.used) } };
+  return { rollup, table, store, used: covered.used, refuse };
 }
 
 type Coverage = { readonly used: readonly RollupPartitionRow[] } | { readonly missing: string | undefined };

@@ -6,7 +6,7 @@ import { matchRollup, type RollupMatch } from '../core/semantic/rollup-match.js'
 import { rollupQueryOf } from '../core/semantic/rollup-query.js';
 import { rollupAnswerStatement } from '../core/semantic/rollup-answer-sql.js';
 import { rollupTableName } from '../core/semantic/rollup-table.js';
-import type { OutputColumn } from '../core/semantic/compile.js';
+import type { CompileOptions, OutputColumn } from '../core/semantic/compile.js';
 import type { SemanticModel } from '../core/semantic/model.js';
 import type { SemanticQuery } from '../core/semantic/query.js';
 import type { Rollup } from '../core/semantic/rollup-model.js';
@@ -25,6 +25,8 @@ export interface RollupAnswerInput {
   /** Where the rollups of the node's connection are stored: the statement is written for its engine. */
   readonly store: RollupStorage;
   readonly maxRows: number;
+  /** Extra outputs after the measures (a reveal's metrics, facts of the rows; see rollup-answer-sql.ts). */
+  readonly derived?: CompileOptions['derived'];
 }
 
 export type RollupAnswer =
@@ -37,7 +39,7 @@ export async function answerFromRollup(input: RollupAnswerInput): Promise<Rollup
   if (query.compare || query.shares?.length || query.per?.length) return { answered: false, reason: 'composed' };
   const node = model.nodes.get(query.node);
   if (!node) return { answered: false, reason: 'no_rollup' };
-  const options = { attributes: input.attributes, now: input.now, ...(input.timezone ? { timezone: input.timezone } : {}) };
+  const options = { attributes: input.attributes, now: input.now, ...(input.timezone ? { timezone: input.timezone } : {}), ...(input.derived ? { derived: input.derived } : {}) };
   const match = matchRollup(node.rollups, rollupQueryOf(model, query, options));
   if (!match.rollup) return { answered: false, reason: 'no_rollup', match };
   const table = rollupTableName(model, match.rollup);

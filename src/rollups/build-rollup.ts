@@ -10,7 +10,7 @@ import { rollupBuildStatement, type WallRange } from '../core/semantic/rollup-bu
 import type { SemanticModel } from '../core/semantic/model.js';
 import type { Rollup } from '../core/semantic/rollup-model.js';
 import { rollupTableName, storedColumnType } from '../core/semantic/rollup-table.js';
-import type { RowSink, Warehouse, WarehouseValue } from '../core/warehouse/types.js';
+import type { RowSink, Warehouse } from '../core/warehouse/types.js';
 import { formatWall } from '../core/semantic/time.js';
 import type { CompiledQuery } from '../core/semantic/compile.js';
 import type { RollupColumn } from '../core/semantic/rollup-model.js';
@@ -50,7 +50,7 @@ export async function buildRollup(input: BuildRollupInput): Promise<BuiltRollup>
   const table = rollupTableName(model, rollup);
   const timeColumn = rollup.columns.find((c) => c.kind === 'time')?.name;
   const target = partition && timeColumn ? { timeColumn, range: partition } : undefined;
-  const stored = statement.columns.length;
+  const latestAt = statement.columns.findIndex((c) => c.kind === 'latest');
   let sourceMaxTime: string | null = null;
   const options = {
     maxRows: input.maxRows,
@@ -64,16 +64,13 @@ export async function buildRollup(input: BuildRollupInput): Promise<BuiltRollup>
       // The source's column types decide the stored columns' (a decimal's scale, a timestamp's zone).
       columns: (columns) => file.columns(statement.columns.map((column, i) => ({ name: column.name, type: storedColumnType(column, columns[i]?.type ?? 'VARCHAR') }))),
       rows: (batch) => {
-        if (batch[0]?.length === stored) return file.rows(batch);
-        // The column after the stored ones is each group's latest source time (SOURCE_MAX_TIME): the
-        // drivers write times so that their text orders as they do.
-        const kept: (readonly WarehouseValue[])[] = [];
-        for (const row of batch) {
-          const time = row[stored];
+        // Each group's latest source time is stored too (RollupColumn `latest`); the partition's is the
+        // greatest of them: the drivers write times so that their text orders as they do.
+        for (const row of latestAt < 0 ? [] : batch) {
+          const time = row[latestAt];
           if (typeof time === 'string' && (sourceMaxTime === null || time > sourceMaxTime)) sourceMaxTime = time;
-          kept.push(row.slice(0, stored));
         }
-        return file.rows(kept);
+        return file.rows(batch);
       },
     };
     const summary = await source.stream(compiled.sql, compiled.params, options, sink);
@@ -84,14 +81,16 @@ export async function buildRollup(input: BuildRollupInput): Promise<BuiltRollup>
 }
 
 async function buildInWarehouse(input: BuildRollupInput, store: WarehouseRollupStore, table: string, compiled: CompiledQuery, columns: readonly RollupColumn[], target: PartitionTarget | undefined): Promise<BuiltRollup> {
-  // The SELECT's output keys, in order: the stored columns, then (with a time dimension) SOURCE_MAX_TIME.
+  // The SELECT's output keys, one per stored column, in order; each group's latest source time is one of
+  // them (RollupColumn `latest`), stored as the source's own type, and the build's is the greatest.
   const keys = compiled.columns.map((c) => c.key);
+  const latestAt = columns.findIndex((c) => c.kind === 'latest');
   const built = await store.build(
     table,
     {
       select: compiled,
       columns: columns.map((column, i) => ({ key: keys[i]!, name: column.name, time: column.kind === 'time' })),
-      ...(keys.length > columns.length ? { sourceMaxTimeKey: keys[columns.length]! } : {}),
+      ...(latestAt >= 0 ? { sourceMaxTimeKey: keys[latestAt]! } : {}),
       ...(target ? { target: { timeColumn: target.timeColumn, start: formatWall(target.range.start), end: formatWall(target.range.end) } } : {}),
       maxRows: input.maxRows,
     },

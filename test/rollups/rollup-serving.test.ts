@@ -201,6 +201,46 @@ function serving(name: string, databaseUrl: () => Promise<string | undefined>) {
       expect(result.content[0]!.text).toContain('from rollup monthly');
     });
 
+    it('explain names the rollup that would answer, or why none would, per statement of a comparison, without reading it', async () => {
+      const call = async (args: object) => {
+        const response = await on.t.app.inject({
+          method: 'POST',
+          url: '/mcp',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${on.allKey}` },
+          payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'explain_query', arguments: args } }),
+        });
+        return (response.json() as { result: { structuredContent: { rollup?: unknown; sql: string } } }).result.structuredContent;
+      };
+      const explained = await call(byRegion);
+      expect(explained.rollup).toEqual({ name: 'monthly', table: expect.stringMatching(/^orders__monthly__/), partitions_built_at: expect.any(String), data_through: latest });
+      expect(explained.sql).toMatch(/main\.orders/);
+      expect((await call({ node: 'orders', dimensions: ['channel'], measures: ['order_count'] })).rollup).toEqual({
+        used: null,
+        candidates: [
+          { name: 'monthly', reason_code: 'lacks_dimension', reason: 'lacks dimension channel' },
+          { name: 'by_status', reason_code: 'lacks_dimension', reason: 'lacks dimension channel' },
+        ],
+      });
+      const principal = await principalFor(on, 'luminary');
+      const compare = { dimension: 'created_at', range: ['2025-01-01', '2025-04-01'], to: 'previous_year' };
+      const composed = { node: 'orders', dimensions: ['created_at.month'], measures: ['revenue'], filters: [], sorts: [], compare, limit: 100 };
+      const plan = await on.t.services.governed.explain({ principal, query: { kind: 'node', query: composed as never }, cache: 'off', maxRows: 100 });
+      const viaMcp = (await call(composed)) as { statements?: Array<{ role: string; name?: string }> };
+      expect(viaMcp.statements?.map((s) => [s.role, s.name])).toEqual([
+        ['current', 'monthly'],
+        ['comparison', 'monthly'],
+      ]);
+      expect(plan.statementRollups?.map((s) => [s.role, s.rollup.used?.name])).toEqual([
+        ['current', 'monthly'],
+        ['comparison', 'monthly'],
+      ]);
+      const answer = (await query(on, on.allKey, composed)).json();
+      expect(answer.metadata.comparison.statements).toEqual([
+        { role: 'current', name: 'monthly', table: expect.stringMatching(/^orders__monthly__/), partitions_built_at: expect.any(String), data_through: latest },
+        { role: 'comparison', name: 'monthly', table: expect.stringMatching(/^orders__monthly__/), partitions_built_at: expect.any(String), data_through: latest },
+      ]);
+    });
+
     it('SQL interface: a NOTICE names the rollup that answered', async () => {
       const pems = await generateSelfSigned();
       const sql = await startSqlInterface({

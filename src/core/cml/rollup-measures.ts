@@ -5,6 +5,7 @@
 // Measures computed from others (`number`, ratio) are recomputed from their inputs read back from the
 // rollup, so they fit when their inputs do and inherit "exact grain only" from any of them. One thing
 // cannot be recomputed: a formula that itself aggregates source rows (`${revenue} / count(*)`).
+import { AGGREGATE_CALL } from '../semantic/aggregate-calls.js';
 import type { RollupColumn, RollupMeasure } from '../semantic/rollup-model.js';
 import type { MeasureDraft, NodeDraft } from './node-drafts.js';
 
@@ -21,10 +22,6 @@ export interface Refusal {
   readonly measure: string;
   readonly why: string;
 }
-
-/** An aggregate or window call written in a formula's own text, as opposed to a reference to a measure. */
-const AGGREGATE_CALL =
-  /\b(count|sum|avg|min|max|stddev\w*|variance|var_pop|var_samp|median|mode|percentile_\w+|approx_\w+|array_agg|string_agg|listagg|group_concat|bool_and|bool_or|any_value|first_value|last_value|row_number|rank|dense_rank|lag|lead)\s*\(/i;
 
 export class RollupMeasureReader {
   private readonly measures = new Map<string, RollupMeasure>();

@@ -76,6 +76,7 @@ describe('rollup blocks', () => {
         { kind: 'measure', name: 'avg_amount__count', measure: 'avg_amount', aggregate: 'count', reaggregate: 'sum' },
         { kind: 'measure', name: 'buyers', measure: 'buyers', aggregate: 'count_distinct', reaggregate: 'none' },
         { kind: 'measure', name: 'latest', measure: 'latest', aggregate: 'max', reaggregate: 'max' },
+        { kind: 'latest', name: '__source_max_time', dimension: 'created_at' },
       ],
       span: expect.objectContaining({ file: 'model.cml', line: 26, column: 3 }),
     });

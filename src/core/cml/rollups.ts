@@ -3,7 +3,7 @@
 // checks the names against the node, the grains against the time dimension, and works out what each
 // measure needs stored (rollup-measures.ts), giving the model's `Rollup` with its columns.
 import { buildsUp, finerThan } from '../semantic/rollup-grains.js';
-import type { PartitionGrain, Rollup, RollupBuildRange, RollupColumn, RollupGrain, RollupRefresh } from '../semantic/rollup-model.js';
+import { LATEST_SOURCE_TIME, type PartitionGrain, type Rollup, type RollupBuildRange, type RollupColumn, type RollupGrain, type RollupRefresh } from '../semantic/rollup-model.js';
 import { assertTimeZone } from '../semantic/time.js';
 import type { MemberDecl, Name, Property } from './ast.js';
 import type { DiagnosticSink } from './diagnostics.js';
@@ -120,6 +120,7 @@ export function linkRollup(draft: RollupDraft, node: NodeDraft, sink: Diagnostic
     ...dimensions.map((dimension) => ({ kind: 'dimension' as const, name: dimension, dimension })),
     ...(time ? [{ kind: 'time' as const, name: `${time.dimension}__${time.grain}`, ...time }] : []),
     ...stored.columns,
+    ...(time ? [{ kind: 'latest' as const, name: LATEST_SOURCE_TIME, dimension: time.dimension }] : []),
   ];
   draft.rollup = {
     node: node.name,

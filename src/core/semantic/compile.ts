@@ -15,6 +15,7 @@ import type { SemanticQuery } from './query.js';
 import { bindNode, TemplateExpander } from './templates.js';
 import { ordering, outputColumns, unique } from './query-output.js';
 import { assertTimeZone } from './time.js';
+import type { RowFact } from './row-facts.js';
 
 export interface CompileOptions {
   readonly dialect: Dialect;
@@ -30,9 +31,10 @@ export interface CompileOptions {
    * such as MAX(<time>). A raw aggregate reads the joined rows, so it must be one that duplicates
    * do not change (MIN, MAX, COUNT(DISTINCT …)): choosing such an aggregate is the caller's job.
    * When a one-to-many join makes the compiler aggregate each node separately, a template mixing
-   * both kinds of reference is refused.
+   * both kinds of reference is refused. `fact` says what a raw aggregate computes (row-facts.ts), so
+   * that a rollup can answer it; the compiler compiles the template alone.
    */
-  readonly derived?: ReadonlyArray<{ readonly key: string; readonly template: SqlTemplate }>;
+  readonly derived?: ReadonlyArray<{ readonly key: string; readonly template: SqlTemplate; readonly fact?: RowFact }>;
 }
 
 export interface OutputColumn {

@@ -42,11 +42,18 @@ export function metricTemplate(reveal: Reveal, name: string, seen: ReadonlySet<s
   });
 }
 
-export function compileRevealQuery(model: SemanticModel, query: RevealQuery, options: CompileOptions): CompiledQuery & { reveal: Reveal } {
+/** A reveal query as the query of its base node it compiles to: its metrics, then the caller's extra outputs, as derived outputs. */
+export interface RevealNodeQuery {
+  readonly reveal: Reveal;
+  readonly query: SemanticQuery;
+  readonly derived: NonNullable<CompileOptions['derived']>;
+}
+
+export function revealNodeQuery(model: SemanticModel, query: RevealQuery, extra: CompileOptions['derived'] = []): RevealNodeQuery {
   const reveal = findReveal(model, query.reveal, query.domain);
   if (query.metrics.length + query.dimensions.length === 0) throw new BadRequestError('A query needs at least one metric or dimension', 'empty_query');
   // Extra outputs the caller asks for (such as the latest time of the rows) follow the metrics.
-  const derived = [...query.metrics.map((name) => ({ key: name, template: metricTemplate(reveal, name) })), ...(options.derived ?? [])];
+  const derived = [...query.metrics.map((name) => ({ key: name, template: metricTemplate(reveal, name) })), ...extra];
   const semantic: SemanticQuery = {
     node: reveal.base,
     dimensions: [...query.dimensions],
@@ -56,5 +63,10 @@ export function compileRevealQuery(model: SemanticModel, query: RevealQuery, opt
     ...(query.limit !== undefined ? { limit: query.limit } : {}),
     ...(query.timezone !== undefined ? { timezone: query.timezone } : {}),
   };
+  return { reveal, query: semantic, derived };
+}
+
+export function compileRevealQuery(model: SemanticModel, query: RevealQuery, options: CompileOptions): CompiledQuery & { reveal: Reveal } {
+  const { reveal, query: semantic, derived } = revealNodeQuery(model, query, options.derived);
   return { ...compileQuery(model, semantic, { ...options, derived }), reveal };
 }

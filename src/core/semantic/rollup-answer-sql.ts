@@ -15,13 +15,14 @@ import { BadRequestError, NotFoundError } from '../errors.js';
 import { aggregateOf } from './measures.js';
 import { and, col, param, raw, type Expr, type Select } from '../sql/ast.js';
 import { DIALECTS } from '../sql/dialects.js';
-import { ALL_ROWS, type OutputColumn } from './compile.js';
+import { ALL_ROWS, type CompileOptions, type OutputColumn } from './compile.js';
 import { ordering, outputColumns, unique } from './query-output.js';
 import { FieldResolver, type DimensionRef } from './fields.js';
 import { filterToExpr, resolveFilter, type FilterRenderContext } from './filters.js';
-import type { Measure, SemanticModel } from './model.js';
+import type { Measure, SemanticModel, SqlTemplate } from './model.js';
 import type { SemanticQuery } from './query.js';
 import type { Rollup, RollupColumn } from './rollup-model.js';
+import type { DimensionPart, RowFact } from './row-facts.js';
 import { TemplateExpander } from './templates.js';
 import type { WarehouseEngine } from '../warehouse/types.js';
 import type { Dialect } from '../sql/dialect.js';
@@ -37,6 +38,11 @@ export interface RollupAnswerOptions {
   readonly defaultLimit?: number;
   /** The engine the table is stored in, whose dialect the statement is written in; DuckDB when absent. */
   readonly storeEngine?: WarehouseEngine;
+  /**
+   * Extra outputs after the measures, as the compiler's (CompileOptions.derived): a formula over
+   * measures reads them back; a fact of the rows (row-facts.ts) is read from the stored groups.
+   */
+  readonly derived?: CompileOptions['derived'];
 }
 
 /** The stored table a rollup was built into, and the type (of the storing engine) of each of its columns. */
@@ -62,7 +68,6 @@ export function rollupAnswerStatement(model: SemanticModel, rollup: Rollup, tabl
   const resolver = new FieldResolver(model, base);
   const dims = unique(query.dimensions, 'dimension').map((id) => resolver.dimension(id));
   const measures = unique(query.measures, 'measure').map((id) => resolver.measure(id));
-  if (dims.length + measures.length === 0) throw new BadRequestError('A query needs at least one dimension or measure', 'empty_query');
   const dialect = DIALECTS[options.storeEngine ?? 'duckdb'];
   const reader = new StoredReader(model, rollup, table, dialect);
 
@@ -83,19 +88,44 @@ export function rollupAnswerStatement(model: SemanticModel, rollup: Rollup, tabl
     }),
   ]);
   const having = filters.filter((f) => f.place === 'measure').map((f) => filterToExpr(f.resolved, context));
-  const aggregated = measures.length + having.length > 0;
+  const derived = options.derived ?? [];
+  if (dims.length + measures.length + derived.length === 0) throw new BadRequestError('A query needs at least one dimension or measure', 'empty_query');
+  const aggregated = measures.length + derived.length + having.length > 0;
   const select: Select = {
-    items: [...dims.map((d) => ({ expr: asSourceWrites(reader.dimension(d, timezone), d, options.sourceEngine), alias: d.id })), ...measures.map((m) => ({ expr: reader.measure(m.measure), alias: m.id }))],
+    items: [
+      ...dims.map((d) => ({ expr: asSourceWrites(reader.dimension(d, timezone), d, options.sourceEngine), alias: d.id })),
+      ...measures.map((m) => ({ expr: reader.measure(m.measure), alias: m.id })),
+      ...derived.map((d) => ({ expr: d.fact ? factOf(d.fact, reader, dialect) : reader.formula(d.template), alias: d.key })),
+    ],
     from: { kind: 'table', name: [...(table.schema ? [table.schema] : []), table.name].map((part) => dialect.quoteIdentifier(part)).join('.'), alias: 'r' },
     ...(where ? { where } : {}),
     ...(dims.length && aggregated ? { groupBy: dims.map((_, i) => i + 1) } : {}),
     ...(dims.length && !aggregated ? { distinct: true } : {}),
     ...(having.length ? { having: and(having) } : {}),
-    orderBy: ordering(query, dims, measures, []),
+    orderBy: ordering(query, dims, measures, derived),
     limit: query.limit ?? options.defaultLimit ?? 5000,
   };
   const { sql, params } = dialect.render(select);
-  return { sql, params, columns: outputColumns(dims, measures) };
+  return { sql, params, columns: outputColumns(dims, measures, derived) };
+}
+
+/**
+ * A fact of the source rows from the stored groups that hold them: a group exists exactly when a source
+ * row of it does, keeps its dimensions' values (an empty one is a group of its own) and the latest
+ * source time of its rows. Values and types are the source's: 1 or NULL for the row marker, 1, 0 or
+ * NULL for an empty value, the source's text of its latest time.
+ */
+function factOf(fact: RowFact, reader: StoredReader, dialect: Dialect): Expr {
+  const quote = (name: string) => dialect.quoteIdentifier(name);
+  const column = (part: DimensionPart) => `${quote('r')}.${quote(reader.columnOf(part))}`;
+  switch (fact.kind) {
+    case 'rows':
+      return raw('MAX(1)');
+    case 'latest':
+      return raw(`MAX(${quote('r')}.${quote(reader.columnOf(fact.dimension, true))})`);
+    case 'any_null':
+      return raw(`MAX(CASE WHEN ${fact.dimensions.map((d) => `${column(d)} IS NULL`).join(' OR ')} THEN 1 ELSE 0 END)`);
+  }
 }
 
 /**
@@ -150,6 +180,24 @@ class StoredReader {
     if (ref.granularity) expr = { kind: 'truncate', granularity: ref.granularity, expr };
     if (ref.part) expr = { kind: 'datePart', part: ref.part, expr };
     return expr;
+  }
+
+  /** A formula over measures (a reveal metric), each read back from the rollup. */
+  formula(template: SqlTemplate): Expr {
+    return { kind: 'paren', expr: this.expander.expand(template) };
+  }
+
+  /**
+   * The stored column that holds a dimension's values for a fact: the dimension stored as it is; for
+   * the rollup's time, its bucket (empty when the time is) or, for its latest value, the latest source time.
+   */
+  columnOf(part: DimensionPart, latest = false): string {
+    if (part.node !== this.rollup.node || (part.role !== undefined && part.role !== this.rollup.node)) throw new Error(`Rollup ${this.rollup.name} holds no field of ${part.role ?? part.node}`);
+    const stored = this.rollup.columns.find((c) => c.kind === 'dimension' && c.dimension === part.name);
+    if (stored) return stored.name;
+    const time = this.rollup.columns.find((c) => c.kind === (latest ? 'latest' : 'time') && c.dimension === part.name);
+    if (!time) throw new Error(`Rollup ${this.rollup.name} does not store dimension ${part.name}`);
+    return time.name;
   }
 
   /** A measure read back from its stored columns. */

@@ -33,21 +33,19 @@ export interface RollupBuildOptions {
 export interface RollupBuildStatement {
   readonly compiled: CompiledQuery;
   /**
-   * The stored column each output column of `compiled` fills, in order. With a time dimension, one
-   * more output column follows them: the latest time value of each group's source rows (as the source
-   * holds it, not bucketed), which is not stored but tells how far the source's rows reached.
+   * The stored column each output column of `compiled` fills, in order: the rollup's columns (its
+   * dimensions, its time bucket, its measures, and with a time dimension the latest time value of each
+   * group's source rows, as the source holds it, not bucketed).
    */
   readonly columns: readonly RollupColumn[];
 }
 
-/** The output key of the latest source time of each group. */
-export const SOURCE_MAX_TIME = 'source_max_time';
-
 export function rollupBuildStatement(model: SemanticModel, rollup: Rollup, options: RollupBuildOptions): RollupBuildStatement {
   const node = model.nodes.get(rollup.node);
   if (!node) throw new Error(`Rollup ${rollup.name} names unknown node ${rollup.node}`);
-  const dimensions = rollup.columns.filter((c) => c.kind !== 'measure');
+  const dimensions = rollup.columns.filter((c) => c.kind === 'dimension' || c.kind === 'time');
   const measures = rollup.columns.filter((c): c is Extract<RollupColumn, { kind: 'measure' }> => c.kind === 'measure');
+  const latest = rollup.columns.filter((c): c is Extract<RollupColumn, { kind: 'latest' }> => c.kind === 'latest');
   const stored = new Map<string, Measure>(node.measures);
   for (const column of measures) {
     const own = node.measures.get(column.measure);
@@ -68,9 +66,10 @@ export function rollupBuildStatement(model: SemanticModel, rollup: Rollup, optio
     limit: options.maxRows,
   };
   const attributes = Object.fromEntries(node.dataKeys.map((key) => [key.attribute, ALL_ROWS]));
-  const latest = rollup.time && [{ key: SOURCE_MAX_TIME, template: [{ kind: 'text', text: 'MAX(' }, { kind: 'dimension', node: node.name, name: rollup.time.dimension }, { kind: 'text', text: ')' }] as SqlTemplate }];
-  const compiled = compileQuery(building, query, { dialect: options.dialect, attributes, now: options.now, timezone: rollup.timezone, ...(latest ? { derived: latest } : {}) });
-  return { compiled, columns: [...dimensions, ...measures] };
+  // The compiler's derived outputs follow its measures: the stored columns' own order.
+  const derived = latest.map((column) => ({ key: column.name, template: [{ kind: 'text', text: 'MAX(' }, { kind: 'dimension', node: node.name, name: column.dimension }, { kind: 'text', text: ')' }] as SqlTemplate }));
+  const compiled = compileQuery(building, query, { dialect: options.dialect, attributes, now: options.now, timezone: rollup.timezone, ...(derived.length ? { derived } : {}) });
+  return { compiled, columns: [...dimensions, ...measures, ...latest] };
 }
 
 /** The partition and the build range as filters on the time dimension, in wall time of the rollup's zone. */

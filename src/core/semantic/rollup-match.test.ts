@@ -10,6 +10,7 @@ import { semanticQuerySchema, type Filter, type SemanticQueryInput } from './que
 import { matchRollup, type RollupMatch } from './rollup-match.js';
 import { rollupQueryOf } from './rollup-query.js';
 import { ordersNode } from './rollup-test-model.js';
+import { anyNullOf, latestOf, rowMarkerOf } from './row-facts.js';
 
 const ROLLUP_MODEL = `node customers {
   connection: warehouse  table: shop.customers
@@ -177,13 +178,35 @@ describe('matchRollup', () => {
     const metric = match({ measures: ['revenue'] }, ALL, extra([{ kind: 'measure', node: 'orders', name: 'smallest' }, text(' * 2')]));
     expect(summary(metric).chosen).toBe('daily_region');
     expect(reasons(metric)['totals']).toBe('lacks measure smallest');
+    // A formula of its own over source rows: no stored group can redo it, whatever the rollup holds.
     const statuses = match({ measures: ['revenue'] }, ALL, extra([text('COUNT(DISTINCT '), { kind: 'dimension', node: 'orders', name: 'status' }, text(')')]));
-    expect(summary(statuses).chosen).toBe('daily_region');
+    expect(summary(statuses).chosen).toBeUndefined();
     expect(reasons(statuses)['monthly_region']).toBe('lacks dimension status, which an extra column aggregates');
+    expect(reasons(statuses)['daily_region']).toBe('extra column extra aggregates source rows itself, which stored groups cannot redo');
+    const counted = match({ measures: ['revenue'] }, ALL, extra([{ kind: 'measure', node: 'orders', name: 'revenue' }, text(' / count(*)')]));
+    expect(summary(counted).misses['daily_region']).toBe('reads_source_rows');
     const latest = match({ measures: ['revenue'] }, ALL, extra([text('MAX('), { kind: 'dimension', node: 'orders', name: 'created_at' }, text(')')]));
     expect(latest.rollup).toBeUndefined();
-    expect(reasons(latest)['daily_region']).toBe('grain day is coarser than the instants of created_at the query reads');
+    expect(reasons(latest)['daily_region']).toBe('extra column extra aggregates source rows itself, which stored groups cannot redo');
     expect(summary(match({ measures: ['revenue'] }, ALL, extra([text('COUNT('), { kind: 'table', node: 'orders' }, text('.id)')]))).chosen).toBeUndefined();
+  });
+
+  it('reads the facts of a question from stored groups: the latest time, whether rows exist, empty values', () => {
+    const orders = model.nodes.get('orders')!;
+    const part = (name: string) => ({ kind: 'dimension', node: 'orders', name }) as const;
+    const facts = [latestOf('latest', part('created_at')), rowMarkerOf('rows', orders)!, anyNullOf('empty', [part('region')])];
+    const answered = match({ measures: ['revenue'] }, ALL, facts);
+    expect(summary(answered).chosen).toBe('monthly_region');
+    // Only a rollup by created_at keeps its latest time; one without region cannot tell an empty region.
+    expect(reasons(answered)['totals']).toBe('lacks dimension region, which an extra column aggregates');
+    expect(reasons(match({ measures: ['revenue'] }, ALL, [latestOf('latest', part('created_at'))]))['totals']).toBe('the query reads the latest time of created_at; the rollup holds no time dimension');
+    expect(summary(match({ measures: ['revenue'] }, ALL, [latestOf('latest', part('ordered_on'))])).misses['daily_region']).toBe('lacks_time');
+    const empty = match({ measures: ['revenue'] }, ALL, [anyNullOf('empty', [part('status')])]);
+    expect(summary(empty).chosen).toBe('daily_region');
+    expect(reasons(empty)['totals']).toBe('lacks dimension status, which an extra column aggregates');
+    expect(summary(match({ measures: ['order_count'] }, ALL, [rowMarkerOf('rows', orders)!])).chosen).toBe('totals');
+    // The time bucket is empty exactly when the time is: a rollup by created_at tells it, in any zone.
+    expect(summary(match({ measures: ['revenue'] }, ALL, [anyNullOf('empty', [part('created_at')])])).chosen).toBe('monthly_region');
   });
 
   it('has no rollup to offer a node without any', () => {

@@ -37,6 +37,10 @@ export interface RollupQuery {
   readonly dimensionFilters: readonly FieldUse[];
   /** Dimensions extra columns aggregate over the rows (`MAX(created_at)`), not grouped by. */
   readonly aggregatedDimensions: readonly FieldUse[];
+  /** Dimensions whose latest value among the rows an extra column reads (a question's freshness). */
+  readonly latest: readonly string[];
+  /** Extra columns whose formula aggregates source rows itself (`COUNT(status)`, `${revenue} / count(*)`), by key. */
+  readonly sourceAggregates: readonly string[];
   /** Measures filtered on (HAVING). */
   readonly measureFilters: readonly string[];
   /** Dimensions the caller's data keys limit rows by (a key the caller holds `*` for limits nothing). */
@@ -61,6 +65,7 @@ export const ROLLUP_MISS_CODES = [
   'filter_off_grain',
   'outside_build_range',
   'needs_exact_grain',
+  'reads_source_rows',
 ] as const;
 export type RollupMissCode = (typeof ROLLUP_MISS_CODES)[number];
 
@@ -123,6 +128,13 @@ export function whyNot(rollup: Rollup, query: RollupQuery): Miss {
   if (missingFilter) return lacking(rollup, missingFilter, 'lacks_filter_field', `lacks dimension ${missingFilter.field}, which a filter reads`);
   const missingRead = query.aggregatedDimensions.find((use) => !holds(use));
   if (missingRead) return lacking(rollup, missingRead, 'lacks_dimension', `lacks dimension ${missingRead.field}, which an extra column aggregates`);
+  const missingLatest = query.latest.find((field) => !rollup.dimensions.includes(field) && field !== rollup.time?.dimension);
+  if (missingLatest !== undefined) {
+    const holdsTime = rollup.time ? `holds the latest time of ${rollup.time.dimension}` : 'holds no time dimension';
+    return { code: 'lacks_time', reason: `the query reads the latest time of ${missingLatest}; the rollup ${holdsTime}` };
+  }
+  const rowReader = query.sourceAggregates[0];
+  if (rowReader !== undefined) return { code: 'reads_source_rows', reason: `extra column ${rowReader} aggregates source rows itself, which stored groups cannot redo` };
   const missingHaving = query.measureFilters.find((m) => !stored.has(m));
   if (missingHaving !== undefined) return { code: 'lacks_filter_field', reason: `lacks measure ${missingHaving}, which a filter reads` };
   const missingKey = query.dataKeyFields.find((field) => !rollup.dimensions.includes(field));

@@ -35,10 +35,16 @@ export type RollupBuildRange =
 /** How stored values of one column combine when a query groups several stored rows into one. */
 export type Reaggregation = 'sum' | 'min' | 'max' | 'none';
 
+/** The stored column of a group's latest source time (see RollupColumn `latest`): a stable name, outside the fields' namespace. */
+export const LATEST_SOURCE_TIME = '__source_max_time';
+
 /**
  * A column of the stored table:
  * - `dimension`: the value of a dimension of the node;
  * - `time`: the time dimension truncated to the rollup's grain (in the rollup's zone);
+ * - `latest`: the latest value of the time dimension among a group's source rows, as the source's
+ *   driver writes it (fixed-width text, so the greatest text is the latest time): the greatest over the
+ *   groups a query reads is the latest source time of the rows it reads (an answer's freshness);
  * - `measure`: an aggregate over the source rows of a group, built as `aggregate` of the measure's own
  *   `sql` (and `filter`), read back with `reaggregate` (`none`: only as stored, see `exactGrainOnly`).
  *   An average is stored as two of these, its sum and its count (of the rows where its `sql` is not
@@ -47,6 +53,7 @@ export type Reaggregation = 'sum' | 'min' | 'max' | 'none';
 export type RollupColumn =
   | { readonly kind: 'dimension'; readonly name: string; readonly dimension: string }
   | { readonly kind: 'time'; readonly name: string; readonly dimension: string; readonly grain: RollupGrain }
+  | { readonly kind: 'latest'; readonly name: string; readonly dimension: string }
   | {
       readonly kind: 'measure';
       readonly name: string;
@@ -94,7 +101,7 @@ export interface Rollup {
   readonly buildRange: RollupBuildRange;
   /** Listed measures first, in the order written, then the measures they use. */
   readonly measures: readonly RollupMeasure[];
-  /** Dimension columns, the time column, then measure columns. */
+  /** Dimension columns, the time column, measure columns, then (with a time dimension) its latest source time. */
   readonly columns: readonly RollupColumn[];
   readonly span: SourceSpan;
 }

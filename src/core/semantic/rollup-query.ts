@@ -3,6 +3,7 @@
 // by. Fields are resolved as the compiler resolves them (FieldResolver, resolveFilter), so a query the
 // compiler refuses is refused here with the same error. Comparisons, shares and ratios of a query are
 // answered by ordinary queries of the node (composed-plan.ts); each of those is matched on its own.
+import { AGGREGATE_CALL } from './aggregate-calls.js';
 import { ALL_ROWS, type CompileOptions } from './compile.js';
 import { FieldResolver, type DimensionRef } from './fields.js';
 import { leavesOf, resolveFilter, type ResolvedFilter, type ResolvedLeaf } from './filters.js';
@@ -10,6 +11,7 @@ import { NotFoundError } from '../errors.js';
 import type { SemanticModel } from './model.js';
 import type { SemanticQuery } from './query.js';
 import type { FieldUse, RollupQuery, TimeUse } from './rollup-match.js';
+import type { DimensionPart } from './row-facts.js';
 import { addUnits, parsePeriod, parseTimeValue, startOf, wallClock } from './time.js';
 
 export interface RollupQueryOptions {
@@ -18,7 +20,7 @@ export interface RollupQueryOptions {
   readonly now: Date;
   /** Used when the query names none. */
   readonly timezone?: string;
-  /** Extra columns of the compile (reveal metrics, raw aggregates): what they read counts too. */
+  /** Extra columns of the compile (reveal metrics, raw aggregates, facts of the rows): what they read counts too. */
   readonly derived?: CompileOptions['derived'];
 }
 
@@ -31,8 +33,18 @@ export function rollupQueryOf(model: SemanticModel, query: SemanticQuery, option
   const filters = query.filters.map((filter) => resolveFilter(filter, resolver).resolved);
   const leaves = filters.flatMap(leavesOf);
   const context = { timezone, now: options.now };
-  const parts = (options.derived ?? []).flatMap((d) => d.template);
+  const derived = options.derived ?? [];
+  // A fact (row-facts.ts) is read from stored groups; any other extra column by its template.
+  const formulas = derived.filter((d) => !d.fact);
+  const facts = derived.flatMap((d) => (d.fact ? [d.fact] : []));
+  const parts = formulas.flatMap((d) => d.template);
   const derivedMeasures = parts.flatMap((part) => (part.kind === 'measure' ? [own(part.role ?? part.node, part.name)] : []));
+  const fieldOf = (part: DimensionPart) => own(part.role ?? part.node, part.name);
+  // An empty value is told apart in a stored group (NULL is a group of its own), by a time bucket too.
+  const nullTests = facts.flatMap((fact) => (fact.kind === 'any_null' ? fact.dimensions : [])).map((part): FieldUse => {
+    const type = model.nodes.get(part.node)?.dimensions.get(part.name)?.type;
+    return { field: fieldOf(part), ...(type === 'timestamp' || type === 'date' ? { time: { kind: 'bounds', bounds: [], zoned: type === 'timestamp' } as const } : {}) };
+  });
   // A raw aggregate reads the rows: a dimension (a time one as its instants), or the table itself.
   const aggregatedDimensions = parts.flatMap((part): FieldUse[] => {
     const instance = part.kind === 'dimension' || part.kind === 'table' ? (part.role ?? part.node) : undefined;
@@ -47,13 +59,21 @@ export function rollupQueryOf(model: SemanticModel, query: SemanticQuery, option
     measures: [...query.measures.map((id) => resolver.measure(id)).map((ref) => own(ref.instance, ref.measure.name)), ...derivedMeasures],
     dimensions: query.dimensions.map((id) => resolver.dimension(id)).map((ref) => ({ field: own(ref.instance, ref.dimension.name), ...grouped(ref) })),
     dimensionFilters: leaves.flatMap((leaf) => ('dimension' in leaf.target ? [filterUse(leaf, leaf.target.dimension, own, context)] : [])),
-    aggregatedDimensions,
+    aggregatedDimensions: [...aggregatedDimensions, ...nullTests],
+    latest: facts.flatMap((fact) => (fact.kind === 'latest' ? [fieldOf(fact.dimension)] : [])),
+    sourceAggregates: formulas.filter(readsRows).map((d) => d.key),
     measureFilters: leaves.flatMap((leaf) => ('measure' in leaf.target ? [own(leaf.target.measure.instance, leaf.target.measure.measure.name)] : [])),
     dataKeyFields: base.dataKeys.filter((key) => options.attributes[key.attribute] !== ALL_ROWS).map((key) => key.dimension),
     timezone,
     readsFrom: lowerBounds(filters, context),
     now: options.now,
   };
+}
+
+/** A formula that reads rows itself (a dimension, the table, an aggregate call of its own) rather than measures only. */
+function readsRows(output: NonNullable<CompileOptions['derived']>[number]): boolean {
+  if (output.template.some((part) => part.kind === 'dimension' || part.kind === 'table')) return true;
+  return AGGREGATE_CALL.test(output.template.map((part) => (part.kind === 'text' ? part.text : ' ')).join(''));
 }
 
 const isTime = (ref: DimensionRef) => ref.dimension.type === 'date' || ref.dimension.type === 'timestamp';

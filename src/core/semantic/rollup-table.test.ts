@@ -24,6 +24,13 @@ describe('rollupTableName', () => {
     expect(tableOf(ordersNode(ROLLUP).replace('measure revenue { type: sum  sql: ${amount} }', 'measure revenue { type: sum  sql: ${amount} * 2 }'))).not.toBe(base);
   });
 
+  it('changes with the stored columns: a table built without the latest source time is never read as one with it', () => {
+    const model = compileModel([{ path: 'm.cml', content: ordersNode(ROLLUP) }]).model!;
+    const rollup = model.nodes.get('orders')!.rollups[0]!;
+    expect(rollup.columns.at(-1)).toEqual({ kind: 'latest', name: '__source_max_time', dimension: 'created_at' });
+    expect(rollupTableName(model, { ...rollup, columns: rollup.columns.filter((c) => c.kind !== 'latest') })).not.toBe(base);
+  });
+
   it('stays when only the refresh or the place it is written at changes', () => {
     expect(tableOf(ordersNode(ROLLUP.replace('refresh: on_deploy', 'refresh: "1 hour"')))).toBe(base);
     expect(tableOf(`\n\n${ordersNode(ROLLUP)}`)).toBe(base);
@@ -40,5 +47,8 @@ describe('storedColumnType', () => {
     expect(storedColumnType(measure('count'), 'NUMERIC')).toBe('BIGINT');
     expect(storedColumnType({ kind: 'dimension', name: 'd', dimension: 'd' }, 'TIMESTAMP WITH TIME ZONE')).toBe('TIMESTAMPTZ');
     expect(storedColumnType({ kind: 'dimension', name: 'd', dimension: 'd' }, 'INTERVAL')).toBe('VARCHAR');
+  });
+  it('keeps the latest source time as the driver wrote it', () => {
+    expect(storedColumnType({ kind: 'latest', name: '__source_max_time', dimension: 'created_at' }, 'TIMESTAMP WITH TIME ZONE')).toBe('VARCHAR');
   });
 });

@@ -36,6 +36,8 @@ export function rollupTableName(model: SemanticModel, rollup: Rollup): string {
  */
 export function storedColumnType(column: RollupColumn, sourceType: string): string {
   if (column.kind === 'time') return 'TIMESTAMP';
+  // The driver's text, kept as written: fixed-width, so its greatest is the latest time, and read back as the source wrote it.
+  if (column.kind === 'latest') return 'VARCHAR';
   if (column.kind === 'measure' && (column.aggregate === 'count' || column.aggregate === 'count_distinct')) return 'BIGINT';
   const type = sourceType.toUpperCase();
   if (/^(TINYINT|SMALLINT|INTEGER|INT|INT[248]|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|SERIAL|BIGSERIAL)\b/.test(type)) return 'HUGEINT';

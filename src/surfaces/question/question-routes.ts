@@ -10,6 +10,7 @@ import { resultRowsSchema } from '../../http/schemas.js';
 import { MAX_QUESTION_LENGTH } from '../../answering/answer-service.js';
 import { ASSUMPTION_CODES } from '../../answering/assumptions.js';
 import { operationId, type RoutePlace } from '../route-place.js';
+import { rollupAnswerSchema } from '../structured/query-routes.js';
 
 /** The answer of POST /ask (the MCP `ask` tool answers the same object). */
 export const answerSchema = z.object({
@@ -37,6 +38,10 @@ export const answerSchema = z.object({
           '`value_matched_approximately` (a filter value was reached from a misspelt word: the message names the value), ' +
           '`question_translated` (the question was in another language: the message gives the English it was answered as).',
       ),
+    rollups: z
+      .array(z.intersection(z.object({ statement: z.enum(['headline', 'breakdown', 'current', 'comparison', 'total']).describe('headline: the value and freshness; breakdown: the rows, when another query; current, comparison, total: the statements of a comparison, a share or a ratio') }), rollupAnswerSchema))
+      .optional()
+      .describe("For a reveal whose base node has rollups: each statement with the rollup that answered it (as C's metadata.rollup), or why none did; absent otherwise and with rollups off"),
   }),
   usage: z.object({ tokens_used: z.number().int(), latency_ms: z.number().int() }),
   no_match: z

@@ -7,7 +7,8 @@ import { BadRequestError } from '../../core/errors.js';
 import { RESULT_COLUMN_KINDS, type ResultColumn } from '../../core/semantic/composed-plan.js';
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT, semanticQuerySchema } from '../../core/semantic/query.js';
 import { WAREHOUSE_ERRORS } from '../../http/openapi-operations.js';
-import type { ComparisonSummary, GovernedQueryResult } from '../../querying/governed-query.js';
+import type { ComparisonSummary, GovernedQueryResult, GovernedStatement } from '../../querying/governed-query.js';
+import { presentRollup } from '../../querying/rollup-presented.js';
 import type { RollupReport } from '../../querying/rollup-route.js';
 import { operationId, type RoutePlace } from '../route-place.js';
 
@@ -31,10 +32,18 @@ export const comparisonAnswerSchema = z.object({
   range: z.array(z.string()).describe('the current period, [from, to), as wall times of the query’s time zone'),
   comparison_range: z.array(z.string()).describe('the comparison period, [from, to)'),
   partial: z.boolean().describe('the current period ends after now'),
+  statements: z
+    .array(z.intersection(z.object({ role: z.enum(['current', 'comparison', 'total']) }), rollupAnswerSchemaOf()))
+    .optional()
+    .describe('for a node with rollups: each statement the comparison ran (the current period, the comparison period) with the rollup that answered it, or why none did'),
 });
 /** metadata.rollup: which rollup answered, or why none of the node's rollups could. */
-export const rollupAnswerSchema = z
-  .union([
+export const rollupAnswerSchema = rollupAnswerSchemaOf().describe(
+  "for a node with rollups: the rollup that answered, or why none did; absent for a node without rollups, a query with compare, shares or per, and when rollups are off",
+);
+
+function rollupAnswerSchemaOf() {
+  return z.union([
     z.object({
       name: z.string().describe('the rollup that answered'),
       table: z.string().describe('its stored table'),
@@ -53,8 +62,8 @@ export const rollupAnswerSchema = z
         )
         .describe("each of the node's rollups, with the first reason it could not answer"),
     }),
-  ])
-  .describe("for a node with rollups: the rollup that answered, or why none did; absent for a node without rollups, a query with compare, shares or per, and when rollups are off");
+  ]);
+}
 const metadata = z.object({
   row_count: z.number().int(),
   query_time_ms: z.number().int(),
@@ -85,15 +94,14 @@ function metadataOf(result: GovernedQueryResult): Answer['metadata'] {
     cached: result.provenance.cache === 'hit',
     truncated: result.truncated,
     columns: result.outputColumns.map(presentColumn),
-    ...(result.comparison ? { comparison: comparisonOf(result.comparison) } : {}),
+    ...(result.comparison ? { comparison: comparisonOf(result.comparison, result.statementRollups) } : {}),
     ...(result.rollup ? { rollup: rollupOf(result.rollup) } : {}),
   };
 }
 
 /** The route a node query took as the APIs show it (see RollupReport). */
 export function rollupOf(report: RollupReport): z.infer<typeof rollupAnswerSchema> {
-  if (report.used) return { name: report.used.name, table: report.used.table, partitions_built_at: report.used.partitionsBuiltAt, data_through: report.used.dataThrough };
-  return { used: null, candidates: report.candidates.map((c) => ({ name: c.name, reason_code: c.reasonCode, reason: c.reason })) };
+  return presentRollup(report);
 }
 
 /** A column of an answer as the APIs show it. */
@@ -101,8 +109,15 @@ export function presentColumn({ of, ...column }: ResultColumn): z.infer<typeof r
   return { ...column, ...(of ? { of: [...of] } : {}) };
 }
 
-export function comparisonOf(summary: ComparisonSummary): z.infer<typeof comparisonAnswerSchema> {
-  return { dimension: summary.dimension, to: summary.to, range: [...summary.range], comparison_range: [...summary.comparisonRange], partial: summary.partial };
+export function comparisonOf(summary: ComparisonSummary, statements?: GovernedStatement['statementRollups']): z.infer<typeof comparisonAnswerSchema> {
+  return {
+    dimension: summary.dimension,
+    to: summary.to,
+    range: [...summary.range],
+    comparison_range: [...summary.comparisonRange],
+    partial: summary.partial,
+    ...(statements ? { statements: statements.map((s) => ({ role: s.role, ...presentRollup(s.rollup) })) } : {}),
+  };
 }
 
 /** A governed result as POST /query answers it (scene and mosaic runs add to this shape). */

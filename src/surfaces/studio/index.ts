@@ -10,7 +10,8 @@ import type { RawSqlResult } from '../../querying/raw-sql-service.js';
 import type { Services } from '../../services.js';
 import { historyPage, historyPageQuery, historySourceQuery, sourcesOf } from '../history-page.js';
 import { presentRunWithSql, runWithSqlSchema } from '../history-runnable.js';
-import { comparisonAnswerSchema, comparisonOf, presentColumn, resultColumnSchema } from '../structured/query-routes.js';
+import type { RollupReport } from '../../querying/rollup-route.js';
+import { comparisonAnswerSchema, comparisonOf, presentColumn, resultColumnSchema, rollupAnswerSchema, rollupOf } from '../structured/query-routes.js';
 import { cmlRequest } from './cml-request.js';
 import { csvRoute } from './csv-route.js';
 import { editorRunRequest } from './editor-run.js';
@@ -154,6 +155,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
             params: z.array(z.unknown()),
             columns: z.array(resultColumnSchema).describe('every key of the rows, metrics by their names'),
             comparison: comparisonAnswerSchema.optional().describe('with compare: the periods compared'),
+            rollup: rollupAnswerSchema.optional().describe("as C's metadata.rollup, for a reveal whose base node has rollups: the rollup that answered (with run false: would answer now), or why none did"),
             result: runResult.omit({ connection: true }).nullable(),
           }),
         },
@@ -168,7 +170,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
       });
       // The editor shows what the warehouse says now: never a cached result.
       const governed = { principal, live: asked.live, query: asked.query, cache: 'off' as const, maxRows: body.limit };
-      const present = (statement: GovernedStatement) => ({
+      const present = (statement: GovernedStatement & { rollup?: RollupReport }) => ({
         reveal: asked.reveal.name,
         domain: asked.reveal.domain,
         base: asked.reveal.base,
@@ -178,6 +180,7 @@ export const studioSurface: FastifyPluginAsyncZod<{ services: Services }> = asyn
         params: [...statement.params],
         columns: statement.outputColumns.map((c) => presentColumn(asked.column(c))),
         ...(statement.comparison ? { comparison: comparisonOf(statement.comparison) } : {}),
+        ...(statement.rollup ? { rollup: rollupOf(statement.rollup) } : {}),
       });
       if (!body.run) return { ...present(await services.governed.explain(governed)), result: null };
       const result = await services.governed.query({ ...governed, surface: 'studio_cml', origin: 'cml' });

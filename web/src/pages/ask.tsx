@@ -1,6 +1,7 @@
 // Ask: a conversation of questions and governed answers. Each answer shows its prose, the headline
 // value, the rows (and a chart when there is a series), and its provenance: reveal, freshness,
-// confidence and assumptions; the SQL that ran (a governed answer's, or the raw-SQL fallback's) is shown on demand.
+// confidence, assumptions and, for a base node with rollups, the rollup each statement was read from (or
+// why none was); the SQL that ran (a governed answer's, or the raw-SQL fallback's) is shown on demand.
 import { useState } from 'preact/hooks';
 import { post } from '../api';
 import { Chart } from '../components/chart';
@@ -12,12 +13,24 @@ import { TextField } from '../components/field';
 interface Answer {
   answer: string;
   data: { rows: Array<Record<string, unknown>>; columns: string[]; metric?: string; value?: number; period?: string };
-  provenance: { source: string; reveal?: string; reveal_backed: boolean; freshness: string | null; confidence: string; assumptions: Array<{ code: string; message: string }> };
+  provenance: { source: string; reveal?: string; reveal_backed: boolean; freshness: string | null; confidence: string; assumptions: Array<{ code: string; message: string }>; rollups?: StatementRollup[] };
   usage: { tokens_used: number; latency_ms: number };
   no_match?: { reason: string; closest: Array<{ reveal: string; metric: string; label: string }> };
   raw_sql?: { sql: string; connection: string };
   /** The console's addition: the SQL a governed answer's queries ran, with your data keys. */
   sql?: string;
+}
+
+/** Which rollup answered a statement of the answer, or why none did (docs/answers.md). */
+type StatementRollup = { statement: string } & (
+  | { name: string; table: string; partitions_built_at: string; data_through: string | null }
+  | { used: null; candidates: Array<{ name: string; reason_code: string; reason: string }> }
+);
+
+function rollupText(entry: StatementRollup): string {
+  if ('name' in entry) return `${entry.statement}: rollup ${entry.name}, built ${entry.partitions_built_at}${entry.data_through ? `, data through ${entry.data_through}` : ''}`;
+  const reasons = entry.candidates.map((c) => `${c.name} ${c.reason_code} (${c.reason})`).join('; ');
+  return `${entry.statement}: source${reasons ? `; ${reasons}` : ''}`;
 }
 
 interface Turn {
@@ -48,6 +61,12 @@ function AnswerView({ answer }: { answer: Answer }) {
           <dt>Confidence</dt><dd>{provenance.confidence}</dd>
           <dt>Assumptions</dt>
           <dd>{provenance.assumptions.length ? <ul>{provenance.assumptions.map((a) => <li key={a.code}>{a.message}</li>)}</ul> : 'none'}</dd>
+          {provenance.rollups ? (
+            <>
+              <dt>Rollups</dt>
+              <dd><ul>{provenance.rollups.map((entry) => <li key={entry.statement}>{rollupText(entry)}</li>)}</ul></dd>
+            </>
+          ) : null}
         </dl>
       </section>
       {answer.no_match ? (
