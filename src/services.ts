@@ -94,8 +94,8 @@ export function createServices({ config, secretKey, store, shared, clock, result
   // Every workspace's rollup file, opened once, and the rollup schemas of connections that name one;
   // answers read them when SVC_ROLLUPS is on.
   const rollupStores = new RollupStores(config.dataDir, {
-    named: async (workspaceId, name) => {
-      const { connection, warehouse } = await connections.warehouse(workspaceId, name, MODEL_CONNECTION);
+    named: async (workspaceId, name, generations) => {
+      const { connection, warehouse } = await connections.warehouse(workspaceId, name, { ...MODEL_CONNECTION, generations });
       const schema = connection.settings['rollup_schema'];
       return { rollupSchema: typeof schema === 'string' ? schema : undefined, warehouse };
     },
@@ -108,7 +108,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
   const rollupAnswers = new RollupAnswerCounts(rollupAnswersRepo(store.db), rollupMetrics, 10_000, onBackgroundError);
   const rollupRouting = config.rollups
     ? {
-        existing: (workspaceId: string, connection: string) => rollupStores.existing(workspaceId, connection),
+        existing: (workspaceId: string, connection: string, generations?: GenerationSnapshot) => rollupStores.existing(workspaceId, connection, generations),
         partitions: (workspaceId: string, table: string, generations?: GenerationSnapshot) => partitionCache.list(workspaceId, table, generations),
         answered: (workspaceId: string, node: string, report: RollupReport) => rollupAnswers.answered(workspaceId, node, report),
       }

@@ -49,7 +49,7 @@ export type RollupReport = { readonly used: RollupUsed } | { readonly used: null
 /** What routing needs of the service: where the node's rollups are stored (when anything is) and their build records. */
 export interface RollupRouting {
   /** The storage of the rollups of `connection`'s nodes: its rollup schema, else the workspace's file when there is one. */
-  existing(workspaceId: string, connection: string): Promise<RollupStorage | undefined>;
+  existing(workspaceId: string, connection: string, generations?: GenerationSnapshot): Promise<RollupStorage | undefined>;
   /** `generations`: the request's admission snapshot, for records kept in process (rollup-partition-cache.ts). */
   partitions(workspaceId: string, table: string, generations?: GenerationSnapshot): Promise<readonly RollupPartitionRow[]>;
   /** Counts what routing decided for a node with rollups (rollup-answer-counts.ts). */
@@ -116,7 +116,7 @@ async function chooseRollup(routing: RollupRouting, input: RollupRouteInput): Pr
   if (!rollup) return { report: { used: null, candidates: misses } };
   const table = rollupTableName(input.model, rollup);
   const refuse = (reasonCode: 'not_built' | 'partial' | 'unreadable', reason: string): Refused => ({ report: { used: null, candidates: [...misses, { name: rollup.name, reasonCode, reason }] } });
-  const store = await routing.existing(input.workspaceId, node.connection);
+  const store = await routing.existing(input.workspaceId, node.connection, input.generations);
   const records = store ? await routing.partitions(input.workspaceId, table, input.generations) : [];
   if (!store || records.length === 0) return refuse('not_built', 'the rollup can answer the query but has not been built');
   const covered = coverage(rollup, records, rollupQuery.readsFrom.get(rollup.time?.dimension ?? ''), input.now);

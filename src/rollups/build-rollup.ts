@@ -14,6 +14,7 @@ import type { RowSink, Warehouse } from '../core/warehouse/types.js';
 import { formatWall } from '../core/semantic/time.js';
 import type { CompiledQuery } from '../core/semantic/compile.js';
 import type { RollupColumn } from '../core/semantic/rollup-model.js';
+import type { RollupWrite } from '../core/warehouse/rollup-writer.js';
 import type { PartitionTarget } from './rollup-store.js';
 import type { AnyRollupStore } from './rollup-stores.js';
 import type { WarehouseRollupStore } from './warehouse-rollup-store.js';
@@ -81,24 +82,28 @@ export async function buildRollup(input: BuildRollupInput): Promise<BuiltRollup>
 }
 
 async function buildInWarehouse(input: BuildRollupInput, store: WarehouseRollupStore, table: string, compiled: CompiledQuery, columns: readonly RollupColumn[], target: PartitionTarget | undefined): Promise<BuiltRollup> {
-  // The SELECT's output keys, one per stored column, in order; each group's latest source time is one of
-  // them (RollupColumn `latest`), stored as the source's own type, and the build's is the greatest.
-  const keys = compiled.columns.map((c) => c.key);
-  const latestAt = columns.findIndex((c) => c.kind === 'latest');
-  const built = await store.build(
-    table,
-    {
-      select: compiled,
-      columns: columns.map((column, i) => ({ key: keys[i]!, name: column.name, time: column.kind === 'time' })),
-      ...(latestAt >= 0 ? { sourceMaxTimeKey: keys[latestAt]! } : {}),
-      ...(target ? { target: { timeColumn: target.timeColumn, start: formatWall(target.range.start), end: formatWall(target.range.end) } } : {}),
-      maxRows: input.maxRows,
-    },
-    { timeoutMs: input.timeoutMs, ...(input.signal ? { signal: input.signal } : {}) },
-  );
+  const built = await store.build(table, rollupWrite(table, compiled, columns, target, input.maxRows), { timeoutMs: input.timeoutMs, ...(input.signal ? { signal: input.signal } : {}) });
   // Rolled back by the warehouse: the last good rows stay.
   if (built.truncated) throw tooManyGroups(input);
   return { table, rows: built.rows, sourceMaxTime: built.sourceMaxTime };
+}
+
+/**
+ * What a warehouse writer stores of a build SELECT: its output keys, one per stored column, in order.
+ * Each group's latest source time is one of them (RollupColumn `latest`), stored in the source's own
+ * type; the build's latest is the greatest of them.
+ */
+export function rollupWrite(table: string, compiled: Pick<CompiledQuery, 'sql' | 'params' | 'columns'>, columns: readonly RollupColumn[], target: PartitionTarget | undefined, maxRows: number): RollupWrite {
+  const keys = compiled.columns.map((c) => c.key);
+  const latestAt = columns.findIndex((c) => c.kind === 'latest');
+  return {
+    table,
+    select: compiled,
+    columns: columns.map((column, i) => ({ key: keys[i]!, name: column.name, time: column.kind === 'time' })),
+    ...(latestAt >= 0 ? { sourceMaxTimeKey: keys[latestAt]! } : {}),
+    ...(target ? { target: { timeColumn: target.timeColumn, start: formatWall(target.range.start), end: formatWall(target.range.end) } } : {}),
+    maxRows,
+  };
 }
 
 function tooManyGroups(input: BuildRollupInput): Error {

@@ -6,6 +6,7 @@
 //   process's life (DuckDB lets one instance own a file), closed at shutdown (closeServices).
 import { existsSync } from 'node:fs';
 import type { Warehouse } from '../core/warehouse/types.js';
+import type { GenerationSnapshot } from '../shared-state/shared-state.js';
 import { RollupStore, rollupStorePath } from './rollup-store.js';
 import type { RollupStorage } from './rollup-storage.js';
 import { WarehouseRollupStore } from './warehouse-rollup-store.js';
@@ -16,7 +17,8 @@ export type AnyRollupStore = RollupStore | WarehouseRollupStore;
 /** What the stores need of the workspace's connections. */
 export interface RollupConnections {
   /** A connection of the workspace (internal ones too: a model may name one), its `rollup_schema` and its driver. */
-  named(workspaceId: string, connection: string): Promise<{ readonly rollupSchema: string | undefined; readonly warehouse: Warehouse }>;
+  /** `generations`: the request's admission snapshot, so that the cached connection costs no round trip. */
+  named(workspaceId: string, connection: string, generations?: GenerationSnapshot): Promise<{ readonly rollupSchema: string | undefined; readonly warehouse: Warehouse }>;
   /** The names of the workspace's connections that have a `rollup_schema`. */
   withRollupSchema(workspaceId: string): Promise<readonly string[]>;
 }
@@ -39,8 +41,8 @@ export class RollupStores {
   }
 
   /** The same, but the workspace's file only when it exists (nothing was ever built otherwise): answering never creates one. */
-  async existing(workspaceId: string, connection?: string): Promise<AnyRollupStore | undefined> {
-    const warehouse = connection === undefined ? undefined : await this.warehouseStore(workspaceId, connection);
+  async existing(workspaceId: string, connection?: string, generations?: GenerationSnapshot): Promise<AnyRollupStore | undefined> {
+    const warehouse = connection === undefined ? undefined : await this.warehouseStore(workspaceId, connection, generations);
     return warehouse ?? this.existingFile(workspaceId);
   }
 
@@ -56,9 +58,9 @@ export class RollupStores {
     return stores;
   }
 
-  private async warehouseStore(workspaceId: string, connection: string): Promise<WarehouseRollupStore | undefined> {
+  private async warehouseStore(workspaceId: string, connection: string, generations?: GenerationSnapshot): Promise<WarehouseRollupStore | undefined> {
     if (!this.connections) return undefined;
-    const { rollupSchema, warehouse } = await this.connections.named(workspaceId, connection);
+    const { rollupSchema, warehouse } = await this.connections.named(workspaceId, connection, generations);
     if (rollupSchema === undefined || !warehouse.rollupWriter) return undefined;
     let byWorkspace = this.inWarehouse.get(warehouse);
     if (!byWorkspace) this.inWarehouse.set(warehouse, (byWorkspace = new Map()));

@@ -14,6 +14,7 @@ import { DIALECTS } from '../../src/core/sql/dialects.js';
 import { RollupWriteSql, type WriteStatement } from '../../src/core/warehouse/rollup-write-sql.js';
 import type { RollupWrite } from '../../src/core/warehouse/rollup-writer.js';
 import { SnowflakeRollupWriter } from '../../src/core/warehouse/snowflake-rollup-writer.js';
+import { rollupWrite } from '../../src/rollups/build-rollup.js';
 import { goldenText } from '../semantic/golden-file.js';
 
 const DIR = path.join(import.meta.dirname, 'rollup-golden');
@@ -23,16 +24,9 @@ const rollup = model.nodes.get('orders')!.rollups[0]!;
 const TABLE = 'r0123456789_0011223344556677_orders__monthly';
 
 function writeOf(engine: 'postgres' | 'snowflake'): RollupWrite {
-  const statement = rollupBuildStatement(model, rollup, { dialect: DIALECTS[engine], now: NOW, maxRows: 1001, partition: { start: new Date('2024-01-01T00:00:00Z'), end: new Date('2025-01-01T00:00:00Z') } });
-  const keys = statement.compiled.columns.map((c) => c.key);
-  return {
-    table: TABLE,
-    select: statement.compiled,
-    columns: statement.columns.map((column, i) => ({ key: keys[i]!, name: column.name, time: column.kind === 'time' })),
-    sourceMaxTimeKey: keys[statement.columns.length]!,
-    target: { timeColumn: 'created_at__month', start: '2024-01-01 00:00:00.000', end: '2025-01-01 00:00:00.000' },
-    maxRows: 1000,
-  };
+  const partition = { start: new Date('2024-01-01T00:00:00Z'), end: new Date('2025-01-01T00:00:00Z') };
+  const statement = rollupBuildStatement(model, rollup, { dialect: DIALECTS[engine], now: NOW, maxRows: 1001, partition });
+  return rollupWrite(TABLE, statement.compiled, statement.columns, { timeColumn: 'created_at__month', range: partition }, 1000);
 }
 
 const text = (steps: readonly WriteStatement[]) => steps.map((s) => `${s.sql};\n-- params: ${JSON.stringify(s.params)}\n`).join('\n');

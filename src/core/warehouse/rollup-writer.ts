@@ -26,7 +26,7 @@ export interface RollupWrite {
   /** The build SELECT, in the warehouse's dialect, with its parameters. */
   readonly select: { readonly sql: string; readonly params: readonly unknown[] };
   readonly columns: readonly RollupWriteColumn[];
-  /** The output key of each group's latest source time, when the SELECT has one (it is not stored). */
+  /** The output key of each group's latest source time (one of the stored columns), when the rollup has a time. */
   readonly sourceMaxTimeKey?: string;
   /** The rows replaced: one time range of the table, or (absent) all of them. */
   readonly target?: RollupTimeRange;
