@@ -32,3 +32,15 @@ export function keepAlivePost(port: number, tls?: { ca: string }): { post: Post;
     });
   return { post, get: (path) => post(path, {}), close: () => agent.destroy() };
 }
+
+export const TIMED_OUT = Symbol('timed out');
+
+/** The answer, or TIMED_OUT when the service stopped the query at its time limit (504 warehouse_timeout). */
+export async function pastTimeLimit<T>(ask: () => Promise<T>): Promise<T | typeof TIMED_OUT> {
+  try {
+    return await ask();
+  } catch (error) {
+    if (error instanceof Error && /: 504 .*warehouse_timeout/.test(error.message)) return TIMED_OUT;
+    throw error;
+  }
+}

@@ -110,6 +110,7 @@ export function createServices({ config, secretKey, store, shared, clock, result
     ? {
         existing: (workspaceId: string, connection: string, generations?: GenerationSnapshot) => rollupStores.existing(workspaceId, connection, generations),
         partitions: (workspaceId: string, table: string, generations?: GenerationSnapshot) => partitionCache.list(workspaceId, table, generations),
+        generation: (workspaceId: string, generations?: GenerationSnapshot) => partitionCache.generation(workspaceId, generations),
         answered: (workspaceId: string, node: string, report: RollupReport) => rollupAnswers.answered(workspaceId, node, report),
       }
     : undefined;

@@ -94,7 +94,7 @@ export class GovernedQueryService {
     const compiled = compiling(request, located.live, () => compileRequest(located.live.model, request.query, located.options));
     const ranAt = this.clock.now().toISOString();
     const routed = await this.fromRollup(request, located, compiled, ranAt);
-    if (routed.result) return withProvenance(routed.result, located.live, key === undefined ? (request.cache === 'bypass' ? 'bypass' : 'off') : 'miss');
+    if (routed.result) return this.kept(key, routed.result, located.live, request);
     const run = await this.rawSql.runCompiled({
       workspaceId: request.principal.workspace.id,
       userId: request.principal.user.id,
@@ -119,10 +119,15 @@ export class GovernedQueryService {
       ranAt,
       ...(routed.report ? { rollup: routed.report } : {}),
     };
-    if (key === undefined) return withProvenance(result, located.live, request.cache === 'bypass' ? 'bypass' : 'off');
+    return this.kept(key, result, located.live, request);
+  }
+
+  /** The result, kept in the cache under `key` when the request's policy uses the cache. */
+  private async kept(key: string | undefined, result: StoredResult, live: LiveModel, request: GovernedQueryRequest): Promise<GovernedQueryResult> {
+    if (key === undefined) return withProvenance(result, live, request.cache === 'bypass' ? 'bypass' : 'off');
     const rowsJson = JSON.stringify(result.rows);
     await this.cache.set(key, storedText(result, rowsJson));
-    return { ...withProvenance(result, located.live, 'miss'), rowsJson };
+    return { ...withProvenance(result, live, 'miss'), rowsJson };
   }
 
   /** Compiles `request` as `query` would, without running it: the SQL, where it would run, and whether the cache holds its answer now. */
@@ -205,7 +210,9 @@ export class GovernedQueryService {
     const connection = await this.connections.named(principal.workspace.id, node.connection, { ...MODEL_CONNECTION, generations: principal.generations });
     const now = this.clock.now();
     const options: CompileOptions = { dialect: DIALECTS[connection.engine], attributes: principal.attributes, now, timezone: principal.workspace.timezone };
-    const key = request.cache === 'use' ? resultKey({ principal, live, connection, request: request.query, maxRows: request.maxRows, nowMs: now.getTime() }) : undefined;
+    // A node with rollups: its answers are kept under the rollups generation too (result-key.ts).
+    const rollups = request.cache === 'use' && this.rollups && node.rollups.length > 0 ? await this.rollups.generation(principal.workspace.id, principal.generations) : undefined;
+    const key = request.cache === 'use' ? resultKey({ principal, live, connection, request: request.query, maxRows: request.maxRows, nowMs: now.getTime(), ...(rollups !== undefined ? { rollups } : {}) }) : undefined;
     return { live, connection, options, key };
   }
 }

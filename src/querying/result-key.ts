@@ -8,6 +8,9 @@
 //   password is a new key),
 // - time zones (the workspace's; the request's own is part of the request),
 // - row caps (the most rows kept),
+// - rollup builds, for a node with rollups (the workspace's rollups generation, which every build record
+//   written moves: an answer read from a rollup, or from the source while none could answer, is never
+//   kept past a build that changes which rollup answers or what it holds),
 // - and, for filters relative to now ("in the past 7 days"), the quarter hour: every day, week, month
 //   or year boundary of every time zone falls on a quarter hour of UTC, so within one the compiled
 //   query is the same.
@@ -33,9 +36,11 @@ export interface ResultKeyParts {
   readonly request: SemanticRequest;
   readonly maxRows: number;
   readonly nowMs: number;
+  /** The workspace's rollups generation, for a query of a node with rollups. */
+  readonly rollups?: number;
 }
 
-export function resultKey({ principal, live, connection, request, maxRows, nowMs }: ResultKeyParts): string {
+export function resultKey({ principal, live, connection, request, maxRows, nowMs, rollups }: ResultKeyParts): string {
   // The request's JSON is written once: searched for periods relative to now, then ends the key
   // (after a complete JSON array, so no two sets of parts read the same).
   const requestJson = JSON.stringify(request);
@@ -49,6 +54,7 @@ export function resultKey({ principal, live, connection, request, maxRows, nowMs
     connection.updated_at,
     maxRows,
     relativeTimeBucket(requestJson, nowMs),
+    rollups ?? null,
   ]);
   return `${context}${requestJson}`;
 }

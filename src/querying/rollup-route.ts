@@ -52,6 +52,11 @@ export interface RollupRouting {
   existing(workspaceId: string, connection: string, generations?: GenerationSnapshot): Promise<RollupStorage | undefined>;
   /** `generations`: the request's admission snapshot, for records kept in process (rollup-partition-cache.ts). */
   partitions(workspaceId: string, table: string, generations?: GenerationSnapshot): Promise<readonly RollupPartitionRow[]>;
+  /**
+   * The workspace's rollups generation, moved by every build record written: named in the result cache's
+   * key of a query of a node with rollups, so that a kept answer never outlives a newer build.
+   */
+  generation(workspaceId: string, generations?: GenerationSnapshot): Promise<number> | number;
   /** Counts what routing decided for a node with rollups (rollup-answer-counts.ts). */
   answered?(workspaceId: string, node: string, report: RollupReport): void;
 }

@@ -24,9 +24,14 @@ export class RollupPartitionCache {
     private readonly shared: SharedState,
   ) {}
 
+  /** The workspace's rollups generation: moved by every write to its build records (what a rollup answer's cache key names). */
+  generation(workspaceId: string, generations?: GenerationSnapshot): Promise<number> | number {
+    return generationIn(this.shared, rollupsGeneration(workspaceId), generations);
+  }
+
   /** The records of a stored table, as `repo.list` has them, read from the store only when the workspace's rollups generation has moved. */
   async list(workspaceId: string, table: string, generations?: GenerationSnapshot): Promise<readonly RollupPartitionRow[]> {
-    const generation = await generationIn(this.shared, rollupsGeneration(workspaceId), generations);
+    const generation = await this.generation(workspaceId, generations);
     const key = `${workspaceId}\u0000${table}`;
     const hit = this.entries.get(key);
     if (hit && hit.generation === generation) return hit.rows;

@@ -301,13 +301,21 @@ function serving(name: string, databaseUrl: () => Promise<string | undefined>) {
       expect(body.sql).toMatch(/main\.orders/);
     });
 
-    it('a rollup answer is not kept in the result cache: a repeat reads the rollup again', async () => {
+    it('a rollup answer is kept in the result cache until a build record is written, with its rollup and freshness', async () => {
       const payload = { ...byRegion, dimensions: ['region', 'created_at.year'] };
       const first = await query(on, on.allKey, payload);
       const second = await query(on, on.allKey, payload);
-      expect([first.headers['x-cache'], second.headers['x-cache']]).toEqual(['miss', 'miss']);
+      expect([first.headers['x-cache'], second.headers['x-cache']]).toEqual(['miss', 'hit']);
+      expect(second.json().metadata.rollup).toEqual(first.json().metadata.rollup);
       expect(second.json().metadata.rollup.name).toBe('monthly');
       expect(second.json().data).toEqual(first.json().data);
+      // A build anywhere moves the workspace's rollups generation: the kept answer is not read again.
+      await buildMonthly(on, [2026]);
+      const third = await query(on, on.allKey, payload);
+      expect(third.headers['x-cache']).toBe('miss');
+      expect(third.json().metadata.rollup.name).toBe('monthly');
+      expect(third.json().data).toEqual(first.json().data);
+      expect((await query(on, on.allKey, payload)).headers['x-cache']).toBe('hit');
     });
 
     it('SVC_ROLLUPS=off: built rollups are not read, and metadata says nothing of them', async () => {
