@@ -59,17 +59,21 @@ export class SnowflakeWarehouse implements Warehouse {
     return streamCapped((capped) => this.read(sql, params, options, capped), sink, options.maxRows);
   }
 
-  /** Runs the statement in a session of its own and hands its rows to `sink`, maxRows + 1 at most. */
-  private async read(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<void> {
-    checkRunOptions(ENGINE, options);
+  /** A new session, counted in `sessions` (the caller's `finally` counts it out). */
+  private async openSession(): Promise<Connection> {
     this.sessions++;
-    let connection: Connection;
     try {
-      connection = await this.connect();
+      return await this.connect();
     } catch (error) {
       this.sessions--;
       throw error;
     }
+  }
+
+  /** Runs the statement in a session of its own and hands its rows to `sink`, maxRows + 1 at most. */
+  private async read(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<void> {
+    checkRunOptions(ENGINE, options);
+    const connection = await this.openSession();
     let running: RowStatement | undefined;
     const stop = new RunStop(options.timeoutMs + WATCHDOG_SLACK_MS, options.signal, () => running?.cancel());
     try {
@@ -96,14 +100,7 @@ export class SnowflakeWarehouse implements Warehouse {
   }
 
   private async writeSession<T>(options: RollupWriteOptions, body: (run: SnowflakeWriteRun) => Promise<T>): Promise<T> {
-    this.sessions++;
-    let connection: Connection;
-    try {
-      connection = await this.connect();
-    } catch (error) {
-      this.sessions--;
-      throw error;
-    }
+    const connection = await this.openSession();
     let running: RowStatement | undefined;
     const stop = new RunStop(options.timeoutMs + WATCHDOG_SLACK_MS, options.signal, () => running?.cancel());
     const run: SnowflakeWriteRun = async (statement) => {
