@@ -70,6 +70,12 @@ export class SnowflakeWarehouse implements Warehouse {
     }
   }
 
+  /** Ends a session of openSession's: what it did not commit is rolled back as it ends. */
+  private closeSession(connection: Connection): void {
+    this.sessions--;
+    connection.destroy(() => undefined);
+  }
+
   /** Runs the statement in a session of its own and hands its rows to `sink`, maxRows + 1 at most. */
   private async read(sql: string, params: readonly unknown[], options: RunOptions, sink: RowSink): Promise<void> {
     checkRunOptions(ENGINE, options);
@@ -89,8 +95,7 @@ export class SnowflakeWarehouse implements Warehouse {
       throw this.translate(error, options.timeoutMs, stop.reason);
     } finally {
       stop.end();
-      this.sessions--;
-      connection.destroy(() => undefined);
+      this.closeSession(connection);
     }
   }
 
@@ -117,9 +122,7 @@ export class SnowflakeWarehouse implements Warehouse {
       throw this.translate(error, options.timeoutMs, stop.reason);
     } finally {
       stop.end();
-      this.sessions--;
-      // What the session did not commit is rolled back as it ends.
-      connection.destroy(() => undefined);
+      this.closeSession(connection);
     }
   }
 
