@@ -42,6 +42,17 @@ function pagingSuite(store: string, open: () => Promise<{ t: TestApp; drop?: () 
       expect(await failuresOf(lists, (list) => expectEveryRowOnceInOrder(list, PAGING_INSTANTS, PAGE_SIZES))).toEqual([]);
     }, 120_000);
 
+    it('every list the API pages (a next_cursor in its answer) is one of the lists above', async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, { get?: { responses?: Record<string, unknown> } }> };
+      const pagedRoutes = Object.entries(doc.paths)
+        .filter(([, ops]) => JSON.stringify(ops.get?.responses?.['200'] ?? {}).includes('"next_cursor"'))
+        // C's /v1 lists are the console's routes under keys: the same handler, tested through /api.
+        .map(([route]) => route.replace(/^\/v1\//, '/api/'));
+      expect(pagedRoutes.length).toBeGreaterThanOrEqual(10);
+      const covered = new Set(lists.filter((l) => l.paged).map((l) => l.route));
+      expect([...new Set(pagedRoutes)].filter((route) => !covered.has(route))).toEqual([]);
+    });
+
     it('a cursor that is not a next_cursor is 400 invalid_cursor on every paged list', async () => {
       expect(await failuresOf(lists.filter((l) => l.paged), expectMalformedCursorsRefused)).toEqual([]);
     }, 60_000);

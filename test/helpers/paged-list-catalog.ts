@@ -6,12 +6,13 @@ import type { TestApp } from './app.js';
 
 type Insert = (ctx: ListContext, instant: string) => Promise<string>;
 
-/** A time-ordered list: one row per instant, ordered by (instant, id). */
-function timeList(name: string, order: 'asc' | 'desc', ctx: ListContext, path: string, field: string, insert: Insert): ListUnderTest {
+/** A time-ordered list: one row per instant, ordered by (instant, id); `route` is its OpenAPI path. */
+function timeList(name: string, order: 'asc' | 'desc', ctx: ListContext, path: string, field: string, insert: Insert, route = path): ListUnderTest {
   return {
     name,
     order,
     paged: true,
+    route,
     async seed(instants) {
       const rows: SeededRow[] = [];
       for (const instant of instants) {
@@ -61,6 +62,42 @@ async function signal(ctx: ListContext, vaultId: string, instant = '2031-01-01T0
       threshold: 1,
       interval_seconds: 3600,
       enabled: false,
+      created_at: at(instant),
+      updated_at: at(instant),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A delivery to `hook` of an event written at the same instant. */
+function deliveryRow(hook: string): Insert {
+  return async (c, instant) => {
+    const event = await c.t.store.db.insertInto('events').values({ workspace_id: c.workspace.id, type: 'model.deployed', payload: '{}', created_at: at(instant) }).returning('id').executeTakeFirstOrThrow();
+    const row = await c.t.store.db
+      .insertInto('webhook_deliveries')
+      .values({ event_id: event.id, endpoint_id: hook, workspace_id: c.workspace.id, status: 'delivered', created_at: at(instant), updated_at: at(instant) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  };
+}
+
+/** A disabled schedule of a scene (the target is not a foreign key) to `endpointId`. */
+async function schedule(ctx: ListContext, endpointId: string, instant = '2031-01-01T00:00:00.000000Z'): Promise<string> {
+  const row = await ctx.t.store.db
+    .insertInto('delivery_schedules')
+    .values({
+      workspace_id: ctx.workspace.id,
+      owner_id: ctx.workspace.members.luminary.id,
+      name: `Schedule ${uniqueTag()}`,
+      target_kind: 'scene',
+      target_id: '9b2a4c7e-0000-4000-8000-000000000000',
+      endpoint_id: endpointId,
+      cron: '0 9 * * 1',
+      timezone: 'UTC',
+      enabled: false,
+      next_run_at: null,
       created_at: at(instant),
       updated_at: at(instant),
     })
@@ -135,10 +172,18 @@ export async function listsUnderTest(t: TestApp): Promise<ListUnderTest[]> {
   const evaluations = await ctx();
   const evaluated = await signal(evaluations, await vault(evaluations));
   lists.push(
-    timeList('signal evaluations', 'desc', evaluations, `/api/signals/${evaluated}/evaluations`, 'evaluations', async (c, instant) => {
-      const row = await c.t.store.db.insertInto('signal_evaluations').values({ signal_id: evaluated, evaluated_at: at(instant), value: 1, state: 'ok', fired: false }).returning('id').executeTakeFirstOrThrow();
-      return row.id;
-    }),
+    timeList(
+      'signal evaluations',
+      'desc',
+      evaluations,
+      `/api/signals/${evaluated}/evaluations`,
+      'evaluations',
+      async (c, instant) => {
+        const row = await c.t.store.db.insertInto('signal_evaluations').values({ signal_id: evaluated, evaluated_at: at(instant), value: 1, state: 'ok', fired: false }).returning('id').executeTakeFirstOrThrow();
+        return row.id;
+      },
+      '/api/signals/{signal_id}/evaluations',
+    ),
   );
 
   const keys = await ctx();
@@ -183,15 +228,27 @@ export async function listsUnderTest(t: TestApp): Promise<ListUnderTest[]> {
   const deliveries = await ctx();
   const hook = await endpoint(deliveries);
   lists.push(
-    timeList('webhook deliveries', 'desc', deliveries, `/api/webhooks/${hook}/deliveries`, 'deliveries', async (c, instant) => {
-      const event = await c.t.store.db.insertInto('events').values({ workspace_id: c.workspace.id, type: 'model.deployed', payload: '{}', created_at: at(instant) }).returning('id').executeTakeFirstOrThrow();
-      const row = await c.t.store.db
-        .insertInto('webhook_deliveries')
-        .values({ event_id: event.id, endpoint_id: hook, workspace_id: c.workspace.id, status: 'delivered', created_at: at(instant), updated_at: at(instant) })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
-    }),
+    timeList('webhook deliveries', 'desc', deliveries, `/api/webhooks/${hook}/deliveries`, 'deliveries', deliveryRow(hook), '/api/webhooks/{id}/deliveries'),
+  );
+
+  const schedules = await ctx();
+  const scheduleEndpoint = await endpoint(schedules);
+  lists.push(timeList('delivery schedules', 'asc', schedules, '/api/delivery-schedules', 'schedules', (c, instant) => schedule(c, scheduleEndpoint, instant)));
+  const scheduleRuns = await ctx();
+  const ran = await schedule(scheduleRuns, await endpoint(scheduleRuns));
+  lists.push(
+    timeList(
+      'delivery schedule runs',
+      'desc',
+      scheduleRuns,
+      `/api/delivery-schedules/${ran}/runs`,
+      'runs',
+      async (c, instant) => {
+        const row = await c.t.store.db.insertInto('delivery_schedule_runs').values({ schedule_id: ran, ran_at: at(instant), trigger: 'schedule', status: 'error', error: 'seeded', event_id: null, delivery_id: null }).returning('id').executeTakeFirstOrThrow();
+        return row.id;
+      },
+      '/api/delivery-schedules/{schedule_id}/runs',
+    ),
   );
 
   const deployments = await ctx();

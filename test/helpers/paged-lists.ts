@@ -46,6 +46,8 @@ export interface ListUnderTest {
   order: 'asc' | 'desc';
   /** Lists without next_cursor answer everything at once; they are read whole. */
   paged: boolean;
+  /** The list's path as /openapi.json writes it (`/api/signals/{signal_id}/evaluations`), when it is one route. */
+  route?: string;
   seed(instants: readonly string[]): Promise<SeededRow[]>;
   read(limit: number, cursor: string | null): Promise<{ statusCode: number; body: string; page: ListPage }>;
 }
