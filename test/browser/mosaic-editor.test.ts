@@ -1,7 +1,8 @@
 // A mosaic made and changed in Chromium: a heading, scene tiles, a single-number tile and a text tile
-// are added, one is moved with the keyboard, one resized, one removed; a date range and a region are
-// added as dashboard filters. Saved, it opens on the grid with every tile at its stored width and height,
-// and the filters reach every tile whose node has the field (the region tile shows Europe only).
+// are added, one is moved with the keyboard, one narrowed and made taller, one removed; a date range and
+// a region are added as dashboard filters. Saved, it opens on the grid (after a reload too) with every
+// tile at its stored width and height, and the filters reach every tile whose node has the field (the
+// region tile shows Europe only).
 // Editing it again and removing the region filter brings the other regions back, each tile naming its
 // scene once, a few rows shown whole and more than ten scrolling in the table only; a viewer's own
 // filter narrows the open mosaic without being saved.
@@ -67,6 +68,7 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
     await page.keyboard.press('Enter');
     await form.getByRole('button', { name: 'Remove text Scratch' }).click();
     await form.getByLabel('Width of text Fresh on every run.').selectOption({ label: '3 of 12 columns' });
+    await form.getByLabel('Height of text Fresh on every run.').selectOption({ label: '4 rows' });
     const order = await form.getByRole('group', { name: /^Tile \d+: / }).evaluateAll((groups) => groups.map((g) => g.getAttribute('aria-label')));
     expect(order).toEqual(['Tile 1: heading Sales overview', 'Tile 2: All orders', 'Tile 3: Orders by region', 'Tile 4: text Fresh on every run.', 'Tile 5: Orders by month']);
 
@@ -91,7 +93,7 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
       ['Sales overview', { x: 0, y: 0, w: 12, h: 1 }],
       ['All orders', { x: 0, y: 1, w: 3, h: 2 }],
       ['Orders by region', { x: 3, y: 1, w: 6, h: 5 }],
-      ['Fresh on every run.', { x: 9, y: 1, w: 3, h: 2 }],
+      ['Fresh on every run.', { x: 9, y: 1, w: 3, h: 4 }],
       ['Orders by month', { x: 0, y: 6, w: 6, h: 5 }],
     ]);
     expect(saved.filters).toEqual([
@@ -107,7 +109,11 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
     await grid.getByRole('article', { name: 'Tile All orders' }).locator('figure[data-chart-type="number"]').waitFor();
     await grid.getByRole('article', { name: 'Tile Orders by month' }).locator('figure[data-chart-type="line"] canvas').waitFor();
 
-    // The stored widths and heights hold on screen: 6 columns against 3, 5 rows against 2, a heading across.
+    // The stored widths and heights hold on screen, read back after a reload: 6 columns against 3, 5 rows
+    // against 2, the text's 4 rows between them, a heading across.
+    await page.reload();
+    await mosaics.getByRole('button', { name: 'Open mosaic Sales board' }).click();
+    await region.getByRole('table', { name: 'Orders by region rows' }).waitFor();
     const box = async (name: string) => (await grid.getByRole('article', { name }).boundingBox())!;
     const [whole, heading, number, regionBox, text] = [await grid.boundingBox(), await box('Tile Sales overview'), await box('Tile All orders'), await box('Tile Orders by region'), await box('Tile text Fresh on every run.')];
     expect(Math.abs(heading.width - whole!.width)).toBeLessThan(2);
@@ -116,6 +122,9 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
     expect(regionBox.height / number.height).toBeGreaterThan(2.3);
     expect(Math.abs(number.y - regionBox.y)).toBeLessThan(2); // same grid row
     expect(text.x).toBeGreaterThan(regionBox.x + regionBox.width - 1); // right of the region tile
+    expect(text.height / number.height).toBeGreaterThan(1.9);
+    expect(text.height / number.height).toBeLessThan(2.3);
+    expect(Math.abs(text.y - number.y)).toBeLessThan(2);
     await h.screenshot('mosaic-dashboard');
     expect(cspViolations(h)).toEqual([]);
   });
