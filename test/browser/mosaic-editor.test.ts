@@ -2,11 +2,13 @@
 // are added, one is moved with the keyboard, one narrowed and made taller, one removed; a date range and
 // a region are added as dashboard filters. Saved, it opens on the grid (after a reload too) with every
 // tile at its stored width and height, and the filters reach every tile whose node has the field (the
-// region tile shows Europe only).
+// region tile shows Europe only); a tile on a node without the field keeps its value and says the filter
+// does not apply to it.
 // Editing it again and removing the region filter brings the other regions back, each tile naming its
 // scene once, a few rows shown whole and more than ten scrolling in the table only; a viewer's own
 // filter narrows the open mosaic without being saved.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { auditFindings } from './audit.js';
 import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 interface Box { x: number; y: number; width: number; height: number }
@@ -183,6 +185,52 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
     expect((await savedMosaic()).filters).toEqual([{ field: 'created_at', operator: 'inDateRange', value: ['2000-01-01', '2100-12-31'] }]);
     await mosaics.getByRole('button', { name: 'Remove filter Region is one of Asia Pacific' }).click();
     await region.getByRole('cell', { name: 'North America' }).waitFor();
+  });
+
+  it('applies a dashboard filter only to the tile whose node has its field; the other keeps its value and says so', async () => {
+    const { page } = h;
+    const post = async (url: string, payload: object) => {
+      const response = await h.t.app.inject({ method: 'POST', url, headers: { cookie, 'content-type': 'application/json' }, payload });
+      if (response.statusCode >= 300) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+      return response.json();
+    };
+    // Two single numbers on two nodes: orders has a channel, customers has none.
+    const orders = (await post('/api/scenes', { name: 'Orders total', node: 'orders', measures: ['order_count'], visualization: { type: 'number' } })).scene;
+    const customers = (await post('/api/scenes', { name: 'Customers total', node: 'customers', measures: ['customer_count'], visualization: { type: 'number' } })).scene;
+    const tile = (id: string, sceneId: string, x: number) => ({ id, kind: 'scene', scene_id: sceneId, layout: { x, y: 0, w: 6, h: 2 } });
+    await post('/api/mosaics', { name: 'Two nodes', tiles: [tile('orders', orders.id, 0), tile('customers', customers.id, 6)], filters: [] });
+    const count = async (node: string, measure: string, filters: object[] = []) => String((await post('/api/query', { node, measures: [measure], filters })).data[0][measure]);
+    const [allOrders, webOrders, allCustomers] = [await count('orders', 'order_count'), await count('orders', 'order_count', [{ field: 'channel', operator: 'in', value: ['web'] }]), await count('customers', 'customer_count')];
+    expect(Number(webOrders)).toBeLessThan(Number(allOrders));
+
+    await page.goto(`${h.base}/content`);
+    const mosaics = page.getByRole('region', { name: 'Mosaics' });
+    const grid = mosaics.getByRole('group', { name: 'Mosaic Two nodes' });
+    const figure = (name: string) => grid.getByRole('article', { name: `Tile ${name}` }).locator('figure[data-chart-type="number"] .headline');
+    await mosaics.getByRole('button', { name: 'Open mosaic Two nodes' }).click();
+    await expect.poll(() => figure('Orders total').textContent()).toBe(Number(allOrders).toLocaleString('en'));
+    expect(await figure('Customers total').textContent()).toBe(Number(allCustomers).toLocaleString('en'));
+    expect(await grid.getByText(/does not apply here/).count()).toBe(0);
+
+    await mosaics.getByRole('button', { name: 'Edit mosaic Two nodes' }).click();
+    const form = mosaics.getByRole('form', { name: 'Edit mosaic Two nodes' });
+    const values = form.getByRole('group', { name: 'Dimension values (Dashboard filters)' });
+    await values.getByLabel('Dimension').selectOption('channel');
+    await values.getByLabel('Values').fill('web');
+    await values.getByRole('button', { name: 'Add values filter' }).click();
+    await form.getByRole('list', { name: 'Dashboard filters' }).getByText('(applies to Orders total)').waitFor();
+    await form.getByRole('button', { name: 'Save mosaic' }).click();
+    await mosaics.getByRole('status').filter({ hasText: 'Mosaic Two nodes saved.' }).waitFor();
+
+    // Saved, the mosaic opens again: the orders number narrows to the web channel, the customers number stays.
+    await expect.poll(() => figure('Orders total').textContent()).toBe(Number(webOrders).toLocaleString('en'));
+    expect(await figure('Customers total').textContent()).toBe(Number(allCustomers).toLocaleString('en'));
+    const skipped = grid.getByRole('article', { name: 'Tile Customers total' }).getByText('Filter Channel is one of web does not apply here: node customers has no field channel.');
+    await skipped.waitFor();
+    expect(await skipped.isVisible()).toBe(true);
+    expect(await grid.getByRole('article', { name: 'Tile Orders total' }).getByText(/does not apply here/).count()).toBe(0);
+    expect(await auditFindings(page), 'axe on the mosaic with a skipped filter').toEqual([]);
+    await h.screenshot('mosaic-filter-skipped-tile');
   });
 
   it('shows each scene tile loading until the mosaic run answers, with the layout drawn at once', async () => {
