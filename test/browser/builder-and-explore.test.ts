@@ -1,9 +1,10 @@
 // The CML builder and Explore in Chromium: a reveal's metric by a dimension shows the compiled SQL and
-// runs; a node's fields with a filter run, chart and save as a scene. They use the session routes
+// runs; a node's fields with a filter run, chart and save as a scene; a measure the model declares
+// `format: percent` reads as a percentage in Explore's rows. They use the session routes
 // GET /api/reveals, GET /api/nodes(/:id/fields) and POST /api/query.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_VALUES, operatorsFor, type FilterOperator, type FilterTarget } from '../../src/core/semantic/filter-operators.js';
-import { cspViolations, hasChromium, signedInConsole, type ConsoleHarness } from './harness.js';
+import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 /** A value Explore's filter takes for the operator, on a field of this kind (typed as a user types it). */
 function typedValue(operator: FilterOperator, kind: 'string' | 'timestamp' | 'measure'): string {
@@ -15,6 +16,24 @@ function typedValue(operator: FilterOperator, kind: 'string' | 'timestamp' | 'me
   const shape = OPERATOR_VALUES[operator];
   return shape === 'none' ? '' : values[kind][shape];
 }
+
+/** A project beside the demo's (which stays as it is): the share of completed orders, declared a percent. */
+const SHARES_PROJECT = [
+  {
+    path: 'order_shares.cml',
+    content: `node order_shares {
+  label: "Order shares"
+  connection: warehouse  table: shop.orders
+  dimension id { type: number  primary_key: true  hidden: true }
+  dimension status { type: string  hidden: true }
+  dimension channel { type: string  label: "Channel" }
+  measure order_count { type: count  label: "Orders"  format: number }
+  measure completed_orders { type: count  format: number  filter: \${status} = 'completed' }
+  measure completed_share { type: ratio  numerator: completed_orders  denominator: order_count  label: "Completed share"  format: percent }
+}
+`,
+  },
+];
 
 describe.skipIf(!hasChromium)('CML builder and Explore in Chromium', () => {
   const harness = signedInConsole();
@@ -89,5 +108,33 @@ describe.skipIf(!hasChromium)('CML builder and Explore in Chromium', () => {
     await page.getByRole('status').filter({ hasText: 'Scene Web and mobile orders saved.' }).waitFor();
     await h.screenshot('explore');
     expect(cspViolations(h)).toEqual([]);
+  });
+
+  it('writes a measure the model formats as a percent as a percentage in the rows', async () => {
+    const { page } = h;
+    const cookie = await sessionCookie(h);
+    const post = (url: string, payload: object) => h.t.app.inject({ method: 'POST', url, headers: { cookie, 'content-type': 'application/json' }, payload });
+    const deployed = await post('/api/model/deploy', { project: 'shares', files: SHARES_PROJECT });
+    expect(deployed.statusCode, deployed.body).toBe(200);
+    // The fractions as the API answers them, to compare with what the page writes.
+    const answer = await post('/api/query', { node: 'order_shares', dimensions: ['channel'], measures: ['completed_share'] });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const fractions = (answer.json() as { data: Array<{ channel: string; completed_share: number | string }> }).data.map((r) => [r.channel, Number(r.completed_share)] as const);
+    expect(fractions.length).toBe(3);
+    for (const [, fraction] of fractions) expect(fraction > 0 && fraction < 1, String(fraction)).toBe(true);
+
+    await page.goto(`${h.base}/explore`);
+    await page.getByLabel('Node').selectOption('order_shares');
+    await page.getByRole('checkbox', { name: 'Channel', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'Completed share', exact: true }).check();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const rows = page.getByRole('table', { name: 'Explore rows' });
+    await rows.getByRole('cell', { name: 'marketplace', exact: true }).waitFor();
+    const oneDecimal = new Intl.NumberFormat('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    for (const [channel, fraction] of fractions) {
+      const row = rows.getByRole('row').filter({ has: page.getByRole('cell', { name: channel, exact: true }) });
+      expect(await row.getByRole('cell').allTextContents(), channel).toEqual([channel, `${oneDecimal.format(fraction * 100)} %`]);
+    }
+    await h.screenshot('explore-percent');
   });
 });

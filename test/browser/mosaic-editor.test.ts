@@ -1,11 +1,14 @@
 // A mosaic made and changed in Chromium: a heading, scene tiles, a single-number tile and a text tile
-// are added, one is moved with the keyboard, one resized, one removed; a date range and a region are
-// added as dashboard filters. Saved, it opens on the grid with every tile at its stored width and height,
-// and the filters reach every tile whose node has the field (the region tile shows Europe only).
+// are added, one is moved with the keyboard, one narrowed and made taller, one removed; a date range and
+// a region are added as dashboard filters. Saved, it opens on the grid (after a reload too) with every
+// tile at its stored width and height, and the filters reach every tile whose node has the field (the
+// region tile shows Europe only); a tile on a node without the field keeps its value and says the filter
+// does not apply to it.
 // Editing it again and removing the region filter brings the other regions back, each tile naming its
 // scene once, a few rows shown whole and more than ten scrolling in the table only; a viewer's own
 // filter narrows the open mosaic without being saved.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { auditFindings } from './audit.js';
 import { cspViolations, hasChromium, sessionCookie, signedInConsole, type ConsoleHarness } from './harness.js';
 
 interface Box { x: number; y: number; width: number; height: number }
@@ -67,6 +70,7 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
     await page.keyboard.press('Enter');
     await form.getByRole('button', { name: 'Remove text Scratch' }).click();
     await form.getByLabel('Width of text Fresh on every run.').selectOption({ label: '3 of 12 columns' });
+    await form.getByLabel('Height of text Fresh on every run.').selectOption({ label: '4 rows' });
     const order = await form.getByRole('group', { name: /^Tile \d+: / }).evaluateAll((groups) => groups.map((g) => g.getAttribute('aria-label')));
     expect(order).toEqual(['Tile 1: heading Sales overview', 'Tile 2: All orders', 'Tile 3: Orders by region', 'Tile 4: text Fresh on every run.', 'Tile 5: Orders by month']);
 
@@ -91,7 +95,7 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
       ['Sales overview', { x: 0, y: 0, w: 12, h: 1 }],
       ['All orders', { x: 0, y: 1, w: 3, h: 2 }],
       ['Orders by region', { x: 3, y: 1, w: 6, h: 5 }],
-      ['Fresh on every run.', { x: 9, y: 1, w: 3, h: 2 }],
+      ['Fresh on every run.', { x: 9, y: 1, w: 3, h: 4 }],
       ['Orders by month', { x: 0, y: 6, w: 6, h: 5 }],
     ]);
     expect(saved.filters).toEqual([
@@ -107,7 +111,11 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
     await grid.getByRole('article', { name: 'Tile All orders' }).locator('figure[data-chart-type="number"]').waitFor();
     await grid.getByRole('article', { name: 'Tile Orders by month' }).locator('figure[data-chart-type="line"] canvas').waitFor();
 
-    // The stored widths and heights hold on screen: 6 columns against 3, 5 rows against 2, a heading across.
+    // The stored widths and heights hold on screen, read back after a reload: 6 columns against 3, 5 rows
+    // against 2, the text's 4 rows between them, a heading across.
+    await page.reload();
+    await mosaics.getByRole('button', { name: 'Open mosaic Sales board' }).click();
+    await region.getByRole('table', { name: 'Orders by region rows' }).waitFor();
     const box = async (name: string) => (await grid.getByRole('article', { name }).boundingBox())!;
     const [whole, heading, number, regionBox, text] = [await grid.boundingBox(), await box('Tile Sales overview'), await box('Tile All orders'), await box('Tile Orders by region'), await box('Tile text Fresh on every run.')];
     expect(Math.abs(heading.width - whole!.width)).toBeLessThan(2);
@@ -116,6 +124,9 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
     expect(regionBox.height / number.height).toBeGreaterThan(2.3);
     expect(Math.abs(number.y - regionBox.y)).toBeLessThan(2); // same grid row
     expect(text.x).toBeGreaterThan(regionBox.x + regionBox.width - 1); // right of the region tile
+    expect(text.height / number.height).toBeGreaterThan(1.9);
+    expect(text.height / number.height).toBeLessThan(2.3);
+    expect(Math.abs(text.y - number.y)).toBeLessThan(2);
     await h.screenshot('mosaic-dashboard');
     expect(cspViolations(h)).toEqual([]);
   });
@@ -174,6 +185,52 @@ describe.skipIf(!hasChromium)('mosaic editor in Chromium', () => {
     expect((await savedMosaic()).filters).toEqual([{ field: 'created_at', operator: 'inDateRange', value: ['2000-01-01', '2100-12-31'] }]);
     await mosaics.getByRole('button', { name: 'Remove filter Region is one of Asia Pacific' }).click();
     await region.getByRole('cell', { name: 'North America' }).waitFor();
+  });
+
+  it('applies a dashboard filter only to the tile whose node has its field; the other keeps its value and says so', async () => {
+    const { page } = h;
+    const post = async (url: string, payload: object) => {
+      const response = await h.t.app.inject({ method: 'POST', url, headers: { cookie, 'content-type': 'application/json' }, payload });
+      if (response.statusCode >= 300) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+      return response.json();
+    };
+    // Two single numbers on two nodes: orders has a channel, customers has none.
+    const orders = (await post('/api/scenes', { name: 'Orders total', node: 'orders', measures: ['order_count'], visualization: { type: 'number' } })).scene;
+    const customers = (await post('/api/scenes', { name: 'Customers total', node: 'customers', measures: ['customer_count'], visualization: { type: 'number' } })).scene;
+    const tile = (id: string, sceneId: string, x: number) => ({ id, kind: 'scene', scene_id: sceneId, layout: { x, y: 0, w: 6, h: 2 } });
+    await post('/api/mosaics', { name: 'Two nodes', tiles: [tile('orders', orders.id, 0), tile('customers', customers.id, 6)], filters: [] });
+    const count = async (node: string, measure: string, filters: object[] = []) => String((await post('/api/query', { node, measures: [measure], filters })).data[0][measure]);
+    const [allOrders, webOrders, allCustomers] = [await count('orders', 'order_count'), await count('orders', 'order_count', [{ field: 'channel', operator: 'in', value: ['web'] }]), await count('customers', 'customer_count')];
+    expect(Number(webOrders)).toBeLessThan(Number(allOrders));
+
+    await page.goto(`${h.base}/content`);
+    const mosaics = page.getByRole('region', { name: 'Mosaics' });
+    const grid = mosaics.getByRole('group', { name: 'Mosaic Two nodes' });
+    const figure = (name: string) => grid.getByRole('article', { name: `Tile ${name}` }).locator('figure[data-chart-type="number"] .headline');
+    await mosaics.getByRole('button', { name: 'Open mosaic Two nodes' }).click();
+    await expect.poll(() => figure('Orders total').textContent()).toBe(Number(allOrders).toLocaleString('en'));
+    expect(await figure('Customers total').textContent()).toBe(Number(allCustomers).toLocaleString('en'));
+    expect(await grid.getByText(/does not apply here/).count()).toBe(0);
+
+    await mosaics.getByRole('button', { name: 'Edit mosaic Two nodes' }).click();
+    const form = mosaics.getByRole('form', { name: 'Edit mosaic Two nodes' });
+    const values = form.getByRole('group', { name: 'Dimension values (Dashboard filters)' });
+    await values.getByLabel('Dimension').selectOption('channel');
+    await values.getByLabel('Values').fill('web');
+    await values.getByRole('button', { name: 'Add values filter' }).click();
+    await form.getByRole('list', { name: 'Dashboard filters' }).getByText('(applies to Orders total)').waitFor();
+    await form.getByRole('button', { name: 'Save mosaic' }).click();
+    await mosaics.getByRole('status').filter({ hasText: 'Mosaic Two nodes saved.' }).waitFor();
+
+    // Saved, the mosaic opens again: the orders number narrows to the web channel, the customers number stays.
+    await expect.poll(() => figure('Orders total').textContent()).toBe(Number(webOrders).toLocaleString('en'));
+    expect(await figure('Customers total').textContent()).toBe(Number(allCustomers).toLocaleString('en'));
+    const skipped = grid.getByRole('article', { name: 'Tile Customers total' }).getByText('Filter Channel is one of web does not apply here: node customers has no field channel.');
+    await skipped.waitFor();
+    expect(await skipped.isVisible()).toBe(true);
+    expect(await grid.getByRole('article', { name: 'Tile Orders total' }).getByText(/does not apply here/).count()).toBe(0);
+    expect(await auditFindings(page), 'axe on the mosaic with a skipped filter').toEqual([]);
+    await h.screenshot('mosaic-filter-skipped-tile');
   });
 
   it('shows each scene tile loading until the mosaic run answers, with the layout drawn at once', async () => {

@@ -44,7 +44,7 @@ function OpenMosaic({ shown, onNarrow }: { shown: Shown; onNarrow: (extra: Mosai
         <summary>Narrow this view (not saved){shown.extra.length ? `: ${shown.extra.length} filter${shown.extra.length === 1 ? '' : 's'}` : ''}</summary>
         <MosaicFilterEditor filters={shown.extra} onChange={onNarrow} tiles={shown.mosaic.tiles} fields={fields.data} label={VIEW_FILTERS} empty="None: the mosaic as saved." />
       </details>
-      <MosaicGrid name={shown.mosaic.name} tiles={shown.mosaic.tiles} outcomes={shown.outcomes} running={shown.running} fields={fields.data} />
+      <MosaicGrid name={shown.mosaic.name} tiles={shown.mosaic.tiles} outcomes={shown.outcomes} running={shown.running} fields={fields.data} filters={[...shown.mosaic.filters, ...shown.extra]} />
     </div>
   );
 }

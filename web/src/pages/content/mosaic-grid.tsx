@@ -5,13 +5,15 @@
 // The tile's heading names the scene, so its chart does not again, and a single number is not repeated
 // in a grid. Its table shows up to ten rows whole (scrolling only beyond): the chart takes the height
 // they leave, down to a least height, and a tile too low for both grows its grid rows (styles.css)
-// rather than scroll.
+// rather than scroll. A scene tile says which of the mosaic's filters do not apply to it: the server
+// skips a filter on a field the tile's node does not have, so its numbers are not narrowed by it.
 import type { JSX } from 'preact';
 import { CHART_LABELS } from '../../components/chart-labels';
 import type { Visualization } from '../../components/chart-plan';
 import { gridHeight } from '../../components/data-grid';
-import type { MosaicTile, SceneRun, TileError } from './content-types';
-import type { NodeFields } from './mosaic-fields';
+import type { MosaicFilter, MosaicTile, SceneRun, TileError } from './content-types';
+import { filterInWords } from './filter-words';
+import { fieldLabel, tilesReached, type NodeFields } from './mosaic-fields';
 import { readingOrder } from './mosaic-layout';
 import { RunView } from './scene-run-view';
 
@@ -31,7 +33,13 @@ export function placement(tile: Pick<MosaicTile, 'layout'>): JSX.CSSProperties {
   return { '--col': String(x + 1), '--row': String(y + 1), '--w': String(w), '--h': String(h) } as JSX.CSSProperties;
 }
 
-function TileBody({ tile, outcome, running, fields }: { tile: MosaicTile; outcome: TileOutcome | undefined; running: boolean; fields: NodeFields | undefined }) {
+/** The filters meant for the tile (all, or those naming it) that its node has no field for; none while its fields load. */
+function skippedFilters(tile: MosaicTile, filters: readonly MosaicFilter[], fields: NodeFields | undefined): MosaicFilter[] {
+  if (!tile.scene || !fields?.has(tile.scene.node)) return [];
+  return filters.filter((f) => (!f.tiles || f.tiles.includes(tile.id)) && tilesReached(f, [tile], fields).length === 0);
+}
+
+function TileBody({ tile, outcome, running, fields, filters }: { tile: MosaicTile; outcome: TileOutcome | undefined; running: boolean; fields: NodeFields | undefined; filters: readonly MosaicFilter[] }) {
   const name = outcome?.run?.scene.name ?? tile.scene?.name;
   if (tile.kind === 'heading') return <h3>{tile.text}</h3>;
   if (tile.kind === 'text') return <p class="tile-text">{tile.text}</p>;
@@ -42,6 +50,9 @@ function TileBody({ tile, outcome, running, fields }: { tile: MosaicTile; outcom
   return (
     <>
       <h3>{name ?? 'A scene that is gone'}</h3>
+      {skippedFilters(tile, filters, fields).map((f, i) => (
+        <p key={i} class="muted tile-note">Filter {filterInWords(f, (id) => fieldLabel(fields, id))} does not apply here: node {tile.scene?.node} has no field {f.field}.</p>
+      ))}
       {!outcome?.run && !outcome?.error && running ? <p class="muted" role="status">Loading {name}…</p> : null}
       {outcome?.run && name ? <RunView run={outcome.run} title={name} visualization={visualization} height={chartHeight} node={tile.scene?.node} fields={fields} showTitle={false} viewRows={TILE_TABLE_ROWS} figureAlone /> : null}
       {outcome?.error ? (
@@ -64,14 +75,17 @@ function tileTitle(tile: MosaicTile): string {
   return tile.id;
 }
 
-/** `fields`: the fields of the tiles' nodes, so that each tile names its columns and writes its values as the model says. */
-export function MosaicGrid({ name, tiles, outcomes, running, fields }: { name: string; tiles: MosaicTile[]; outcomes: Map<string, TileOutcome> | undefined; running: boolean; fields?: NodeFields | undefined }) {
+/**
+ * `fields`: the fields of the tiles' nodes, so that each tile names its columns and writes its values as the
+ * model says; `filters`: those the run applies (the mosaic's and the viewer's), each tile noting any it skips.
+ */
+export function MosaicGrid({ name, tiles, outcomes, running, fields, filters = [] }: { name: string; tiles: MosaicTile[]; outcomes: Map<string, TileOutcome> | undefined; running: boolean; fields?: NodeFields | undefined; filters?: readonly MosaicFilter[] }) {
   return (
     <div class="mosaic-grid" role="group" aria-label={`Mosaic ${name}`}>
       {readingOrder(tiles).map((tile) => {
         return (
           <article key={tile.id} class={`tile tile-${tile.kind}`} style={placement(tile)} aria-label={`Tile ${tileTitle(tile)}`} aria-busy={running && tile.kind === 'scene' && !outcomes?.get(tile.id)}>
-            <TileBody tile={tile} outcome={outcomes?.get(tile.id)} running={running} fields={fields} />
+            <TileBody tile={tile} outcome={outcomes?.get(tile.id)} running={running} fields={fields} filters={filters} />
           </article>
         );
       })}
