@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EDGES, WEEK, type Instant } from '../test/helpers/instants.js';
 
-/** Every file that touches periods, questions, signals and their schedules, sessions, key expiry, webhook retries or the history. */
+/** Every file that touches periods, questions, signals, delivery schedules and rollup refreshes (crons in a zone, build ranges relative to now), sessions, key expiry, webhook retries, retention or the history. */
 export const DATE_SENSITIVE = [
   'src/core/answer',
   'src/answering',
@@ -29,6 +29,12 @@ export const DATE_SENSITIVE = [
   'test/question-api.test.ts',
   'test/console/console-ask-budget.test.ts',
   'test/signals/',
+  'test/deliveries/',
+  'test/periods-any-day.test.ts',
+  'test/retention.test.ts',
+  'test/rollups/rollup-builds.test.ts',
+  'test/rollups/rollup-build-range.test.ts',
+  'test/rollups/rollup-partitions.test.ts',
   'test/sessions.test.ts',
   'test/session-cache.test.ts',
   'test/keys.test.ts',
