@@ -1,5 +1,6 @@
-// Retention on both metadata stores: each table is pruned by its own setting, by the service's clock
-// (rows are aged against the test clock, never the machine's date), in bounded batches; a delivery goes
+// Retention on both metadata stores: each table is pruned by its own setting, each row aged by the clock
+// that stamped it (events by the store's, whose now() wrote them; the rest against the test clock, never
+// the machine's date), in bounded batches; a delivery goes
 // with its event and a pending one is never pruned on its own; a run stops at its bound and the next
 // continues; the job runs once across instances, under a lease on the store's clock; the server's job
 // runner prunes in the background; and GET /metrics reports every table's rows and bytes.
@@ -9,6 +10,7 @@ import { recordEvent } from '../src/events/event-record.js';
 import { JobRunner, type Job } from '../src/jobs/job-runner.js';
 import { pruneExpired, retentionJob } from '../src/jobs/retention.js';
 import { openStore, type Store } from '../src/store/db.js';
+import { readStoreNow } from '../src/store/store-clock.js';
 import { vaultsRepo } from '../src/store/vaults-repo.js';
 import { seedWorkspace, type SeededWorkspace } from './helpers/app.js';
 import { TestClock } from './helpers/clock.js';
@@ -60,9 +62,11 @@ describe.each(METADATA_STORES)('retention on $name', (store) => {
   const count = async (table: 'events' | 'webhook_deliveries' | 'signal_evaluations' | 'query_history' | 'delivery_schedule_runs') =>
     Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(t.store.db)).rows[0]!.n);
 
+  /** An event `days` old by the store's clock, which stamps events (with a delivery aged by the service's). */
   async function event(days: number, delivery?: { status: 'pending' | 'delivered'; updatedDays: number }) {
     const recorded = await recordEvent(t.store.db, { workspaceId: ws.id, type: 'model.deployed', fields: {} });
-    await t.store.db.updateTable('events').set({ created_at: ago(days), fanned_out_at: ago(days) } as never).where('id', '=', recorded.id).execute();
+    const storeAgo = sql<Date>`now() - ${days}::double precision * interval '1 day'`;
+    await t.store.db.updateTable('events').set({ created_at: storeAgo, fanned_out_at: storeAgo } as never).where('id', '=', recorded.id).execute();
     if (delivery)
       await t.store.db
         .insertInto('webhook_deliveries')
@@ -127,6 +131,23 @@ describe.each(METADATA_STORES)('retention on $name', (store) => {
     await history(400, 3);
     expect(await pruneExpired(t.store, t.clock, { ...POLICY, queryHistoryDays: 0 })).toEqual({ deleted: {}, more: false });
     expect(await count('query_history')).toBe(5);
+  });
+
+  it("ages events by the store's clock that stamped them, whatever the service's clock says", async () => {
+    await clear();
+    const fresh = await event(0);
+    const old = await event(30.01);
+    // A service clock 40 days ahead of the store's prunes no event the store has just written...
+    const storeNow = await readStoreNow(t.store.db);
+    const ahead = new TestClock(new Date(storeNow.getTime() + 40 * DAY));
+    expect(await pruneExpired(t.store, ahead, POLICY)).toEqual({ deleted: { events: 1 }, more: false });
+    expect((await t.store.db.selectFrom('events').select('id').execute()).map((e) => e.id)).toEqual([fresh]);
+    // ...and one 40 days behind still prunes an event that is old by the store's.
+    const older = await event(30.01);
+    const behind = new TestClock(new Date(storeNow.getTime() - 40 * DAY));
+    expect(await pruneExpired(t.store, behind, POLICY)).toEqual({ deleted: { events: 1 }, more: false });
+    expect((await t.store.db.selectFrom('events').select('id').execute()).map((e) => e.id)).toEqual([fresh]);
+    expect([old, older]).not.toContain(fresh);
   });
 
   it('a run stops at its bound (or when asked to stop), says so, and the next continues', async () => {
