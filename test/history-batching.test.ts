@@ -7,16 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpDemo } from '../src/demo-setup.js';
 import { historyRepo, type HistoryEntry } from '../src/store/history-repo.js';
 import { HistoryWriter } from '../src/store/history-writer.js';
-import { openStore, type Store } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
-import { createKey, seedWorkspace, signIn, startTestApp, type SeededWorkspace } from './helpers/app.js';
+import type { Store } from '../src/store/db.js';
+import { createKey, openMigratedPglite, seedWorkspace, signIn, startTestApp, type SeededWorkspace } from './helpers/app.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-history-'));
 let store: Store;
 
 beforeAll(async () => {
-  store = await openStore({ kind: 'pglite' });
-  await migrate(store);
+  store = await openMigratedPglite();
 });
 afterAll(async () => {
   await store.close();

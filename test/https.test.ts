@@ -10,9 +10,8 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerPlainHttpOnTlsPort } from '../src/http/plain-http-on-tls-port.js';
 import { generateSelfSigned } from '../src/runtime-files.js';
-import { openStore, type Store } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
-import { createKey, PASSWORD, seedWorkspace, startTestApp, type TestApp } from './helpers/app.js';
+import type { Store } from '../src/store/db.js';
+import { createKey, openMigratedPglite, PASSWORD, seedWorkspace, startTestApp, type TestApp } from './helpers/app.js';
 import { request } from './helpers/http-client.js';
 import { PROBES } from './helpers/probe-routes.js';
 import { machineEnv } from './helpers/spawned-server.js';
@@ -35,8 +34,7 @@ let pems: Awaited<ReturnType<typeof generateSelfSigned>>;
 let store: Store;
 beforeAll(async () => {
   pems = await generateSelfSigned();
-  store = await openStore({ kind: 'pglite' });
-  await migrate(store);
+  store = await openMigratedPglite();
 });
 afterAll(async () => {
   await Promise.all(started.map((t) => t.close()));

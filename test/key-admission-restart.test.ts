@@ -11,7 +11,7 @@ import { memorySharedState } from '../src/shared-state/memory.js';
 import { apiKeysRepo } from '../src/store/api-keys.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
-import { createKey, seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
+import { createKey, openMigratedPglite, seedWorkspace, startTestApp, type SeededWorkspace, type TestApp } from './helpers/app.js';
 import { TestClock } from './helpers/clock.js';
 import { PROBES } from './helpers/probe-routes.js';
 import { createTestDatabase, hasService, REDIS_URL } from './helpers/services.js';
@@ -108,8 +108,7 @@ function restartSuite(name: string, open: () => Promise<Deployment>) {
 }
 
 restartSuite('PGlite, in-process counters', async () => {
-  const store: Store = await openStore({ kind: 'pglite' });
-  await migrate(store);
+  const store: Store = await openMigratedPglite();
   const clock = new TestClock();
   // Start at a window's beginning, so the flood and the checks fall in one minute.
   clock.advance(60_000 - (clock.now().getTime() % 60_000) + 5);
@@ -138,8 +137,7 @@ describe('what a flood of random well-formed keys costs', () => {
   let ws: SeededWorkspace;
   let t: TestApp;
   beforeAll(async () => {
-    store = await openStore({ kind: 'pglite' });
-    await migrate(store);
+    store = await openMigratedPglite();
     t = await startTestApp({ store });
     ws = await seedWorkspace(t.services);
   });

@@ -20,6 +20,9 @@ export function redisOptions(): RedisOptions {
   return {
     lazyConnect: true,
     enableAutoPipelining: true,
+    // The admission script is already one call per batch of requests (redis-window-batch.ts), gathered
+    // over a loop turn; pipelining it again would wait a second turn before it leaves.
+    autoPipeliningIgnoredCommands: ['svcWindows'],
     connectTimeout: REDIS_LIMITS.connectMs,
     commandTimeout: REDIS_LIMITS.commandMs,
     // While disconnected, commands fail at once (503) rather than queue until Redis returns (which is

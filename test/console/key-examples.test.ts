@@ -4,16 +4,14 @@
 // has no node with a measure or no reveal. A session route: API keys are refused.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/db.js';
-import { migrate } from '../../src/store/migrate.js';
-import { consoleRequest, createKey, seedWorkspace, signIn, startTestApp, type TestApp } from '../helpers/app.js';
+import type { Store } from '../../src/store/db.js';
+import { consoleRequest, createKey, openMigratedPglite, seedWorkspace, signIn, startTestApp, type TestApp } from '../helpers/app.js';
 
 // One store for the apps of every configuration (each in a workspace of its own): migrated once.
 let store: Store;
 const apps: TestApp[] = [];
 beforeAll(async () => {
-  store = await openStore({ kind: 'pglite' });
-  await migrate(store);
+  store = await openMigratedPglite();
 });
 afterAll(async () => {
   for (const app of apps) await app.close();

@@ -42,13 +42,37 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+// An embedded store migrated once per test process, as an archive every later embedded store starts
+// from: a new PGlite cluster takes seconds to create, a copy of one well under a second. The archive
+// is never written to, so files that share the process (isolate: false) see the same one.
+let migratedPglite: Promise<Blob> | undefined;
+
+async function migratedPgliteArchive(): Promise<Blob> {
+  migratedPglite ??= (async () => {
+    const template = await openStore({ kind: 'pglite' });
+    try {
+      await migrate(template);
+      return await template.dumpDataDir!();
+    } finally {
+      await template.close();
+    }
+  })();
+  return migratedPglite;
+}
+
+/** A new embedded store with every migration applied (started from a migrated copy). */
+export async function openMigratedPglite(): Promise<Store> {
+  const store = await openStore({ kind: 'pglite', from: await migratedPgliteArchive() });
+  // Applies nothing (the copy is migrated); confirms that it is.
+  await migrate(store);
+  return store;
+}
+
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = loadConfig({ SVC_DATA_DIR: '/tmp/svc-test-data', SVC_DEMO: 'off', ...options.env });
   const ownsStore = !options.store;
-  const store =
-    options.store ??
-    (await openStore(options.databaseUrl ? { kind: 'postgres', url: options.databaseUrl } : { kind: 'pglite' }));
-  if (ownsStore) await migrate(store);
+  const store = options.store ?? (options.databaseUrl ? await openStore({ kind: 'postgres', url: options.databaseUrl }) : await openMigratedPglite());
+  if (ownsStore && options.databaseUrl) await migrate(store);
   const clock = (options.clock as TestClock | undefined) ?? new TestClock();
   const shared = options.redisUrl ? await redisSharedState(options.redisUrl) : memorySharedState(clock);
   const resultCache = options.redisUrl ? await redisResultCache(options.redisUrl, resultCacheLimits(config)) : undefined;
