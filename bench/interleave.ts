@@ -1,6 +1,8 @@
 // Interleaved timing: every round runs each variant once per step, in a rotating order, so that a slow
 // moment of a shared machine falls on all variants alike. The figure per variant is the median of its
-// per-round medians.
+// per-round medians. With `settle`, a sample that ran longer than `settle.afterMs` (a full scan that kept
+// every core busy) is followed by a pause of `settle.pauseMs`, so that the next variant is not timed in
+// its wake (the engines' workers winding down, caches refilled).
 import { percentile } from './timing.js';
 
 export interface Interleaved {
@@ -12,7 +14,7 @@ export interface Interleaved {
 
 export async function interleaved<K extends string>(
   variants: Record<K, () => Promise<unknown>>,
-  options: { rounds: number; perRound: number; warmUp?: number },
+  options: { rounds: number; perRound: number; warmUp?: number; settle?: { afterMs: number; pauseMs: number } },
 ): Promise<Record<K, Interleaved>> {
   const names = Object.keys(variants) as K[];
   for (const name of names) for (let i = 0; i < (options.warmUp ?? 20); i++) await variants[name]();
@@ -25,7 +27,9 @@ export async function interleaved<K extends string>(
         const name = names[(j + step + round) % names.length]!;
         const start = performance.now();
         await variants[name]();
-        samples[name].push(performance.now() - start);
+        const took = performance.now() - start;
+        samples[name].push(took);
+        if (options.settle && took > options.settle.afterMs) await new Promise((resolve) => setTimeout(resolve, options.settle!.pauseMs));
       }
     }
     for (const name of names) {
