@@ -303,9 +303,9 @@ async function engineFigures(engine: Engine, apps: Apps, cubeSource: CubeSource,
 /**
  * Requests per second of each query at CONNECTIONS connections: ours from the rollup (no-cache: read
  * from its table each time) and through the result cache (kept until the next build), Cube's from its
- * pre-aggregation through its result cache, in
- * interleaved rounds. With Cube, the scans PostgreSQL counted meanwhile (source table; pre-aggregation
- * tables): read after its statistics have been sent, before and after.
+ * pre-aggregation through its result cache, in interleaved rounds. With Cube, the scans PostgreSQL
+ * counted meanwhile (source table; pre-aggregation tables): read after its statistics have been sent,
+ * before and after.
  */
 async function requestsPerSecond(port: number, headers: Record<string, string>, cube: CubeLoad | undefined, databaseUrl: string | undefined, table: string) {
   const scansAt = async () => {

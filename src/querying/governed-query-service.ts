@@ -20,11 +20,10 @@
 // rollup when one can answer it and its build records cover what it reads (rollup-route.ts); `explain`
 // says which rollup would, without reading it. The result then names the rollup (`rollup`), its
 // provenance is as fresh as the latest source time the rollup holds, and the run is recorded in the
-// history with the rollup's statement. Rollup answers are not kept in the result cache: they are as
-// cheap to read again as a kept answer, and a later build (a newer partition) would be hidden behind a
-// kept one whose freshness no longer says what the rollup holds. A source answer kept before the rollup
-// was built may still answer a hit: its rows are the same by construction, and its provenance says it
-// came from the source, as fresh as its run. SVC_ROLLUPS=off answers every query from the source.
+// history with the rollup's statement. Answers of a node with rollups (from a rollup or its source) are
+// kept in the result cache under a key that also names the workspace's rollups generation, which every
+// build record written moves (result-key.ts): a kept answer never hides a newer build, nor keeps a
+// source answer once a rollup could answer. SVC_ROLLUPS=off answers every query from the source.
 //
 // A request's `signal` cancels its own run only. Identical requests that arrive together are not
 // coalesced: each runs on the warehouse, so one caller's cancel never fails another's answer. A
